@@ -1,0 +1,213 @@
+import { parseArgs } from 'node:util';
+import { loadConfig } from './config.ts';
+import { parseExpiry } from './domain/api-keys.ts';
+import { isScope, SCOPES, type Scope } from './domain/scopes.ts';
+import { JOB_STATUSES, type JobStatus } from './contract/jobs.ts';
+import { startServer } from './main.ts';
+import { openServices, type Services } from './services.ts';
+import { toJobView } from './storage/job-repo.ts';
+import { displayPrefix } from './domain/api-keys.ts';
+
+const USAGE = `Usage: localiq <command>
+
+  serve                                   run the appliance (HTTP API on 127.0.0.1:7410)
+  keys create --name N --scopes a,b       create an API key and print its value once
+        [--description D] [--knowledge-bases kb1,kb2] [--expires 30d|2027-01-31|never] [--json]
+  keys list [--json]                      list keys (never their values)
+  keys revoke <id>                        revoke a key at once
+  keys rotate <id> [--grace 24h] [--json] new value, same settings; the old one works for the grace period
+  jobs [--status s] [--knowledge-base kb] [--limit n] [--json]
+                                          list jobs, newest first
+
+Scopes: ${SCOPES.join(', ')}
+Environment: LOCALIQ_DATA_DIR, LOCALIQ_PORT, LOCALIQ_HOST, LOCALIQ_SECRET_STORE (auto|keychain|file)`;
+
+class UsageError extends Error {}
+
+function list(value: string | undefined): string[] {
+  return (value ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+}
+
+function print(json: boolean, value: unknown, text: string): void {
+  process.stdout.write(json ? `${JSON.stringify(value, null, 2)}\n` : `${text}\n`);
+}
+
+async function withServices<T>(run: (services: Services) => T | Promise<T>): Promise<T> {
+  const services = await openServices(loadConfig());
+  try {
+    return await run(services);
+  } finally {
+    services.close();
+  }
+}
+
+async function serve(): Promise<number> {
+  const config = loadConfig();
+  const server = await startServer(config);
+  process.stdout.write(
+    `LocalIQ is listening on ${server.url} (API docs: ${server.url}/docs)\n` +
+      `Data folder: ${config.dataDir} (server secret in the ${server.services.secretStore === 'keychain' ? 'OS keychain' : 'file store'})\n`,
+  );
+  await new Promise<void>((resolve) => {
+    const stop = () => resolve();
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+  await server.stop();
+  return 0;
+}
+
+async function keysCommand(args: string[]): Promise<number> {
+  const [action, ...rest] = args;
+  const { values, positionals } = parseArgs({
+    args: rest,
+    allowPositionals: true,
+    options: {
+      name: { type: 'string' },
+      description: { type: 'string' },
+      scopes: { type: 'string' },
+      'knowledge-bases': { type: 'string' },
+      expires: { type: 'string' },
+      grace: { type: 'string' },
+      json: { type: 'boolean', default: false },
+    },
+  });
+  const json = values.json ?? false;
+  switch (action) {
+    case 'create': {
+      if (!values.name) throw new UsageError('keys create needs --name.');
+      const scopes = list(values.scopes);
+      const unknown = scopes.filter((s) => !isScope(s));
+      if (scopes.length === 0 || unknown.length) {
+        throw new UsageError(`--scopes takes a comma-separated list of: ${SCOPES.join(', ')}.`);
+      }
+      const expiresAt = values.expires ? parseExpiry(values.expires, Date.now()) : null;
+      return withServices(({ keys }) => {
+        const { key, value } = keys.create({
+          name: values.name!,
+          description: values.description ?? '',
+          scopes: scopes as Scope[],
+          knowledgeBaseIds: list(values['knowledge-bases']),
+          expiresAt,
+          createdBy: 'cli',
+        });
+        print(json, { ...key, prefix: displayPrefix(key.id), value }, [
+          `Created key ${key.id} "${key.name}" with scopes ${key.scopes.join(', ')}.`,
+          `Its value is shown only this once; store it now:`,
+          value,
+        ].join('\n'));
+        return 0;
+      });
+    }
+    case 'list':
+      return withServices(({ keys }) => {
+        const all = keys.list();
+        const lines = all.map((k) =>
+          [
+            k.id,
+            displayPrefix(k.id),
+            k.state,
+            k.name,
+            k.scopes.join(','),
+            k.knowledgeBaseIds?.join(',') ?? '*',
+            k.expiresAt ? new Date(k.expiresAt).toISOString() : 'never',
+            k.lastUsedAt ? new Date(k.lastUsedAt).toISOString() : '-',
+          ].join('\t'),
+        );
+        print(json, all, ['id\tprefix\tstate\tname\tscopes\tknowledge bases\texpires\tlast used', ...lines].join('\n'));
+        return 0;
+      });
+    case 'revoke': {
+      const id = positionals[0];
+      if (!id) throw new UsageError('keys revoke needs the key id.');
+      return withServices(({ keys }) => {
+        if (!keys.find(id)) {
+          process.stderr.write(`No key with id ${id}.\n`);
+          return 1;
+        }
+        const changed = keys.revoke(id);
+        process.stdout.write(changed ? `Revoked key ${id}.\n` : `Key ${id} was already revoked.\n`);
+        return 0;
+      });
+    }
+    case 'rotate': {
+      const id = positionals[0];
+      if (!id) throw new UsageError('keys rotate needs the key id.');
+      const graceMs = values.grace ? parseExpiry(values.grace, 0) ?? 0 : 0;
+      return withServices(({ keys }) => {
+        const rotated = keys.rotate(id, graceMs, 'cli');
+        if (!rotated) {
+          process.stderr.write(`No active key with id ${id}.\n`);
+          return 1;
+        }
+        print(json, { ...rotated.key, prefix: displayPrefix(rotated.key.id), value: rotated.value }, [
+          `Rotated ${id} into ${rotated.key.id}; the old value stops working ${graceMs ? `in ${values.grace}` : 'now'}.`,
+          `The new value is shown only this once:`,
+          rotated.value,
+        ].join('\n'));
+        return 0;
+      });
+    }
+    default:
+      throw new UsageError(`Unknown keys action "${action ?? ''}".`);
+  }
+}
+
+async function jobsCommand(args: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      status: { type: 'string' },
+      'knowledge-base': { type: 'string' },
+      limit: { type: 'string', default: '50' },
+      json: { type: 'boolean', default: false },
+    },
+  });
+  if (values.status && !(JOB_STATUSES as readonly string[]).includes(values.status)) {
+    throw new UsageError(`--status takes one of: ${JOB_STATUSES.join(', ')}.`);
+  }
+  const limit = Number(values.limit);
+  if (!Number.isInteger(limit) || limit < 1) throw new UsageError('--limit takes a positive whole number.');
+  return withServices(({ queue }) => {
+    const { rows } = queue.list(
+      { status: values.status as JobStatus | undefined, knowledgeBaseId: values['knowledge-base'] },
+      limit,
+      undefined,
+    );
+    const views = rows.map(toJobView);
+    const lines = views.map((j) =>
+      [j.jobId, j.status, j.knowledgeBaseId, j.priority, `${j.attempts}/${j.maxAttempts}`, j.updatedAt, j.lastError ?? ''].join('\t'),
+    );
+    print(values.json ?? false, views, ['jobId\tstatus\tknowledge base\tpriority\tattempts\tupdated\tlast error', ...lines].join('\n'));
+    return 0;
+  });
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  try {
+    switch (command) {
+      case 'serve':
+        return await serve();
+      case 'keys':
+        return await keysCommand(rest);
+      case 'jobs':
+        return await jobsCommand(rest);
+      case undefined:
+      case 'help':
+      case '--help':
+      case '-h':
+        process.stdout.write(`${USAGE}\n`);
+        return command === undefined ? 1 : 0;
+      default:
+        throw new UsageError(`Unknown command "${command}".`);
+    }
+  } catch (error) {
+    if (error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+      process.stderr.write(`${(error as Error).message}\n\n${USAGE}\n`);
+      return 2;
+    }
+    process.stderr.write(`localiq: ${(error as Error).message}\n`);
+    return 1;
+  }
+}

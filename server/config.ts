@@ -1,0 +1,61 @@
+import os from 'node:os';
+import path from 'node:path';
+import { z } from 'zod';
+import { LIMITS } from './contract/limits.ts';
+
+/** The per-user application-data folder of each OS, where LocalIQ keeps its database. */
+export function defaultDataDir(env: NodeJS.ProcessEnv = process.env, platform = process.platform): string {
+  const home = os.homedir();
+  if (platform === 'win32') return path.join(env.APPDATA ?? path.join(home, 'AppData', 'Roaming'), 'LocalIQ');
+  if (platform === 'darwin') return path.join(home, 'Library', 'Application Support', 'LocalIQ');
+  return path.join(env.XDG_DATA_HOME ?? path.join(home, '.local', 'share'), 'localiq');
+}
+
+const positiveInt = z.coerce.number().int().positive();
+
+const envSchema = z.object({
+  LOCALIQ_DATA_DIR: z.string().min(1).optional(),
+  LOCALIQ_HOST: z.string().min(1).default('127.0.0.1'),
+  LOCALIQ_PORT: z.coerce.number().int().min(0).max(65_535).default(7410),
+  LOCALIQ_SECRET_STORE: z.enum(['auto', 'keychain', 'file']).default('auto'),
+  LOCALIQ_BODY_LIMIT_BYTES: positiveInt.default(LIMITS.defaultBodyBytes),
+  LOCALIQ_BULK_LIMIT: positiveInt.default(LIMITS.defaultBulkItems),
+  /** Requests per second each API key may make on average, and the burst it may spend at once. */
+  LOCALIQ_RATE_LIMIT_PER_SECOND: positiveInt.default(100),
+  LOCALIQ_RATE_LIMIT_BURST: positiveInt.default(500),
+  LOCALIQ_MAX_ATTEMPTS: positiveInt.default(5),
+  LOCALIQ_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+});
+
+export type Config = {
+  dataDir: string;
+  host: string;
+  port: number;
+  secretStore: 'auto' | 'keychain' | 'file';
+  bodyLimitBytes: number;
+  bulkLimit: number;
+  rateLimit: { perSecond: number; burst: number };
+  maxAttempts: number;
+  logLevel: string;
+};
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
+    throw new Error(`Invalid LocalIQ configuration: ${problems}`);
+  }
+  const e = parsed.data;
+  return {
+    dataDir: path.resolve(e.LOCALIQ_DATA_DIR ?? defaultDataDir(env)),
+    host: e.LOCALIQ_HOST,
+    port: e.LOCALIQ_PORT,
+    secretStore: e.LOCALIQ_SECRET_STORE,
+    bodyLimitBytes: e.LOCALIQ_BODY_LIMIT_BYTES,
+    bulkLimit: e.LOCALIQ_BULK_LIMIT,
+    rateLimit: { perSecond: e.LOCALIQ_RATE_LIMIT_PER_SECOND, burst: e.LOCALIQ_RATE_LIMIT_BURST },
+    maxAttempts: e.LOCALIQ_MAX_ATTEMPTS,
+    logLevel: e.LOCALIQ_LOG_LEVEL,
+    ...overrides,
+  };
+}

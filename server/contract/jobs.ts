@@ -1,0 +1,71 @@
+import { z } from 'zod';
+import { sourceTypeSchema } from './ingest.ts';
+import { identifier } from './text-rules.ts';
+
+export const JOB_STATUSES = ['queued', 'processing', 'succeeded', 'skipped', 'failed', 'cancelled'] as const;
+export type JobStatus = (typeof JOB_STATUSES)[number];
+export const PRIORITY_NAMES = ['high', 'normal', 'low'] as const;
+export type PriorityName = (typeof PRIORITY_NAMES)[number];
+
+export const jobStatusSchema = z.enum(JOB_STATUSES);
+
+export const jobSchema = z
+  .strictObject({
+    jobId: z.string(),
+    status: jobStatusSchema,
+    knowledgeBaseId: z.string(),
+    integrationId: z.string(),
+    externalId: z.string(),
+    sourceType: sourceTypeSchema,
+    priority: z.enum(PRIORITY_NAMES),
+    forceRefresh: z.boolean(),
+    attempts: z.number().int(),
+    maxAttempts: z.number().int(),
+    lastError: z.string().nullable(),
+    errors: z.array(z.strictObject({ attempt: z.number().int(), message: z.string(), at: z.string() })),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+    runAt: z.string(),
+    startedAt: z.string().nullable(),
+    finishedAt: z.string().nullable(),
+  })
+  .meta({ id: 'Job' });
+export type JobView = z.infer<typeof jobSchema>;
+
+export const jobListQuerySchema = z.strictObject({
+  status: jobStatusSchema.optional(),
+  knowledgeBaseId: identifier().optional(),
+  integrationId: identifier().optional(),
+  limit: z.coerce.number().int().min(1).max(500).default(50),
+  cursor: z.string().max(64).optional(),
+});
+
+export const jobLookupQuerySchema = z.strictObject({
+  knowledgeBaseId: identifier().optional().describe('Narrows the lookup when the same jobId exists in several knowledge bases.'),
+  integrationId: identifier().optional().describe('Narrows the lookup when hyphens make the jobId ambiguous.'),
+});
+
+export const jobListSchema = z
+  .strictObject({
+    data: z.array(jobSchema),
+    nextCursor: z.string().nullable().describe('Pass as `cursor` to read the next page; null on the last page.'),
+  })
+  .meta({ id: 'JobList' });
+
+export const jobIdParamsSchema = z.strictObject({ jobId: z.string().min(1).max(513) });
+
+export const itemIdentityParamsSchema = z.strictObject({
+  knowledgeBaseId: identifier(),
+  integrationId: identifier(),
+  externalId: identifier(),
+});
+
+export const deleteItemResultSchema = z
+  .strictObject({
+    deleted: z.literal(true),
+    knowledgeBaseId: z.string(),
+    integrationId: z.string(),
+    externalId: z.string(),
+    cancelledJobs: z.number().int(),
+  })
+  .meta({ id: 'DeletedItem' });

@@ -1,0 +1,17 @@
+/**
+ * Input limits of the public API (contract §3). They live in the contract so the renderer's
+ * form validation and the server agree; the server can raise or lower the body and bulk limits
+ * through its config.
+ */
+export const LIMITS = {
+  idLength: 256,
+  titleLength: 1_000,
+  contentLength: 1_000_000,
+  urlLength: 2_048,
+  sourceDataBytes: 64 * 1024,
+  hashLength: 128,
+  /** Deepest nesting accepted in any JSON body; deeper bodies are refused before parsing. */
+  jsonDepth: 32,
+  defaultBodyBytes: 10 * 1024 * 1024,
+  defaultBulkItems: 1_000,
+} as const;

@@ -1,0 +1,118 @@
+import type { ApiKeyRepo } from '../storage/api-key-repo.ts';
+import {
+  type ApiKeyRecord,
+  type ApiKeyState,
+  generateKeyValue,
+  hashSecret,
+  keyState,
+  parseKeyValue,
+  secretMatches,
+} from './api-keys.ts';
+import type { Scope } from './scopes.ts';
+
+export type NewApiKey = {
+  name: string;
+  description?: string;
+  scopes: Scope[];
+  knowledgeBaseIds?: string[] | null;
+  expiresAt?: number | null;
+  createdBy?: string | null;
+};
+
+export type AuthResult =
+  | { ok: true; key: ApiKeyRecord }
+  | { ok: false; reason: 'invalid' | 'expired' };
+
+/** How often the last-used time is written: often enough to be useful, rarely enough to cost nothing. */
+const LAST_USED_WRITE_INTERVAL_MS = 60_000;
+
+export class ApiKeyService {
+  private readonly lastUsedWritten = new Map<string, number>();
+  /** Compared against when the id is unknown, so unknown and known ids cost the same work. */
+  private readonly decoyHash: Buffer;
+
+  constructor(
+    private readonly repo: ApiKeyRepo,
+    private readonly serverSecret: Buffer,
+    private readonly clock: () => number = Date.now,
+  ) {
+    this.decoyHash = hashSecret(serverSecret, 'decoy');
+  }
+
+  create(input: NewApiKey, rotatedFrom: string | null = null): { key: ApiKeyRecord; value: string } {
+    if (input.scopes.length === 0) throw new Error('A key needs at least one scope.');
+    const { id, secret, value } = generateKeyValue();
+    const key: ApiKeyRecord = {
+      id,
+      name: input.name,
+      description: input.description ?? '',
+      scopes: [...new Set(input.scopes)],
+      knowledgeBaseIds: input.knowledgeBaseIds?.length ? [...new Set(input.knowledgeBaseIds)] : null,
+      createdBy: input.createdBy ?? null,
+      createdAt: this.clock(),
+      expiresAt: input.expiresAt ?? null,
+      lastUsedAt: null,
+      revokedAt: null,
+      rotatedFrom,
+    };
+    this.repo.insert(key, hashSecret(this.serverSecret, secret));
+    return { key, value };
+  }
+
+  list(): Array<ApiKeyRecord & { state: ApiKeyState }> {
+    const now = this.clock();
+    return this.repo.list().map((key) => ({ ...key, state: keyState(key, now) }));
+  }
+
+  find(id: string): ApiKeyRecord | null {
+    return this.repo.find(id);
+  }
+
+  /** Revokes at once, or at `at` (the end of a rotation's grace period). */
+  revoke(id: string, at: number = this.clock()): boolean {
+    return this.repo.revoke(id, at);
+  }
+
+  /** A new value with the same settings; the old value keeps working for the grace period. */
+  rotate(id: string, graceMs: number, createdBy: string | null = null): { key: ApiKeyRecord; value: string } | null {
+    const old = this.repo.find(id);
+    if (!old || keyState(old, this.clock()) !== 'active') return null;
+    const created = this.create(
+      {
+        name: old.name,
+        description: old.description,
+        scopes: old.scopes,
+        knowledgeBaseIds: old.knowledgeBaseIds,
+        expiresAt: old.expiresAt,
+        createdBy: createdBy ?? old.createdBy,
+      },
+      old.id,
+    );
+    this.repo.revoke(old.id, this.clock() + Math.max(0, graceMs));
+    return created;
+  }
+
+  authenticate(value: string): AuthResult {
+    const parsed = parseKeyValue(value);
+    if (!parsed) {
+      secretMatches(this.serverSecret, value, this.decoyHash);
+      return { ok: false, reason: 'invalid' };
+    }
+    const found = this.repo.findWithHash(parsed.id);
+    const matches = secretMatches(this.serverSecret, parsed.secret, found?.secretHash ?? this.decoyHash);
+    if (!found || !matches) return { ok: false, reason: 'invalid' };
+    const now = this.clock();
+    const state = keyState(found.key, now);
+    if (state === 'revoked') return { ok: false, reason: 'invalid' };
+    if (state === 'expired') return { ok: false, reason: 'expired' };
+    this.recordUse(found.key.id, now);
+    return { ok: true, key: found.key };
+  }
+
+  private recordUse(id: string, now: number): void {
+    const last = this.lastUsedWritten.get(id) ?? 0;
+    if (now - last < LAST_USED_WRITE_INTERVAL_MS) return;
+    this.lastUsedWritten.set(id, now);
+    this.repo.touch(id, now);
+  }
+}

@@ -1,0 +1,100 @@
+import type { IngestItem } from '../contract/ingest.ts';
+import type { JobStatus } from '../contract/jobs.ts';
+import type { ItemIdentity, JobFilter, JobRepo, JobRow } from '../storage/job-repo.ts';
+import { formatEstimate } from './jobs.ts';
+import type { ThroughputMeter } from './throughput.ts';
+
+export type PushResult = { jobIds: string[]; jobCount: number; estimatedTime: string };
+
+export type JobLookup =
+  | { found: 'one'; job: JobRow }
+  | { found: 'none' }
+  | { found: 'many'; candidates: ItemIdentity[] };
+
+/** The queue's rules on top of the job table: pushing, finding, listing, retrying. */
+export class JobQueue {
+  constructor(
+    private readonly repo: JobRepo,
+    private readonly throughput: ThroughputMeter,
+    private readonly maxAttempts: number,
+    private readonly clock: () => number = Date.now,
+  ) {}
+
+  push(items: IngestItem[], apiKeyId: string | null): PushResult {
+    const result = this.repo.enqueue(items, { now: this.clock(), maxAttempts: this.maxAttempts, apiKeyId });
+    const ahead = this.repo.countQueuedUpTo(result.lastSortKey);
+    return {
+      jobIds: result.jobIds,
+      jobCount: result.jobCount,
+      estimatedTime: formatEstimate(ahead, this.throughput.jobsPerSecond()),
+    };
+  }
+
+  /**
+   * Finds the latest job for a seed jobId. Hyphens make `a-b`+`c` and `a`+`b-c` the same string,
+   * and the same ids may exist in several knowledge bases: such look-alikes are never merged;
+   * the caller narrows with knowledgeBaseId / integrationId.
+   */
+  find(jobId: string, narrow: Partial<ItemIdentity>, allowedKnowledgeBaseIds: string[] | null): JobLookup {
+    const rows = this.repo
+      .latestForJobId(jobId)
+      .filter((row) => !allowedKnowledgeBaseIds || allowedKnowledgeBaseIds.includes(row.knowledge_base_id))
+      .filter((row) => !narrow.knowledgeBaseId || row.knowledge_base_id === narrow.knowledgeBaseId)
+      .filter((row) => !narrow.integrationId || row.integration_id === narrow.integrationId);
+    if (rows.length === 0) return { found: 'none' };
+    if (rows.length === 1) return { found: 'one', job: rows[0]! };
+    return {
+      found: 'many',
+      candidates: rows.map((r) => ({
+        knowledgeBaseId: r.knowledge_base_id,
+        integrationId: r.integration_id,
+        externalId: r.external_id,
+      })),
+    };
+  }
+
+  list(filter: JobFilter, limit: number, cursor: string | undefined): { rows: JobRow[]; nextCursor: string | null } {
+    const beforeId = cursor === undefined ? null : decodeCursor(cursor);
+    const rows = this.repo.list(filter, limit + 1, beforeId);
+    const page = rows.slice(0, limit);
+    const nextCursor = rows.length > limit ? encodeCursor(page[page.length - 1]!.id) : null;
+    return { rows: page, nextCursor };
+  }
+
+  /** Requeues a failed job; refused when it is not failed or a newer version is already queued. */
+  retry(job: JobRow): 'retried' | 'not_failed' | 'newer_queued' {
+    if (job.status !== 'failed') return 'not_failed';
+    try {
+      return this.repo.retry(job.id, this.clock()) ? 'retried' : 'not_failed';
+    } catch (error) {
+      if ((error as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') return 'newer_queued';
+      throw error;
+    }
+  }
+
+  get(id: number): JobRow | null {
+    return this.repo.get(id);
+  }
+
+  counts(): Record<JobStatus, number> {
+    return this.repo.countByStatus();
+  }
+}
+
+export function encodeCursor(id: number): string {
+  return Buffer.from(`j${id}`).toString('base64url');
+}
+
+/** An unreadable cursor is the caller's mistake: the route answers 400 invalid_query. */
+export function decodeCursor(cursor: string): number {
+  const text = Buffer.from(cursor, 'base64url').toString();
+  const match = /^j(\d{1,15})$/.exec(text);
+  if (!match) throw new InvalidCursorError();
+  return Number(match[1]);
+}
+
+export class InvalidCursorError extends Error {
+  constructor() {
+    super('The cursor is not one this server returned.');
+  }
+}

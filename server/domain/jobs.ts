@@ -1,0 +1,61 @@
+import { createHash } from 'node:crypto';
+import type { IngestItem } from '../contract/ingest.ts';
+import type { PriorityName } from '../contract/jobs.ts';
+
+export type { JobStatus, PriorityName } from '../contract/jobs.ts';
+
+export const PRIORITY_LEVELS = { high: 0, normal: 1, low: 2 } as const satisfies Record<PriorityName, number>;
+
+/**
+ * How long a job must wait to rise one priority level. The claim order is
+ * enqueuedAt + level × AGING_MS, so high runs before normal and normal before low, FIFO within
+ * a level, and a low job that has waited twice this long overtakes fresh high jobs: no starvation.
+ */
+export const AGING_MS = 10 * 60_000;
+
+/** The seed's job identifier. Not unique across knowledge bases; the item columns are the identity. */
+export function jobIdOf(integrationId: string, externalId: string): string {
+  return `${integrationId}-${externalId}`;
+}
+
+export function sortKey(enqueuedAt: number, priority: number): number {
+  return enqueuedAt + priority * AGING_MS;
+}
+
+export function priorityLevel(item: IngestItem): number {
+  return PRIORITY_LEVELS[item.options?.priority ?? 'normal'];
+}
+
+/** Exponential backoff before the next attempt: 2 s, 4 s, 8 s … capped at 10 minutes. */
+export function backoffMs(attempt: number): number {
+  return Math.min(2_000 * 2 ** Math.max(0, attempt - 1), 10 * 60_000);
+}
+
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.keys(value)
+      .sort()
+      .filter((k) => (value as Record<string, unknown>)[k] !== undefined)
+      .map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`);
+    return `{${entries.join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+/**
+ * The item's content hash: the caller's `data.hash` when given, else SHA-256 over a canonical
+ * form of `data` (keys sorted), so the same content always hashes the same.
+ * The source type is part of the computed hash: the same text as another type indexes differently.
+ */
+export function contentHash(item: Pick<IngestItem, 'data' | 'sourceType'>): string {
+  if (item.data.hash !== undefined) return item.data.hash;
+  const { hash: _ignored, ...data } = item.data;
+  return `sha256:${createHash('sha256').update(canonicalJson({ sourceType: item.sourceType, data })).digest('hex')}`;
+}
+
+/** Honest estimate: the work ahead of (and including) these jobs at the measured rate. */
+export function formatEstimate(jobsAhead: number, jobsPerSecond: number): string {
+  const rate = jobsPerSecond > 0 ? jobsPerSecond : 1;
+  return `${Math.max(1, Math.ceil(jobsAhead / rate))}s`;
+}

@@ -1,0 +1,73 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ApiKeyRecord } from '../domain/api-keys.ts';
+import type { ApiKeyService } from '../domain/api-key-service.ts';
+import type { Scope } from '../domain/scopes.ts';
+import { ApiError } from './api-error.ts';
+import type { RateLimiter } from './rate-limiter.ts';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The scope an API key needs for this route; routes without it take no API key. */
+    scope?: Scope;
+  }
+  interface FastifyRequest {
+    apiKey: ApiKeyRecord | null;
+  }
+}
+
+/**
+ * Authenticates `x-api-key` on every route that declares a scope, before the body is read, then
+ * charges the key's rate limit. Knowledge-base restrictions need the body or path and are checked
+ * by the routes with `assertKnowledgeBaseAccess`.
+ */
+export function registerApiKeyAuth(app: FastifyInstance, keys: ApiKeyService, limiter: RateLimiter): void {
+  app.decorateRequest('apiKey', null);
+  app.addHook('onRequest', async (request) => {
+    const scope = request.routeOptions.config.scope;
+    if (!scope) return;
+    const header = request.headers['x-api-key'];
+    if (header === undefined || header === '') {
+      throw new ApiError('missing_api_key', 'Send an API key in the x-api-key header.');
+    }
+    const result = keys.authenticate(Array.isArray(header) ? header.join(',') : header);
+    if (!result.ok) {
+      throw result.reason === 'expired'
+        ? new ApiError('api_key_expired', 'This API key has expired; create or rotate a key in the dashboard.')
+        : new ApiError('invalid_api_key', 'This API key is not valid (unknown, malformed or revoked).');
+    }
+    if (!result.key.scopes.includes(scope)) {
+      throw new ApiError('insufficient_scope', `This API key lacks the scope "${scope}" that this endpoint needs.`, [
+        { path: 'x-api-key', message: `needs scope ${scope}` },
+      ]);
+    }
+    const retryAfter = limiter.take(result.key.id);
+    if (retryAfter > 0) {
+      throw new ApiError('rate_limited', `Too many requests for this API key; retry in ${retryAfter}s.`, undefined, {
+        'retry-after': String(retryAfter),
+      });
+    }
+    request.apiKey = result.key;
+  });
+}
+
+/** Refuses the request when the key is restricted to knowledge bases that do not include these. */
+export function assertKnowledgeBaseAccess(request: FastifyRequest, knowledgeBaseIds: Iterable<string>, paths?: string[]): void {
+  const allowed = request.apiKey?.knowledgeBaseIds;
+  if (!allowed) return;
+  const ids = [...knowledgeBaseIds];
+  const denied = ids
+    .map((id, index) => ({ id, path: paths?.[index] ?? 'knowledgeBaseId' }))
+    .filter(({ id }) => !allowed.includes(id));
+  if (denied.length) {
+    throw new ApiError(
+      'knowledge_base_forbidden',
+      'This API key is restricted to other knowledge bases.',
+      denied.map(({ id, path }) => ({ path, message: `knowledge base "${id}" is not allowed for this key` })),
+    );
+  }
+}
+
+/** The knowledge bases a restricted key may see, or null for all. */
+export function allowedKnowledgeBases(request: FastifyRequest): string[] | null {
+  return request.apiKey?.knowledgeBaseIds ?? null;
+}

@@ -1,0 +1,75 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { type ErrorBody, type ErrorCode, type ErrorDetail } from '../contract/errors.ts';
+import { ApiError } from './api-error.ts';
+
+/** Fastify's own error codes that the contract names differently. */
+const FASTIFY_CODES: Record<string, ErrorCode> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: 'payload_too_large',
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'unsupported_media_type',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'invalid_body',
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'invalid_json',
+  FST_ERR_CTP_INVALID_JSON_BODY: 'invalid_json',
+};
+
+const STATUS_CODES: Record<number, ErrorCode> = {
+  400: 'invalid_body',
+  404: 'not_found',
+  405: 'method_not_allowed',
+  413: 'payload_too_large',
+  415: 'unsupported_media_type',
+  429: 'rate_limited',
+};
+
+const MESSAGES: Partial<Record<ErrorCode, string>> = {
+  payload_too_large: 'The request body is larger than the server accepts.',
+  unsupported_media_type: 'Send the body as JSON with Content-Type: application/json.',
+  internal_error: 'Something went wrong on the server. The request id identifies it in the server log.',
+};
+
+export function sendError(reply: FastifyReply, request: FastifyRequest, error: ApiError): FastifyReply {
+  const body: ErrorBody = {
+    statusCode: error.statusCode,
+    code: error.code,
+    message: error.message,
+    ...(error.details?.length ? { details: error.details } : {}),
+    requestId: request.id,
+  };
+  return reply.code(error.statusCode).headers(error.headers).type('application/json; charset=utf-8').send(body);
+}
+
+function validationDetails(error: FastifyError): ErrorDetail[] {
+  return (error.validation ?? []).map((issue) => ({
+    path: issue.instancePath.replace(/^\//, '').replaceAll('/', '.'),
+    message: issue.message ?? 'is invalid',
+  }));
+}
+
+/** Turns anything thrown in a request into the contract's error shape; 5xx never leak internals. */
+export function toApiError(error: FastifyError): ApiError {
+  if (error instanceof ApiError) return error;
+  if (hasZodFastifySchemaValidationErrors(error)) {
+    const where = error.validationContext;
+    const code: ErrorCode = where === 'querystring' || where === 'params' ? 'invalid_query' : 'invalid_body';
+    const details = validationDetails(error as FastifyError);
+    const label = where === 'params' ? 'path' : where === 'querystring' ? 'query string' : 'body';
+    return new ApiError(code, `The request ${label} is invalid: ${details.length} problem(s), see details.`, details);
+  }
+  const mapped = (error.code && FASTIFY_CODES[error.code]) || STATUS_CODES[error.statusCode ?? 500];
+  if (mapped && (error.statusCode ?? 500) < 500) {
+    return new ApiError(mapped, MESSAGES[mapped] ?? error.message);
+  }
+  return new ApiError('internal_error', MESSAGES.internal_error!);
+}
+
+export function registerErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const apiError = toApiError(error);
+    if (apiError.statusCode >= 500) request.log.error({ err: error, requestId: request.id }, 'request failed');
+    return sendError(reply, request, apiError);
+  });
+  app.setNotFoundHandler((request, reply) =>
+    sendError(reply, request, new ApiError('not_found', `No route for ${request.method} ${request.url.split('?')[0]}.`)),
+  );
+}
+

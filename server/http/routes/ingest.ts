@@ -1,0 +1,61 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { bulkAckSchema, bulkIngestSchema, ingestItemSchema, jobAckSchema } from '../../contract/ingest.ts';
+import type { JobQueue } from '../../domain/job-queue.ts';
+import { ApiError } from '../api-error.ts';
+import { assertKnowledgeBaseAccess } from '../api-key-auth.ts';
+import { apiKeySecurity, bodyErrorResponses } from '../route-schemas.ts';
+
+export type IngestRoutesOptions = { queue: JobQueue; bulkLimit: number };
+
+export const ingestRoutes: FastifyPluginAsyncZod<IngestRoutesOptions> = async (app, { queue, bulkLimit }) => {
+  app.post(
+    '/ingest',
+    {
+      config: { scope: 'iq:import' },
+      schema: {
+        tags: ['ingestion'],
+        summary: 'Push one item',
+        description: 'Queues the item for processing. The job is on disk before this answers.',
+        security: apiKeySecurity,
+        body: ingestItemSchema,
+        response: { 200: jobAckSchema, ...bodyErrorResponses },
+      },
+    },
+    async (request) => {
+      assertKnowledgeBaseAccess(request, [request.body.knowledgeBaseId]);
+      const result = queue.push([request.body], request.apiKey!.id);
+      return { status: 'queued' as const, jobId: result.jobIds[0]! };
+    },
+  );
+
+  app.post(
+    '/ingest/bulk',
+    {
+      config: { scope: 'iq:import' },
+      schema: {
+        tags: ['ingestion'],
+        summary: 'Push many items',
+        description: `Validates all items first (nothing is queued if any is invalid), then queues them in one transaction. At most ${bulkLimit} items.`,
+        security: apiKeySecurity,
+        body: bulkIngestSchema,
+        response: { 200: bulkAckSchema, ...bodyErrorResponses },
+      },
+      preValidation: async (request) => {
+        const items = (request.body as { items?: unknown } | null)?.items;
+        if (Array.isArray(items) && items.length > bulkLimit) {
+          throw new ApiError('too_many_items', `A bulk request takes at most ${bulkLimit} items; this one has ${items.length}.`);
+        }
+      },
+    },
+    async (request) => {
+      const { items } = request.body;
+      assertKnowledgeBaseAccess(
+        request,
+        items.map((item) => item.knowledgeBaseId),
+        items.map((_, index) => `items.${index}.knowledgeBaseId`),
+      );
+      const result = queue.push(items, request.apiKey!.id);
+      return { status: 'queued' as const, ...result };
+    },
+  );
+};

@@ -1,0 +1,94 @@
+import type { ApiKeyRecord } from '../domain/api-keys.ts';
+import type { Scope } from '../domain/scopes.ts';
+import type { Db } from './db.ts';
+
+type ApiKeyRow = {
+  id: string;
+  name: string;
+  description: string;
+  secret_hash: Buffer;
+  scopes: string;
+  knowledge_base_ids: string | null;
+  created_by: string | null;
+  created_at: number;
+  expires_at: number | null;
+  last_used_at: number | null;
+  revoked_at: number | null;
+  rotated_from: string | null;
+};
+
+function toRecord(row: ApiKeyRow): ApiKeyRecord {
+  return {
+    id: row.id,
+    name: row.name,
+    description: row.description,
+    scopes: JSON.parse(row.scopes) as Scope[],
+    knowledgeBaseIds: row.knowledge_base_ids === null ? null : (JSON.parse(row.knowledge_base_ids) as string[]),
+    createdBy: row.created_by,
+    createdAt: row.created_at,
+    expiresAt: row.expires_at,
+    lastUsedAt: row.last_used_at,
+    revokedAt: row.revoked_at,
+    rotatedFrom: row.rotated_from,
+  };
+}
+
+export class ApiKeyRepo {
+  private readonly insertStmt;
+  private readonly byIdStmt;
+  private readonly listStmt;
+  private readonly touchStmt;
+  private readonly revokeStmt;
+
+  constructor(db: Db) {
+    this.insertStmt = db.prepare(
+      `INSERT INTO api_keys (id, name, description, secret_hash, scopes, knowledge_base_ids, created_by,
+         created_at, expires_at, rotated_from)
+       VALUES (@id, @name, @description, @secretHash, @scopes, @knowledgeBaseIds, @createdBy,
+         @createdAt, @expiresAt, @rotatedFrom)`,
+    );
+    this.byIdStmt = db.prepare<[string], ApiKeyRow>('SELECT * FROM api_keys WHERE id = ?');
+    this.listStmt = db.prepare<[], ApiKeyRow>('SELECT * FROM api_keys ORDER BY created_at DESC, id');
+    this.touchStmt = db.prepare<[number, string]>('UPDATE api_keys SET last_used_at = ? WHERE id = ?');
+    this.revokeStmt = db.prepare<[number, string, number]>(
+      'UPDATE api_keys SET revoked_at = ? WHERE id = ? AND (revoked_at IS NULL OR revoked_at > ?)',
+    );
+  }
+
+  insert(key: Omit<ApiKeyRecord, 'lastUsedAt' | 'revokedAt'>, secretHash: Buffer): void {
+    this.insertStmt.run({
+      id: key.id,
+      name: key.name,
+      description: key.description,
+      secretHash,
+      scopes: JSON.stringify(key.scopes),
+      knowledgeBaseIds: key.knowledgeBaseIds === null ? null : JSON.stringify(key.knowledgeBaseIds),
+      createdBy: key.createdBy,
+      createdAt: key.createdAt,
+      expiresAt: key.expiresAt,
+      rotatedFrom: key.rotatedFrom,
+    });
+  }
+
+  findWithHash(id: string): { key: ApiKeyRecord; secretHash: Buffer } | null {
+    const row = this.byIdStmt.get(id);
+    return row ? { key: toRecord(row), secretHash: row.secret_hash } : null;
+  }
+
+  find(id: string): ApiKeyRecord | null {
+    return this.findWithHash(id)?.key ?? null;
+  }
+
+  list(): ApiKeyRecord[] {
+    return this.listStmt.all().map(toRecord);
+  }
+
+  touch(id: string, at: number): void {
+    this.touchStmt.run(at, id);
+  }
+
+  /** Sets the revocation time unless the key is already revoked earlier; returns whether it changed. */
+  revoke(id: string, at: number): boolean {
+    return this.revokeStmt.run(at, id, at).changes > 0;
+  }
+}

@@ -1,0 +1,232 @@
+import type { IngestItem } from '../contract/ingest.ts';
+import type { JobStatus, JobView } from '../contract/jobs.ts';
+import { PRIORITY_NAMES } from '../contract/jobs.ts';
+import { contentHash, jobIdOf, priorityLevel, sortKey } from '../domain/jobs.ts';
+import type { Db } from './db.ts';
+import { prepareNextItemSeq } from './item-seq.ts';
+
+export type JobRow = {
+  id: number;
+  job_id: string;
+  knowledge_base_id: string;
+  integration_id: string;
+  external_id: string;
+  source_type: string;
+  data: string;
+  content_hash: string;
+  force_refresh: number;
+  priority: number;
+  seq: number;
+  enqueued_at: number;
+  sort_key: number;
+  status: JobStatus;
+  attempts: number;
+  max_attempts: number;
+  run_at: number;
+  locked_at: number | null;
+  last_error: string | null;
+  errors: string;
+  api_key_id: string | null;
+  created_at: number;
+  updated_at: number;
+  started_at: number | null;
+  finished_at: number | null;
+};
+
+export type ItemIdentity = { knowledgeBaseId: string; integrationId: string; externalId: string };
+
+export type JobFilter = {
+  status?: JobStatus | undefined;
+  knowledgeBaseId?: string | undefined;
+  integrationId?: string | undefined;
+  /** Only these knowledge bases (a restricted API key); null means all. */
+  allowedKnowledgeBaseIds?: string[] | null | undefined;
+};
+
+export type EnqueueResult = {
+  jobIds: string[];
+  /** Distinct jobs touched (two items of one bulk with the same identity make one job). */
+  jobCount: number;
+  /** Largest claim-order key among these jobs, to count the work queued ahead of them. */
+  lastSortKey: number;
+};
+
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+
+export function toJobView(row: JobRow): JobView {
+  return {
+    jobId: row.job_id,
+    status: row.status,
+    knowledgeBaseId: row.knowledge_base_id,
+    integrationId: row.integration_id,
+    externalId: row.external_id,
+    sourceType: row.source_type as JobView['sourceType'],
+    priority: PRIORITY_NAMES[row.priority] ?? 'normal',
+    forceRefresh: row.force_refresh === 1,
+    attempts: row.attempts,
+    maxAttempts: row.max_attempts,
+    lastError: row.last_error,
+    errors: JSON.parse(row.errors) as JobView['errors'],
+    createdAt: iso(row.created_at)!,
+    updatedAt: iso(row.updated_at)!,
+    runAt: iso(row.run_at)!,
+    startedAt: iso(row.started_at),
+    finishedAt: iso(row.finished_at),
+  };
+}
+
+export class JobRepo {
+  private readonly stmts;
+  private readonly nextSeq: () => number;
+
+  constructor(private readonly db: Db) {
+    this.nextSeq = prepareNextItemSeq(db);
+    this.stmts = {
+      ensureKnowledgeBase: db.prepare<[string, number]>(
+        'INSERT INTO knowledge_bases (id, created_at) VALUES (?, ?) ON CONFLICT (id) DO NOTHING',
+      ),
+      findQueued: db.prepare<[string, string, string], { id: number; enqueued_at: number }>(
+        `SELECT id, enqueued_at FROM jobs
+         WHERE knowledge_base_id = ? AND integration_id = ? AND external_id = ? AND status = 'queued'`,
+      ),
+      replaceQueued: db.prepare(
+        `UPDATE jobs SET source_type = @sourceType, data = @data, content_hash = @contentHash,
+           force_refresh = @forceRefresh, priority = @priority, seq = @seq, sort_key = @sortKey,
+           attempts = 0, max_attempts = @maxAttempts, run_at = @now, last_error = NULL, errors = '[]',
+           api_key_id = @apiKeyId, updated_at = @now
+         WHERE id = @id`,
+      ),
+      insert: db.prepare(
+        `INSERT INTO jobs (job_id, knowledge_base_id, integration_id, external_id, source_type, data,
+           content_hash, force_refresh, priority, seq, enqueued_at, sort_key, status, max_attempts, run_at,
+           api_key_id, created_at, updated_at)
+         VALUES (@jobId, @knowledgeBaseId, @integrationId, @externalId, @sourceType, @data,
+           @contentHash, @forceRefresh, @priority, @seq, @now, @sortKey, 'queued', @maxAttempts, @now,
+           @apiKeyId, @now, @now)`,
+      ),
+      countQueuedUpTo: db.prepare<[number], { n: number }>(
+        "SELECT count(*) AS n FROM jobs WHERE status = 'queued' AND sort_key <= ?",
+      ),
+      countByStatus: db.prepare<[], { status: JobStatus; n: number }>(
+        'SELECT status, count(*) AS n FROM jobs GROUP BY status',
+      ),
+      byId: db.prepare<[number], JobRow>('SELECT * FROM jobs WHERE id = ?'),
+      latestPerItemForJobId: db.prepare<[string], JobRow>(
+        `SELECT * FROM jobs WHERE id IN (
+           SELECT max(id) FROM jobs WHERE job_id = ?
+           GROUP BY knowledge_base_id, integration_id, external_id)
+         ORDER BY id DESC`,
+      ),
+      retry: db.prepare<[number, number]>(
+        `UPDATE jobs SET status = 'queued', attempts = 0, run_at = ?1, updated_at = ?1, finished_at = NULL,
+           locked_at = NULL
+         WHERE id = ?2 AND status = 'failed'`,
+      ),
+    };
+  }
+
+  /**
+   * Queues every item in one IMMEDIATE transaction: when this returns, the jobs are on disk.
+   * Items are applied in order, so the later of two items with one identity wins.
+   */
+  enqueue(items: IngestItem[], opts: { now: number; maxAttempts: number; apiKeyId: string | null }): EnqueueResult {
+    return this.db
+      .transaction((): EnqueueResult => {
+        const jobIds: string[] = [];
+        const touched = new Set<number>();
+        let lastSortKey = 0;
+        for (const item of items) {
+          this.stmts.ensureKnowledgeBase.run(item.knowledgeBaseId, opts.now);
+          const seq = this.nextSeq();
+          const priority = priorityLevel(item);
+          const values = {
+            sourceType: item.sourceType,
+            data: JSON.stringify(item.data),
+            contentHash: contentHash(item),
+            forceRefresh: item.options?.forceRefresh ? 1 : 0,
+            priority,
+            seq,
+            maxAttempts: opts.maxAttempts,
+            apiKeyId: opts.apiKeyId,
+            now: opts.now,
+          };
+          const queued = this.stmts.findQueued.get(item.knowledgeBaseId, item.integrationId, item.externalId);
+          let id: number;
+          let key: number;
+          if (queued) {
+            key = sortKey(queued.enqueued_at, priority);
+            this.stmts.replaceQueued.run({ ...values, id: queued.id, sortKey: key });
+            id = queued.id;
+          } else {
+            key = sortKey(opts.now, priority);
+            const info = this.stmts.insert.run({
+              ...values,
+              jobId: jobIdOf(item.integrationId, item.externalId),
+              knowledgeBaseId: item.knowledgeBaseId,
+              integrationId: item.integrationId,
+              externalId: item.externalId,
+              sortKey: key,
+            });
+            id = Number(info.lastInsertRowid);
+          }
+          touched.add(id);
+          lastSortKey = Math.max(lastSortKey, key);
+          jobIds.push(jobIdOf(item.integrationId, item.externalId));
+        }
+        return { jobIds, jobCount: touched.size, lastSortKey };
+      })
+      .immediate();
+  }
+
+  countQueuedUpTo(key: number): number {
+    return this.stmts.countQueuedUpTo.get(key)!.n;
+  }
+
+  countByStatus(): Record<JobStatus, number> {
+    const counts = { queued: 0, processing: 0, succeeded: 0, skipped: 0, failed: 0, cancelled: 0 };
+    for (const row of this.stmts.countByStatus.all()) counts[row.status] = row.n;
+    return counts;
+  }
+
+  get(id: number): JobRow | null {
+    return this.stmts.byId.get(id) ?? null;
+  }
+
+  /** The latest job of every item whose seed jobId is this string (several when ids contain hyphens). */
+  latestForJobId(jobId: string): JobRow[] {
+    return this.stmts.latestPerItemForJobId.all(jobId);
+  }
+
+  /** Newest first; the cursor is the internal id of the last row of the previous page. */
+  list(filter: JobFilter, limit: number, beforeId: number | null): JobRow[] {
+    const where: string[] = [];
+    const params: Array<string | number> = [];
+    if (filter.status) {
+      where.push('status = ?');
+      params.push(filter.status);
+    }
+    if (filter.knowledgeBaseId) {
+      where.push('knowledge_base_id = ?');
+      params.push(filter.knowledgeBaseId);
+    }
+    if (filter.integrationId) {
+      where.push('integration_id = ?');
+      params.push(filter.integrationId);
+    }
+    if (filter.allowedKnowledgeBaseIds) {
+      where.push(`knowledge_base_id IN (SELECT value FROM json_each(?))`);
+      params.push(JSON.stringify(filter.allowedKnowledgeBaseIds));
+    }
+    if (beforeId !== null) {
+      where.push('id < ?');
+      params.push(beforeId);
+    }
+    const sql = `SELECT * FROM jobs ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY id DESC LIMIT ?`;
+    return this.db.prepare<Array<string | number>, JobRow>(sql).all(...params, limit);
+  }
+
+  /** Puts a failed job back in the queue with fresh attempts; false if it is not failed. */
+  retry(id: number, now: number): boolean {
+    return this.stmts.retry.run(now, id).changes > 0;
+  }
+}

@@ -1,0 +1,21 @@
+import type { Db } from './db.ts';
+
+export class SettingsRepo {
+  private readonly getStmt;
+  private readonly setStmt;
+
+  constructor(db: Db) {
+    this.getStmt = db.prepare<[string], { value: string }>('SELECT value FROM settings WHERE key = ?');
+    this.setStmt = db.prepare<[string, string]>(
+      'INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
+    );
+  }
+
+  get(key: string): string | null {
+    return this.getStmt.get(key)?.value ?? null;
+  }
+
+  set(key: string, value: string): void {
+    this.setStmt.run(key, value);
+  }
+}

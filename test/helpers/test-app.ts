@@ -1,0 +1,61 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../../server/app.ts';
+import { type Config, loadConfig } from '../../server/config.ts';
+import type { NewApiKey } from '../../server/domain/api-key-service.ts';
+import { openServices, type Services } from '../../server/services.ts';
+
+export type TestApp = {
+  app: FastifyInstance;
+  services: Services;
+  dataDir: string;
+  config: Config;
+  /** Creates a key and returns its value. */
+  key(input?: Partial<NewApiKey>): string;
+  close(): Promise<void>;
+};
+
+export function tempDataDir(): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), 'localiq-test-'));
+}
+
+/** The real app on a real SQLite file in a fresh temporary data folder. */
+export async function createTestApp(overrides: Partial<Config> = {}, dataDir = tempDataDir()): Promise<TestApp> {
+  const config = loadConfig(
+    { LOCALIQ_DATA_DIR: dataDir, LOCALIQ_SECRET_STORE: 'file', LOCALIQ_LOG_LEVEL: 'silent' },
+    overrides,
+  );
+  const services = await openServices(config);
+  const app = await buildApp({ config, keys: services.keys, queue: services.queue, items: services.items });
+  await app.ready();
+  return {
+    app,
+    services,
+    dataDir,
+    config,
+    key: (input = {}) =>
+      services.keys.create({ name: 'test key', scopes: ['iq:import', 'iq:read', 'usage:read', 'articles:read'], ...input })
+        .value,
+    async close() {
+      await app.close();
+      services.close();
+    },
+  };
+}
+
+export function item(overrides: Record<string, unknown> = {}, data: Record<string, unknown> = {}) {
+  return {
+    integrationId: 'cms',
+    knowledgeBaseId: 'kb-main',
+    sourceType: 'ARTICLE',
+    externalId: 'post-1',
+    ...overrides,
+    data: { title: 'Opening hours', content: 'We are open Monday to Friday from 9 to 17.', ...data },
+  };
+}
+
+export function countRows(services: Services, table: string): number {
+  return (services.db.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
+}
