@@ -1,10 +1,11 @@
 import type { IngestItem } from '../contract/ingest.ts';
 import type { JobStatus } from '../contract/jobs.ts';
-import type { ItemIdentity, JobFilter, JobRepo, JobRow } from '../storage/job-repo.ts';
+import type { ItemIdentity, JobFilter, JobRepo, JobRow, PushInput } from '../storage/job-repo.ts';
+import { CommitBatcher } from './commit-batcher.ts';
 import { formatEstimate } from './jobs.ts';
 import type { ThroughputMeter } from './throughput.ts';
 
-export type PushResult = { jobIds: string[]; jobCount: number; estimatedTime: string };
+export type PushResult = { jobIds: string[]; jobCount: number; lastSortKey: number };
 
 export type JobLookup =
   | { found: 'one'; job: JobRow }
@@ -13,21 +14,27 @@ export type JobLookup =
 
 /** The queue's rules on top of the job table: pushing, finding, listing, retrying. */
 export class JobQueue {
+  private readonly batcher: CommitBatcher<PushInput, PushResult>;
+
   constructor(
     private readonly repo: JobRepo,
     private readonly throughput: ThroughputMeter,
     private readonly maxAttempts: number,
     private readonly clock: () => number = Date.now,
-  ) {}
+  ) {
+    this.batcher = new CommitBatcher((pushes) =>
+      this.repo.enqueue(pushes, { now: this.clock(), maxAttempts: this.maxAttempts }),
+    );
+  }
 
-  push(items: IngestItem[], apiKeyId: string | null): PushResult {
-    const result = this.repo.enqueue(items, { now: this.clock(), maxAttempts: this.maxAttempts, apiKeyId });
-    const ahead = this.repo.countQueuedUpTo(result.lastSortKey);
-    return {
-      jobIds: result.jobIds,
-      jobCount: result.jobCount,
-      estimatedTime: formatEstimate(ahead, this.throughput.jobsPerSecond()),
-    };
+  /** Resolves once the jobs are committed to disk (together with other pushes of the same moment). */
+  push(items: IngestItem[], apiKeyId: string | null): Promise<PushResult> {
+    return this.batcher.submit({ items, apiKeyId });
+  }
+
+  /** `estimatedTime` for pushed jobs: the queued work up to and including them at the measured rate. */
+  estimate(pushed: PushResult): string {
+    return formatEstimate(this.repo.countQueuedUpTo(pushed.lastSortKey), this.throughput.jobsPerSecond());
   }
 
   /**

@@ -62,14 +62,17 @@ export function toApiError(error: FastifyError): ApiError {
   return new ApiError('internal_error', MESSAGES.internal_error!);
 }
 
+function notFound(request: FastifyRequest): ApiError {
+  return new ApiError('not_found', `No route for ${request.method} ${request.url.split('?')[0]}.`);
+}
+
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
-    const apiError = toApiError(error);
+    // Bodies are parsed even on unknown routes; the missing route is the more useful answer.
+    const apiError = request.is404 ? notFound(request) : toApiError(error);
     if (apiError.statusCode >= 500) request.log.error({ err: error, requestId: request.id }, 'request failed');
     return sendError(reply, request, apiError);
   });
-  app.setNotFoundHandler((request, reply) =>
-    sendError(reply, request, new ApiError('not_found', `No route for ${request.method} ${request.url.split('?')[0]}.`)),
-  );
+  app.setNotFoundHandler((request, reply) => sendError(reply, request, notFound(request)));
 }
 

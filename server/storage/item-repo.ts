@@ -6,21 +6,23 @@ export type DeleteOutcome = { existed: boolean; cancelledJobs: number };
 
 export class ItemRepo {
   private readonly stmts;
-  private readonly nextSeq: () => number;
+  private readonly nextSeq: (count?: number) => number;
 
   constructor(private readonly db: Db) {
     this.nextSeq = prepareNextItemSeq(db);
     this.stmts = {
-      liveVersion: db.prepare<[string, string, string], { n: number }>(
+      liveVersion: db.prepare<[ItemIdentity], { n: number }>(
         `SELECT count(*) AS n FROM jobs j
-         WHERE j.knowledge_base_id = ?1 AND j.integration_id = ?2 AND j.external_id = ?3
-           AND j.status NOT IN ('cancelled', 'failed')
+         WHERE j.knowledge_base_id = @knowledgeBaseId AND j.integration_id = @integrationId
+           AND j.external_id = @externalId AND j.status NOT IN ('cancelled', 'failed')
            AND j.seq > coalesce((SELECT seq FROM item_tombstones t
-             WHERE t.knowledge_base_id = ?1 AND t.integration_id = ?2 AND t.external_id = ?3), 0)`,
+             WHERE t.knowledge_base_id = @knowledgeBaseId AND t.integration_id = @integrationId
+               AND t.external_id = @externalId), 0)`,
       ),
-      cancelQueued: db.prepare<[number, string, string, string]>(
-        `UPDATE jobs SET status = 'cancelled', finished_at = ?1, updated_at = ?1
-         WHERE knowledge_base_id = ?2 AND integration_id = ?3 AND external_id = ?4 AND status = 'queued'`,
+      cancelQueued: db.prepare<[ItemIdentity & { now: number }]>(
+        `UPDATE jobs SET status = 'cancelled', finished_at = @now, updated_at = @now
+         WHERE knowledge_base_id = @knowledgeBaseId AND integration_id = @integrationId
+           AND external_id = @externalId AND status = 'queued'`,
       ),
       tombstone: db.prepare<[string, string, string, number, number]>(
         `INSERT INTO item_tombstones (knowledge_base_id, integration_id, external_id, seq, deleted_at)
@@ -35,13 +37,14 @@ export class ItemRepo {
    * seq makes sure a run of an older version that is still in flight cannot bring it back.
    */
   delete(identity: ItemIdentity, now: number): DeleteOutcome {
-    const { knowledgeBaseId: kb, integrationId: integration, externalId: external } = identity;
+    const { knowledgeBaseId, integrationId, externalId } = identity;
+    const key = { knowledgeBaseId, integrationId, externalId };
     return this.db
       .transaction((): DeleteOutcome => {
-        const existed = this.stmts.liveVersion.get(kb, integration, external)!.n > 0;
+        const existed = this.stmts.liveVersion.get(key)!.n > 0;
         if (!existed) return { existed: false, cancelledJobs: 0 };
-        const cancelledJobs = this.stmts.cancelQueued.run(now, kb, integration, external).changes;
-        this.stmts.tombstone.run(kb, integration, external, this.nextSeq(), now);
+        const cancelledJobs = this.stmts.cancelQueued.run({ ...key, now }).changes;
+        this.stmts.tombstone.run(knowledgeBaseId, integrationId, externalId, this.nextSeq(), now);
         return { existed: true, cancelledJobs };
       })
       .immediate();

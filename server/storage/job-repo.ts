@@ -43,6 +43,8 @@ export type JobFilter = {
   allowedKnowledgeBaseIds?: string[] | null | undefined;
 };
 
+export type PushInput = { items: IngestItem[]; apiKeyId: string | null };
+
 export type EnqueueResult = {
   jobIds: string[];
   /** Distinct jobs touched (two items of one bulk with the same identity make one job). */
@@ -77,7 +79,9 @@ export function toJobView(row: JobRow): JobView {
 
 export class JobRepo {
   private readonly stmts;
-  private readonly nextSeq: () => number;
+  private readonly nextSeq: (count?: number) => number;
+  /** Knowledge bases known to exist, so a push does not write their row again (filled after commit). */
+  private readonly knownKnowledgeBases = new Set<string>();
 
   constructor(private readonly db: Db) {
     this.nextSeq = prepareNextItemSeq(db);
@@ -117,65 +121,74 @@ export class JobRepo {
            GROUP BY knowledge_base_id, integration_id, external_id)
          ORDER BY id DESC`,
       ),
-      retry: db.prepare<[number, number]>(
-        `UPDATE jobs SET status = 'queued', attempts = 0, run_at = ?1, updated_at = ?1, finished_at = NULL,
+      retry: db.prepare<[{ id: number; now: number }]>(
+        `UPDATE jobs SET status = 'queued', attempts = 0, run_at = @now, updated_at = @now, finished_at = NULL,
            locked_at = NULL
-         WHERE id = ?2 AND status = 'failed'`,
+         WHERE id = @id AND status = 'failed'`,
       ),
     };
   }
 
   /**
-   * Queues every item in one IMMEDIATE transaction: when this returns, the jobs are on disk.
-   * Items are applied in order, so the later of two items with one identity wins.
+   * Queues several pushes in one IMMEDIATE transaction (one disk sync for all of them): when this
+   * returns, every job is on disk. Items are applied in order, so the later of two items with one
+   * identity wins.
    */
-  enqueue(items: IngestItem[], opts: { now: number; maxAttempts: number; apiKeyId: string | null }): EnqueueResult {
-    return this.db
-      .transaction((): EnqueueResult => {
-        const jobIds: string[] = [];
-        const touched = new Set<number>();
-        let lastSortKey = 0;
-        for (const item of items) {
-          this.stmts.ensureKnowledgeBase.run(item.knowledgeBaseId, opts.now);
-          const seq = this.nextSeq();
-          const priority = priorityLevel(item);
-          const values = {
-            sourceType: item.sourceType,
-            data: JSON.stringify(item.data),
-            contentHash: contentHash(item),
-            forceRefresh: item.options?.forceRefresh ? 1 : 0,
-            priority,
-            seq,
-            maxAttempts: opts.maxAttempts,
-            apiKeyId: opts.apiKeyId,
-            now: opts.now,
-          };
-          const queued = this.stmts.findQueued.get(item.knowledgeBaseId, item.integrationId, item.externalId);
-          let id: number;
-          let key: number;
-          if (queued) {
-            key = sortKey(queued.enqueued_at, priority);
-            this.stmts.replaceQueued.run({ ...values, id: queued.id, sortKey: key });
-            id = queued.id;
-          } else {
-            key = sortKey(opts.now, priority);
-            const info = this.stmts.insert.run({
-              ...values,
-              jobId: jobIdOf(item.integrationId, item.externalId),
-              knowledgeBaseId: item.knowledgeBaseId,
-              integrationId: item.integrationId,
-              externalId: item.externalId,
-              sortKey: key,
-            });
-            id = Number(info.lastInsertRowid);
-          }
-          touched.add(id);
-          lastSortKey = Math.max(lastSortKey, key);
-          jobIds.push(jobIdOf(item.integrationId, item.externalId));
-        }
-        return { jobIds, jobCount: touched.size, lastSortKey };
-      })
+  enqueue(pushes: PushInput[], opts: { now: number; maxAttempts: number }): EnqueueResult[] {
+    const created = new Set<string>();
+    const results = this.db
+      .transaction(() => pushes.map((push) => this.enqueueOne(push, opts, created)))
       .immediate();
+    for (const id of created) this.knownKnowledgeBases.add(id);
+    return results;
+  }
+
+  private enqueueOne(push: PushInput, opts: { now: number; maxAttempts: number }, createdKbs: Set<string>): EnqueueResult {
+    const jobIds: string[] = [];
+    const touched = new Set<number>();
+    let lastSortKey = 0;
+    let seq = this.nextSeq(push.items.length);
+    for (const item of push.items) {
+      if (!this.knownKnowledgeBases.has(item.knowledgeBaseId) && !createdKbs.has(item.knowledgeBaseId)) {
+        this.stmts.ensureKnowledgeBase.run(item.knowledgeBaseId, opts.now);
+        createdKbs.add(item.knowledgeBaseId);
+      }
+      const priority = priorityLevel(item);
+      const values = {
+        sourceType: item.sourceType,
+        data: JSON.stringify(item.data),
+        contentHash: contentHash(item),
+        forceRefresh: item.options?.forceRefresh ? 1 : 0,
+        priority,
+        seq: seq++,
+        maxAttempts: opts.maxAttempts,
+        apiKeyId: push.apiKeyId,
+        now: opts.now,
+      };
+      const queued = this.stmts.findQueued.get(item.knowledgeBaseId, item.integrationId, item.externalId);
+      let id: number;
+      let key: number;
+      if (queued) {
+        key = sortKey(queued.enqueued_at, priority);
+        this.stmts.replaceQueued.run({ ...values, id: queued.id, sortKey: key });
+        id = queued.id;
+      } else {
+        key = sortKey(opts.now, priority);
+        const info = this.stmts.insert.run({
+          ...values,
+          jobId: jobIdOf(item.integrationId, item.externalId),
+          knowledgeBaseId: item.knowledgeBaseId,
+          integrationId: item.integrationId,
+          externalId: item.externalId,
+          sortKey: key,
+        });
+        id = Number(info.lastInsertRowid);
+      }
+      touched.add(id);
+      lastSortKey = Math.max(lastSortKey, key);
+      jobIds.push(jobIdOf(item.integrationId, item.externalId));
+    }
+    return { jobIds, jobCount: touched.size, lastSortKey };
   }
 
   countQueuedUpTo(key: number): number {
@@ -227,6 +240,6 @@ export class JobRepo {
 
   /** Puts a failed job back in the queue with fresh attempts; false if it is not failed. */
   retry(id: number, now: number): boolean {
-    return this.stmts.retry.run(now, id).changes > 0;
+    return this.stmts.retry.run({ id, now }).changes > 0;
   }
 }

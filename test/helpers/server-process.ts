@@ -1,0 +1,49 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export const CLI = path.join(REPO_ROOT, 'bin/localiq.js');
+
+export function cliEnv(dataDir: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    LOCALIQ_DATA_DIR: dataDir,
+    LOCALIQ_SECRET_STORE: 'file',
+    LOCALIQ_LOG_LEVEL: 'warn',
+    LOCALIQ_PORT: '0',
+    ...extra,
+  };
+}
+
+export type ServerProcess = { child: ChildProcess; url: string; output: () => string };
+
+/** Starts `localiq serve` as a real process and resolves with the URL it prints. */
+export function startServerProcess(dataDir: string, extra: Record<string, string> = {}): Promise<ServerProcess> {
+  const child = spawn(process.execPath, [CLI, 'serve'], { env: cliEnv(dataDir, extra), stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 30_000);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /listening on (http:\/\/\S+?) /.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolve({ child, url: match[1]!, output: () => output });
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited with ${code}:\n${output}`));
+    });
+  });
+}
+
+export function waitForExit(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) resolve();
+    else child.once('exit', () => resolve());
+  });
+}

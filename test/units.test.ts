@@ -1,0 +1,93 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { parseExpiry, parseKeyValue, generateKeyValue, keyState } from '../server/domain/api-keys.ts';
+import { AGING_MS, backoffMs, contentHash, formatEstimate, sortKey } from '../server/domain/jobs.ts';
+import { RateLimiter } from '../server/http/rate-limiter.ts';
+import { jsonDepth } from '../server/http/json-body.ts';
+import { defaultDataDir } from '../server/config.ts';
+
+describe('API key values', () => {
+  it('round-trip through parse, and differ every time', () => {
+    const a = generateKeyValue();
+    const b = generateKeyValue();
+    assert.notEqual(a.value, b.value);
+    assert.deepEqual(parseKeyValue(a.value), { id: a.id, secret: a.secret });
+    for (const bad of ['', 'liq_', `liq_${a.id}`, `${a.value}x`, a.value.replace('liq_', 'lig_'), ` ${a.value}`]) {
+      assert.equal(parseKeyValue(bad), null, bad);
+    }
+  });
+
+  it('parse expiries as durations or dates', () => {
+    const now = Date.UTC(2026, 0, 1);
+    assert.equal(parseExpiry('30d', now), now + 30 * 86_400_000);
+    assert.equal(parseExpiry('12h', now), now + 12 * 3_600_000);
+    assert.equal(parseExpiry('never', now), null);
+    assert.equal(parseExpiry('2027-01-31', now), Date.UTC(2027, 0, 31));
+    assert.throws(() => parseExpiry('2020-01-01', now), /future/);
+    assert.throws(() => parseExpiry('0d', now), /positive/);
+    assert.throws(() => parseExpiry('soon', now));
+  });
+
+  it('know when they are expired or revoked', () => {
+    assert.equal(keyState({ expiresAt: null, revokedAt: null }, 10), 'active');
+    assert.equal(keyState({ expiresAt: 10, revokedAt: null }, 10), 'expired');
+    assert.equal(keyState({ expiresAt: null, revokedAt: 20 }, 10), 'active');
+    assert.equal(keyState({ expiresAt: null, revokedAt: 5 }, 10), 'revoked');
+  });
+});
+
+describe('job rules', () => {
+  it('claim order: high before normal before low, FIFO within a level, no starvation', () => {
+    const t0 = 1_000_000;
+    assert.ok(sortKey(t0 + 1000, 0) < sortKey(t0, 1));
+    assert.ok(sortKey(t0, 1) < sortKey(t0 + 1, 1));
+    assert.ok(sortKey(t0, 2) < sortKey(t0 + 2 * AGING_MS + 1, 0), 'an old low job overtakes fresh high jobs');
+  });
+
+  it('backoff doubles and is capped', () => {
+    assert.deepEqual([1, 2, 3, 4].map(backoffMs), [2000, 4000, 8000, 16000]);
+    assert.equal(backoffMs(50), 600_000);
+  });
+
+  it('content hash prefers the caller hash, else covers data and source type', () => {
+    const data = { title: 't', content: 'c' };
+    assert.equal(contentHash({ sourceType: 'PAGE', data: { ...data, hash: 'mine' } }), 'mine');
+    assert.notEqual(contentHash({ sourceType: 'PAGE', data }), contentHash({ sourceType: 'ARTICLE', data }));
+    assert.notEqual(contentHash({ sourceType: 'PAGE', data }), contentHash({ sourceType: 'PAGE', data: { ...data, content: 'd' } }));
+  });
+
+  it('estimates are whole seconds, at least 1', () => {
+    assert.equal(formatEstimate(0, 2), '1s');
+    assert.equal(formatEstimate(10, 2), '5s');
+    assert.equal(formatEstimate(11, 2), '6s');
+  });
+});
+
+describe('rate limiter', () => {
+  it('allows the burst, then one request per refill interval, per key', () => {
+    let now = 0;
+    const limiter = new RateLimiter(2, 3, () => now);
+    assert.deepEqual([1, 2, 3].map(() => limiter.take('a')), [0, 0, 0]);
+    assert.equal(limiter.take('a'), 1);
+    assert.equal(limiter.take('b'), 0);
+    now += 500;
+    assert.equal(limiter.take('a'), 0);
+  });
+});
+
+describe('JSON depth', () => {
+  it('counts brackets outside strings only', () => {
+    assert.equal(jsonDepth('{"a":[1,{"b":2}]}'), 3);
+    assert.equal(jsonDepth('{"a":"[[[[{{{{"}'), 1);
+    assert.equal(jsonDepth('{"a":"\\"[[["}'), 1);
+    assert.equal(jsonDepth('1'), 0);
+  });
+});
+
+describe('default data folder', () => {
+  it('follows each OS convention', () => {
+    assert.match(defaultDataDir({ APPDATA: 'C:\\Users\\a\\AppData\\Roaming' }, 'win32'), /LocalIQ$/);
+    assert.match(defaultDataDir({}, 'darwin'), /Library\/Application Support\/LocalIQ$/);
+    assert.equal(defaultDataDir({ XDG_DATA_HOME: '/x' }, 'linux'), '/x/localiq');
+  });
+});
