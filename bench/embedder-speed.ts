@@ -1,6 +1,6 @@
 /**
  * How fast USE-lite embeds ~120-word passages at each batch size in one thread, and the memory it
- * takes. Picks USE_LITE_DEFAULT_BATCH_SIZE. Each batch size runs in a fresh process because WASM
+ * takes; it chose use-lite's default batch size. Each batch size runs in a fresh process because WASM
  * memory only grows, so a shared process would charge one size's RSS to the next.
  * Run: node --import tsx bench/embedder-speed.ts
  */

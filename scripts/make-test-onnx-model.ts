@@ -11,7 +11,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const HIDDEN_SIZE = 32;
+export const TINY_MODEL_HIDDEN_SIZE = 32;
 /** Positions the model has embeddings for: a longer input would fail inside the graph. */
 export const TINY_MODEL_MAX_POSITIONS = 32;
 /** What tokenizer_config.json declares; transformers.js truncates to it. */
@@ -60,25 +60,35 @@ const bytes = (field: number, data: Uint8Array) => concat([key(field, WIRE_BYTES
 const str = (field: number, text: string) => bytes(field, Buffer.from(text, 'utf8'));
 const message = (field: number, ...fields: Uint8Array[]) => bytes(field, concat(fields));
 
-// ---- onnx.proto messages, by field number. ----
+// ---- onnx.proto messages. Field numbers are onnx.proto's; each builder says which message it writes. ----
 
-const FLOAT = 1;
-const INT64 = 7;
-const ATTRIBUTE_INT = 2;
+const ELEMENT_FLOAT = 1; // TensorProto.DataType
+const ELEMENT_INT64 = 7;
+const ATTRIBUTE_INT = 2; // AttributeProto.AttributeType
+const GRAPH_INPUT = 11;
+const GRAPH_OUTPUT = 12;
 
-function tensor(field: number, name: string, dims: number[], data: Float32Array | BigInt64Array): Uint8Array {
-  const elementType = data instanceof Float32Array ? FLOAT : INT64;
+/** GraphProto.initializer (5): TensorProto dims (1), data_type (2), name (8), raw_data (9). */
+function initializer(name: string, dims: number[], data: Float32Array | BigInt64Array): Uint8Array {
+  const elementType = data instanceof Float32Array ? ELEMENT_FLOAT : ELEMENT_INT64;
   const rawData = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
-  return message(field, ...dims.map((d) => int(1, d)), int(2, elementType), str(8, name), bytes(9, rawData));
+  return message(5, ...dims.map((d) => int(1, d)), int(2, elementType), str(8, name), bytes(9, rawData));
 }
 
-type Dim = number | string;
-function valueInfo(field: number, name: string, elementType: number, dims: Dim[]): Uint8Array {
+/**
+ * GraphProto.input or .output: ValueInfoProto name (1), type (2) → TypeProto.tensor_type (1) →
+ * elem_type (1), shape (2) → dim (1) → dim_value (1) for a fixed size or dim_param (2) for a named one.
+ */
+function valueInfo(field: number, name: string, elementType: number, dims: (number | string)[]): Uint8Array {
   const dimensions = dims.map((d) => message(1, typeof d === 'number' ? int(1, d) : str(2, d)));
   const tensorType = message(1, int(1, elementType), message(2, ...dimensions));
   return message(field, str(1, name), message(2, tensorType));
 }
 
+/**
+ * GraphProto.node (1): NodeProto input (1), output (2), name (3), op_type (4), attribute (5) →
+ * AttributeProto name (1), i (3), type (20).
+ */
 function node(op: string, inputs: string[], outputs: string[], intAttributes: Record<string, number> = {}): Uint8Array {
   const attributes = Object.entries(intAttributes).map(([name, value]) =>
     message(5, str(1, name), int(3, value), int(20, ATTRIBUTE_INT)),
@@ -106,7 +116,7 @@ function seededWeights(seed: number, count: number): Float32Array {
 
 /** Embeddings (word + token type + position) → dense → tanh → zeroed at padding: BERT's shape, not its depth. */
 function onnxModel(vocabSize: number): Uint8Array {
-  const H = HIDDEN_SIZE;
+  const H = TINY_MODEL_HIDDEN_SIZE;
   const token = ['batch_size', 'sequence_length'];
   const nodes = [
     node('Gather', ['word_embeddings', 'input_ids'], ['words']),
@@ -120,28 +130,30 @@ function onnxModel(vocabSize: number): Uint8Array {
     node('MatMul', ['embeddings', 'dense_weight'], ['projected']),
     node('Add', ['projected', 'dense_bias'], ['biased']),
     node('Tanh', ['biased'], ['hidden']),
-    node('Cast', ['attention_mask'], ['mask'], { to: FLOAT }),
+    node('Cast', ['attention_mask'], ['mask'], { to: ELEMENT_FLOAT }),
     node('Unsqueeze', ['mask', 'last_axis'], ['mask_per_feature']),
     node('Mul', ['hidden', 'mask_per_feature'], ['last_hidden_state']),
   ];
   const initializers = [
-    tensor(5, 'word_embeddings', [vocabSize, H], seededWeights(1, vocabSize * H)),
-    tensor(5, 'token_type_embeddings', [2, H], seededWeights(2, 2 * H)),
-    tensor(5, 'position_embeddings', [TINY_MODEL_MAX_POSITIONS, H], seededWeights(3, TINY_MODEL_MAX_POSITIONS * H)),
-    tensor(5, 'dense_weight', [H, H], seededWeights(4, H * H)),
-    tensor(5, 'dense_bias', [H], seededWeights(5, H)),
-    tensor(5, 'sequence_axis', [], BigInt64Array.of(1n)),
-    tensor(5, 'zero', [], BigInt64Array.of(0n)),
-    tensor(5, 'one', [], BigInt64Array.of(1n)),
-    tensor(5, 'last_axis', [1], BigInt64Array.of(-1n)),
+    initializer('word_embeddings', [vocabSize, H], seededWeights(1, vocabSize * H)),
+    initializer('token_type_embeddings', [2, H], seededWeights(2, 2 * H)),
+    initializer('position_embeddings', [TINY_MODEL_MAX_POSITIONS, H], seededWeights(3, TINY_MODEL_MAX_POSITIONS * H)),
+    initializer('dense_weight', [H, H], seededWeights(4, H * H)),
+    initializer('dense_bias', [H], seededWeights(5, H)),
+    initializer('sequence_axis', [], BigInt64Array.of(1n)),
+    initializer('zero', [], BigInt64Array.of(0n)),
+    initializer('one', [], BigInt64Array.of(1n)),
+    initializer('last_axis', [1], BigInt64Array.of(-1n)),
   ];
   const signature = [
-    valueInfo(11, 'input_ids', INT64, token),
-    valueInfo(11, 'attention_mask', INT64, token),
-    valueInfo(11, 'token_type_ids', INT64, token),
-    valueInfo(12, 'last_hidden_state', FLOAT, [...token, H]),
+    valueInfo(GRAPH_INPUT, 'input_ids', ELEMENT_INT64, token),
+    valueInfo(GRAPH_INPUT, 'attention_mask', ELEMENT_INT64, token),
+    valueInfo(GRAPH_INPUT, 'token_type_ids', ELEMENT_INT64, token),
+    valueInfo(GRAPH_OUTPUT, 'last_hidden_state', ELEMENT_FLOAT, [...token, H]),
   ];
+  // GraphProto: node (1), name (2), initializer (5), input (11), output (12).
   const graph = message(7, ...nodes, str(2, 'generated_tiny_bert'), ...initializers, ...signature);
+  // ModelProto: ir_version (1), producer_name (2), graph (7), opset_import (8) → domain (1), version (2).
   const defaultOpset17 = message(8, str(1, ''), int(2, 17));
   return concat([int(1, 8), str(2, 'localiq-test-model-generator'), graph, defaultOpset17]);
 }
@@ -194,7 +206,7 @@ export function writeTinyOnnxModel(folder: string): string {
     _comment: 'GENERATED TEST MODEL (scripts/make-test-onnx-model.ts): random weights, no meaning.',
     model_type: 'bert',
     architectures: ['BertModel'],
-    hidden_size: HIDDEN_SIZE,
+    hidden_size: TINY_MODEL_HIDDEN_SIZE,
     vocab_size: vocab.length,
     max_position_embeddings: TINY_MODEL_MAX_POSITIONS,
     type_vocab_size: 2,

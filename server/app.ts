@@ -18,7 +18,11 @@ import { RateLimiter } from './http/rate-limiter.ts';
 import { ingestRoutes } from './http/routes/ingest.ts';
 import { itemWriteRoutes } from './http/routes/items.ts';
 import { jobRoutes } from './http/routes/jobs.ts';
+import { knowledgeRoutes } from './http/routes/knowledge.ts';
+import type { SearchService } from './retrieval/search.ts';
+import type { ItemReadRepo } from './storage/item-read-repo.ts';
 import type { ItemRepo } from './storage/item-repo.ts';
+import type { JobRepo } from './storage/job-repo.ts';
 
 export const API_VERSION = '1.0.0';
 
@@ -27,6 +31,9 @@ export type AppDeps = {
   keys: ApiKeyService;
   queue: JobQueue;
   items: ItemRepo;
+  reader: ItemReadRepo;
+  jobs: JobRepo;
+  search: SearchService;
 };
 
 /** Builds the whole HTTP surface without listening, so tests drive the real app. */
@@ -73,6 +80,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(ingestRoutes, { queue: deps.queue, bulkLimit: deps.config.bulkLimit });
   await app.register(jobRoutes, { queue: deps.queue });
   await app.register(itemWriteRoutes, { items: deps.items });
+  await app.register(knowledgeRoutes, { reader: deps.reader, jobs: deps.jobs, search: deps.search });
 
   app.get('/health', { schema: { hide: true } }, async () => ({ status: 'ok' }));
   return app;

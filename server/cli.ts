@@ -46,7 +46,10 @@ async function serve(): Promise<number> {
   const server = await startServer(config);
   process.stdout.write(
     `LocalIQ is listening on ${server.url} (API docs: ${server.url}/docs)\n` +
-      `Data folder: ${config.dataDir} (server secret in the ${server.services.secretStore === 'keychain' ? 'OS keychain' : 'file store'})\n`,
+      `Data folder: ${config.dataDir} (server secret in the ${server.services.secretStore === 'keychain' ? 'OS keychain' : 'file store'})\n` +
+      (server.pipeline
+        ? `Pipeline: ${config.workers} worker thread(s), embedding model ${server.services.embedding.modelId()}\n`
+        : 'Pipeline: off (LOCALIQ_WORKERS=0); pushed items stay queued\n'),
   );
   await new Promise<void>((resolve) => {
     const stop = () => resolve();

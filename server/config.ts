@@ -2,6 +2,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import { LIMITS } from './contract/limits.ts';
+import type { EmbedderConfig } from './pipeline/embedders/index.ts';
 
 /** The per-user application-data folder of each OS, where LocalIQ keeps its database. */
 export function defaultDataDir(env: NodeJS.ProcessEnv = process.env, platform = process.platform): string {
@@ -25,6 +26,12 @@ const envSchema = z.object({
   LOCALIQ_RATE_LIMIT_BURST: positiveInt.default(500),
   LOCALIQ_MAX_ATTEMPTS: positiveInt.default(5),
   LOCALIQ_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Pipeline worker threads; each loads its own copy of the model. */
+  LOCALIQ_WORKERS: z.coerce.number().int().min(0).max(16).optional(),
+  /** `use-lite` (the embedded default) or the path of a local ONNX model folder. */
+  LOCALIQ_EMBEDDER: z.string().min(1).default('use-lite'),
+  LOCALIQ_BATCH_JOBS: positiveInt.default(8),
+  LOCALIQ_CHUNK_OVERLAP_TOKENS: z.coerce.number().int().min(0).default(24),
 });
 
 export type Config = {
@@ -37,7 +44,17 @@ export type Config = {
   rateLimit: { perSecond: number; burst: number };
   maxAttempts: number;
   logLevel: string;
+  /** 0 runs no pipeline (jobs stay queued): for tools that only read or write the queue. */
+  workers: number;
+  embedder: EmbedderConfig;
+  batchJobs: number;
+  overlapTokens: number;
 };
+
+/** Two workers use both cores of a small machine; more only pays off with more cores and memory. */
+function defaultWorkers(): number {
+  return Math.max(1, Math.min(2, os.availableParallelism()));
+}
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
   const parsed = envSchema.safeParse(env);
@@ -56,6 +73,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     rateLimit: { perSecond: e.LOCALIQ_RATE_LIMIT_PER_SECOND, burst: e.LOCALIQ_RATE_LIMIT_BURST },
     maxAttempts: e.LOCALIQ_MAX_ATTEMPTS,
     logLevel: e.LOCALIQ_LOG_LEVEL,
+    workers: e.LOCALIQ_WORKERS ?? defaultWorkers(),
+    embedder: e.LOCALIQ_EMBEDDER === 'use-lite' ? { kind: 'use-lite' } : { kind: 'onnx-folder', path: path.resolve(e.LOCALIQ_EMBEDDER) },
+    batchJobs: e.LOCALIQ_BATCH_JOBS,
+    overlapTokens: e.LOCALIQ_CHUNK_OVERLAP_TOKENS,
     ...overrides,
   };
 }

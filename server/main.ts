@@ -1,17 +1,29 @@
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
 import type { Config } from './config.ts';
+import { startPipeline, type Pipeline } from './pipeline/start-pipeline.ts';
 import { openServices, type Services } from './services.ts';
 
-export type RunningServer = { app: FastifyInstance; services: Services; url: string; stop(): Promise<void> };
+export type RunningServer = {
+  app: FastifyInstance;
+  services: Services;
+  pipeline: Pipeline | null;
+  url: string;
+  stop(): Promise<void>;
+};
 
-/** config → open the data folder → build the app → listen. */
+/** config → open the data folder → start the pipeline workers → build the app → listen. */
 export async function startServer(config: Config): Promise<RunningServer> {
   const services = await openServices(config);
-  const app = await buildApp({ config, keys: services.keys, queue: services.queue, items: services.items });
+  let pipeline: Pipeline | null = null;
+  let app: FastifyInstance | null = null;
   try {
+    pipeline = config.workers > 0 ? await startPipeline(config, services) : null;
+    app = await buildApp({ config, ...services });
     await app.listen({ host: config.host, port: config.port });
   } catch (error) {
+    await app?.close();
+    await pipeline?.stop();
     services.close();
     throw error;
   }
@@ -19,14 +31,18 @@ export async function startServer(config: Config): Promise<RunningServer> {
   const port = typeof address === 'object' && address ? address.port : config.port;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   let stopped = false;
+  const running = app;
   return {
-    app,
+    app: running,
     services,
+    pipeline,
     url: `http://${host}:${port}`,
     async stop() {
       if (stopped) return;
       stopped = true;
-      await app.close();
+      // Stop taking requests first, then let the workers finish their batches, then close the db.
+      await running.close();
+      await pipeline?.stop();
       services.close();
     },
   };

@@ -2,6 +2,7 @@ import type { IngestItem } from '../contract/ingest.ts';
 import type { JobStatus } from '../contract/jobs.ts';
 import type { ItemIdentity, JobFilter, JobRepo, JobRow, PushInput } from '../storage/job-repo.ts';
 import { CommitBatcher } from './commit-batcher.ts';
+import { decodeCursor, paginate } from './cursor.ts';
 import { formatEstimate } from './jobs.ts';
 import type { ThroughputMeter } from './throughput.ts';
 
@@ -27,9 +28,14 @@ export class JobQueue {
     );
   }
 
+  /** Called after pushed jobs are committed: the pipeline wakes its idle workers. */
+  onPushed: () => void = () => {};
+
   /** Resolves once the jobs are committed to disk (together with other pushes of the same moment). */
-  push(items: IngestItem[], apiKeyId: string | null): Promise<PushResult> {
-    return this.batcher.submit({ items, apiKeyId });
+  async push(items: IngestItem[], apiKeyId: string | null): Promise<PushResult> {
+    const result = await this.batcher.submit({ items, apiKeyId });
+    this.onPushed();
+    return result;
   }
 
   /** `estimatedTime` for pushed jobs: the queued work up to and including them at the measured rate. */
@@ -62,17 +68,16 @@ export class JobQueue {
 
   list(filter: JobFilter, limit: number, cursor: string | undefined): { rows: JobRow[]; nextCursor: string | null } {
     const beforeId = cursor === undefined ? null : decodeCursor(cursor);
-    const rows = this.repo.list(filter, limit + 1, beforeId);
-    const page = rows.slice(0, limit);
-    const nextCursor = rows.length > limit ? encodeCursor(page[page.length - 1]!.id) : null;
-    return { rows: page, nextCursor };
+    return paginate(this.repo.list(filter, limit + 1, beforeId), limit);
   }
 
   /** Requeues a failed job; refused when it is not failed or a newer version is already queued. */
   retry(job: JobRow): 'retried' | 'not_failed' | 'newer_queued' {
     if (job.status !== 'failed') return 'not_failed';
     try {
-      return this.repo.retry(job.id, this.clock()) ? 'retried' : 'not_failed';
+      if (!this.repo.retry(job.id, this.clock())) return 'not_failed';
+      this.onPushed();
+      return 'retried';
     } catch (error) {
       if ((error as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') return 'newer_queued';
       throw error;
@@ -85,23 +90,5 @@ export class JobQueue {
 
   counts(): Record<JobStatus, number> {
     return this.repo.countByStatus();
-  }
-}
-
-export function encodeCursor(id: number): string {
-  return Buffer.from(`j${id}`).toString('base64url');
-}
-
-/** An unreadable cursor is the caller's mistake: the route answers 400 invalid_query. */
-export function decodeCursor(cursor: string): number {
-  const text = Buffer.from(cursor, 'base64url').toString();
-  const match = /^j(\d{1,15})$/.exec(text);
-  if (!match) throw new InvalidCursorError();
-  return Number(match[1]);
-}
-
-export class InvalidCursorError extends Error {
-  constructor() {
-    super('The cursor is not one this server returned.');
   }
 }

@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { type ErrorBody, type ErrorCode, type ErrorDetail } from '../contract/errors.ts';
+import { InvalidCursorError } from '../domain/cursor.ts';
 import { ApiError } from './api-error.ts';
 
 /** Fastify's own error codes that the contract names differently. */
@@ -48,6 +49,9 @@ function validationDetails(error: FastifyError): ErrorDetail[] {
 /** Turns anything thrown in a request into the contract's error shape; 5xx never leak internals. */
 export function toApiError(error: FastifyError): ApiError {
   if (error instanceof ApiError) return error;
+  if (error instanceof InvalidCursorError) {
+    return new ApiError('invalid_query', error.message, [{ path: 'cursor', message: error.message }]);
+  }
   if (hasZodFastifySchemaValidationErrors(error)) {
     const where = error.validationContext;
     const code: ErrorCode = where === 'querystring' || where === 'params' ? 'invalid_query' : 'invalid_body';

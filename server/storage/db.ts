@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { MIGRATIONS } from './migrations.ts';
+import { loadVectorExtension } from './vector-store.ts';
 
 export type Db = Database.Database;
 
@@ -20,6 +21,7 @@ export function openDatabase(dataDir: string): Db {
   db.pragma('synchronous = FULL');
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');
+  loadVectorExtension(db);
   migrate(db);
   return db;
 }

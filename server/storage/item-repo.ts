@@ -1,4 +1,5 @@
 import type { Db } from './db.ts';
+import { IndexCleaner } from './index-repo.ts';
 import { prepareNextItemSeq } from './item-seq.ts';
 import type { ItemIdentity } from './job-repo.ts';
 
@@ -7,9 +8,11 @@ export type DeleteOutcome = { existed: boolean; cancelledJobs: number };
 export class ItemRepo {
   private readonly stmts;
   private readonly nextSeq: (count?: number) => number;
+  private readonly cleaner: IndexCleaner;
 
   constructor(private readonly db: Db) {
     this.nextSeq = prepareNextItemSeq(db);
+    this.cleaner = new IndexCleaner(db);
     this.stmts = {
       liveVersion: db.prepare<[ItemIdentity], { n: number }>(
         `SELECT count(*) AS n FROM jobs j
@@ -33,16 +36,17 @@ export class ItemRepo {
   }
 
   /**
-   * Deletes an item in one transaction: its queued job is cancelled and a tombstone with a new
-   * seq makes sure a run of an older version that is still in flight cannot bring it back.
+   * Deletes an item in one transaction: its indexed state goes, its queued job is cancelled, and a
+   * tombstone with a new seq makes sure a run of an older version still in flight cannot bring it back.
    */
   delete(identity: ItemIdentity, now: number): DeleteOutcome {
     const { knowledgeBaseId, integrationId, externalId } = identity;
     const key = { knowledgeBaseId, integrationId, externalId };
     return this.db
       .transaction((): DeleteOutcome => {
-        const existed = this.stmts.liveVersion.get(key)!.n > 0;
-        if (!existed) return { existed: false, cancelledJobs: 0 };
+        const pending = this.stmts.liveVersion.get(key)!.n > 0;
+        const indexed = this.cleaner.removeItem(key);
+        if (!pending && !indexed) return { existed: false, cancelledJobs: 0 };
         const cancelledJobs = this.stmts.cancelQueued.run({ ...key, now }).changes;
         this.stmts.tombstone.run(knowledgeBaseId, integrationId, externalId, this.nextSeq(), now);
         return { existed: true, cancelledJobs };

@@ -1,7 +1,7 @@
 import type { IngestItem } from '../contract/ingest.ts';
 import type { JobStatus, JobView } from '../contract/jobs.ts';
 import { PRIORITY_NAMES } from '../contract/jobs.ts';
-import { contentHash, jobIdOf, priorityLevel, sortKey } from '../domain/jobs.ts';
+import { contentHash, jobIdOf, PRIORITY_LEVELS, priorityLevel, sortKey } from '../domain/jobs.ts';
 import type { Db } from './db.ts';
 import { prepareNextItemSeq } from './item-seq.ts';
 
@@ -108,6 +108,24 @@ export class JobRepo {
            @contentHash, @forceRefresh, @priority, @seq, @now, @sortKey, 'queued', @maxAttempts, @now,
            @apiKeyId, @now, @now)`,
       ),
+      requeueAll: db.prepare<[{ now: number; maxAttempts: number; base: number; sortKey: number }]>(
+        `INSERT INTO jobs (job_id, knowledge_base_id, integration_id, external_id, source_type, data, content_hash,
+           force_refresh, priority, seq, enqueued_at, sort_key, status, max_attempts, run_at, created_at, updated_at)
+         SELECT i.integration_id || '-' || i.external_id, i.knowledge_base_id, i.integration_id, i.external_id,
+           i.source_type,
+           json_patch('{}', json_object('title', i.title, 'content', i.content, 'url', i.url,
+             'sourceData', json(i.source_data))),
+           i.content_hash, 1, ${PRIORITY_LEVELS.low}, @base + row_number() OVER (ORDER BY i.id), @now, @sortKey,
+           'queued', @maxAttempts, @now, @now, @now
+         FROM items i
+         WHERE NOT EXISTS (SELECT 1 FROM jobs j WHERE j.knowledge_base_id = i.knowledge_base_id
+           AND j.integration_id = i.integration_id AND j.external_id = i.external_id
+           AND j.status IN ('queued', 'processing'))`,
+      ),
+      latestForItem: db.prepare<[ItemIdentity], JobRow>(
+        `SELECT * FROM jobs WHERE knowledge_base_id = @knowledgeBaseId AND integration_id = @integrationId
+           AND external_id = @externalId ORDER BY id DESC LIMIT 1`,
+      ),
       countQueuedUpTo: db.prepare<[number], { n: number }>(
         "SELECT count(*) AS n FROM jobs WHERE status = 'queued' AND sort_key <= ?",
       ),
@@ -191,6 +209,21 @@ export class JobRepo {
     return { jobIds, jobCount: touched.size, lastSortKey };
   }
 
+  /**
+   * Queues every indexed item again at low priority with forceRefresh (after a model change),
+   * except items that already have a queued or running job. Returns how many were queued.
+   */
+  requeueAllItems(now: number, maxAttempts: number): number {
+    return this.db
+      .transaction(() => {
+        const base = this.nextSeq(0) - 1;
+        const { changes } = this.stmts.requeueAll.run({ now, maxAttempts, base, sortKey: sortKey(now, PRIORITY_LEVELS.low) });
+        this.nextSeq(changes);
+        return changes;
+      })
+      .immediate();
+  }
+
   countQueuedUpTo(key: number): number {
     return this.stmts.countQueuedUpTo.get(key)!.n;
   }
@@ -199,6 +232,11 @@ export class JobRepo {
     const counts = { queued: 0, processing: 0, succeeded: 0, skipped: 0, failed: 0, cancelled: 0 };
     for (const row of this.stmts.countByStatus.all()) counts[row.status] = row.n;
     return counts;
+  }
+
+  latestForItem(identity: ItemIdentity): JobRow | null {
+    const { knowledgeBaseId, integrationId, externalId } = identity;
+    return this.stmts.latestForItem.get({ knowledgeBaseId, integrationId, externalId }) ?? null;
   }
 
   get(id: number): JobRow | null {

@@ -12,6 +12,8 @@ export function cliEnv(dataDir: string, extra: Record<string, string> = {}): Nod
     LOCALIQ_SECRET_STORE: 'file',
     LOCALIQ_LOG_LEVEL: 'warn',
     LOCALIQ_PORT: '0',
+    // No pipeline unless a test asks for it: most tests look at the queue itself.
+    LOCALIQ_WORKERS: '0',
     ...extra,
   };
 }

@@ -28,7 +28,7 @@ export async function createTestApp(overrides: Partial<Config> = {}, dataDir = t
     overrides,
   );
   const services = await openServices(config);
-  const app = await buildApp({ config, keys: services.keys, queue: services.queue, items: services.items });
+  const app = await buildApp({ config, ...services });
   await app.ready();
   return {
     app,

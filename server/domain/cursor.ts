@@ -1,0 +1,23 @@
+/** Opaque page cursors: the id of the last row of the previous page, base64url-wrapped. */
+export function encodeCursor(id: number): string {
+  return Buffer.from(`c${id}`).toString('base64url');
+}
+
+/** An unreadable cursor is the caller's mistake: routes answer 400 invalid_query. */
+export function decodeCursor(cursor: string): number {
+  const match = /^c(\d{1,15})$/.exec(Buffer.from(cursor, 'base64url').toString());
+  if (!match) throw new InvalidCursorError();
+  return Number(match[1]);
+}
+
+export class InvalidCursorError extends Error {
+  constructor() {
+    super('The cursor is not one this server returned.');
+  }
+}
+
+/** Splits a page fetched with one extra row into the page and the cursor of the next one. */
+export function paginate<T extends { id: number }>(rows: T[], limit: number): { rows: T[]; nextCursor: string | null } {
+  const page = rows.slice(0, limit);
+  return { rows: page, nextCursor: rows.length > limit ? encodeCursor(page[page.length - 1]!.id) : null };
+}

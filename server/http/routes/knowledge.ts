@@ -1,0 +1,153 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { errorSchema } from '../../contract/errors.ts';
+import type { SourceType } from '../../contract/ingest.ts';
+import {
+  itemDetailSchema,
+  itemListQuerySchema,
+  itemListSchema,
+  itemParamsSchema,
+  knowledgeBaseListSchema,
+  knowledgeBaseParamsSchema,
+  searchRequestSchema,
+  searchResponseSchema,
+} from '../../contract/knowledge.ts';
+import { decodeCursor, paginate } from '../../domain/cursor.ts';
+import type { SearchService } from '../../retrieval/search.ts';
+import type { ItemReadRepo, ItemRow } from '../../storage/item-read-repo.ts';
+import { type JobRepo, toJobView } from '../../storage/job-repo.ts';
+import { ApiError } from '../api-error.ts';
+import { allowedKnowledgeBases, assertKnowledgeBaseAccess } from '../api-key-auth.ts';
+import { apiKeyErrorResponses, apiKeySecurity } from '../route-schemas.ts';
+
+export type KnowledgeRoutesOptions = { reader: ItemReadRepo; jobs: JobRepo; search: SearchService };
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+function summary(row: Pick<ItemRow, 'knowledge_base_id' | 'integration_id' | 'external_id' | 'source_type' | 'title' | 'url' | 'updated_at'>) {
+  return {
+    knowledgeBaseId: row.knowledge_base_id,
+    integrationId: row.integration_id,
+    externalId: row.external_id,
+    sourceType: row.source_type as SourceType,
+    title: row.title,
+    url: row.url,
+    updatedAt: iso(row.updated_at),
+  };
+}
+
+export const knowledgeRoutes: FastifyPluginAsyncZod<KnowledgeRoutesOptions> = async (app, { reader, jobs, search }) => {
+  app.get(
+    '/knowledge-bases',
+    {
+      config: { scope: 'iq:read' },
+      schema: {
+        tags: ['knowledge'],
+        summary: 'List knowledge bases with their counts',
+        security: apiKeySecurity,
+        response: { 200: knowledgeBaseListSchema, ...apiKeyErrorResponses },
+      },
+    },
+    async (request) => {
+      const allowed = allowedKnowledgeBases(request);
+      const data = reader
+        .knowledgeBases()
+        .filter((kb) => !allowed || allowed.includes(kb.id))
+        .map((kb) => ({
+          id: kb.id,
+          itemCount: kb.item_count,
+          chunkCount: kb.chunk_count,
+          pendingJobs: kb.pending_jobs,
+          createdAt: iso(kb.created_at),
+        }));
+      return { data };
+    },
+  );
+
+  app.get(
+    '/knowledge-bases/:knowledgeBaseId/items',
+    {
+      config: { scope: 'iq:read' },
+      schema: {
+        tags: ['knowledge'],
+        summary: 'List indexed items, newest first',
+        security: apiKeySecurity,
+        params: knowledgeBaseParamsSchema,
+        querystring: itemListQuerySchema,
+        response: { 200: itemListSchema, ...apiKeyErrorResponses },
+      },
+    },
+    async (request) => {
+      const { knowledgeBaseId } = request.params;
+      assertKnowledgeBaseAccess(request, [knowledgeBaseId]);
+      const { limit, cursor, ...filter } = request.query;
+      const beforeId = cursor === undefined ? null : decodeCursor(cursor);
+      const page = paginate(reader.list(knowledgeBaseId, filter, limit + 1, beforeId), limit);
+      return { data: page.rows.map((row) => ({ ...summary(row), chunkCount: row.chunk_count })), nextCursor: page.nextCursor };
+    },
+  );
+
+  app.get(
+    '/knowledge-bases/:knowledgeBaseId/items/:integrationId/:externalId',
+    {
+      config: { scope: 'iq:read' },
+      schema: {
+        tags: ['knowledge'],
+        summary: 'Read an item with its chunks and latest job',
+        security: apiKeySecurity,
+        params: itemParamsSchema,
+        response: { 200: itemDetailSchema, ...apiKeyErrorResponses, 404: errorSchema },
+      },
+    },
+    async (request) => {
+      assertKnowledgeBaseAccess(request, [request.params.knowledgeBaseId]);
+      const row = reader.get(request.params);
+      if (!row) throw new ApiError('not_found', `No indexed item "${request.params.externalId}" from "${request.params.integrationId}".`);
+      const latest = jobs.latestForItem(request.params);
+      return {
+        ...summary(row),
+        content: row.content,
+        text: row.text,
+        sourceData: row.source_data ? (JSON.parse(row.source_data) as Record<string, unknown>) : null,
+        contentHash: row.content_hash,
+        embedder: row.embedder_id,
+        createdAt: iso(row.created_at),
+        chunks: reader.chunks(row.id).map((c) => ({ id: c.id, position: c.position, text: c.text, tokenCount: c.token_count })),
+        latestJob: latest ? toJobView(latest) : null,
+      };
+    },
+  );
+
+  app.post(
+    '/knowledge-bases/:knowledgeBaseId/search',
+    {
+      config: { scope: 'iq:read' },
+      schema: {
+        tags: ['knowledge'],
+        summary: 'Search a knowledge base by keywords, meaning, or both',
+        description: 'Results are items with their best passages. Hybrid fuses keyword (BM25) and semantic rankings.',
+        security: apiKeySecurity,
+        params: knowledgeBaseParamsSchema,
+        body: searchRequestSchema,
+        response: { 200: searchResponseSchema, ...apiKeyErrorResponses, 413: errorSchema, 415: errorSchema },
+      },
+    },
+    async (request) => {
+      const { knowledgeBaseId } = request.params;
+      assertKnowledgeBaseAccess(request, [knowledgeBaseId]);
+      const started = performance.now();
+      const body = request.body;
+      const outcome = await search.search(knowledgeBaseId, body.query, {
+        mode: body.mode,
+        topK: body.topK,
+        sourceTypes: body.sourceTypes ?? null,
+        passages: body.passages,
+      });
+      return {
+        query: body.query,
+        mode: outcome.mode,
+        results: outcome.hits.map((hit) => ({ ...summary(hit.item), score: hit.score, passages: hit.passages })),
+        tookMs: Math.round((performance.now() - started) * 10) / 10,
+      };
+    },
+  );
+};

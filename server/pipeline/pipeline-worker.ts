@@ -1,0 +1,68 @@
+/**
+ * A pipeline worker thread: owns one model instance and one database connection, claims jobs in
+ * claim order, processes them in batches and reports each batch to the main thread.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { openDatabase } from '../storage/db.ts';
+import { IndexRepo } from '../storage/index-repo.ts';
+import { JobRuns } from '../storage/job-runs.ts';
+import { VectorStore } from '../storage/vector-store.ts';
+import { createEmbedder } from './embedders/index.ts';
+import { processBatch } from './process-batch.ts';
+import type { FromPipelineWorker, PipelineWorkerData, ToPipelineWorker } from './worker-messages.ts';
+
+const config = workerData as PipelineWorkerData;
+const port = parentPort!;
+const send = (message: FromPipelineWorker) => port.postMessage(message);
+
+/** Longest sleep when idle: jobs in backoff become due without anyone waking the worker. */
+const MAX_IDLE_MS = 1_000;
+
+let stopping = false;
+let wake: (() => void) | null = null;
+port.on('message', (message: ToPipelineWorker) => {
+  if (message.type === 'stop') stopping = true;
+  wake?.();
+});
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      wake = null;
+      resolve();
+    }
+    wake = done;
+  });
+}
+
+async function run(): Promise<void> {
+  const db = openDatabase(config.dataDir);
+  const embedder = await createEmbedder(config.embedder);
+  const runs = new JobRuns(db);
+  const index = new IndexRepo(db, new VectorStore(db, embedder.id, embedder.dimension));
+  send({ type: 'ready', embedderId: embedder.id, dimension: embedder.dimension });
+  const deps = { db, runs, index, embedder, overlapTokens: config.overlapTokens, clock: Date.now };
+  while (!stopping) {
+    const jobs = runs.claim(config.batchJobs, Date.now());
+    if (jobs.length === 0) {
+      const next = runs.nextRunAt();
+      await sleep(next === null ? MAX_IDLE_MS : Math.min(MAX_IDLE_MS, Math.max(10, next - Date.now())));
+      continue;
+    }
+    const started = performance.now();
+    const report = await processBatch(jobs, deps);
+    send({ type: 'batch', report, jobs: jobs.length, ms: performance.now() - started });
+  }
+  await embedder.close();
+  db.close();
+}
+
+run().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    send({ type: 'fatal', message: error instanceof Error ? (error.stack ?? error.message) : String(error) });
+    process.exit(1);
+  },
+);

@@ -1,0 +1,156 @@
+import { createHash } from 'node:crypto';
+import type { IngestItem } from '../contract/ingest.ts';
+import type { Db } from '../storage/db.ts';
+import type { IndexedChunk, IndexRepo } from '../storage/index-repo.ts';
+import type { JobRuns } from '../storage/job-runs.ts';
+import type { JobRow } from '../storage/job-repo.ts';
+import { chunkItem } from './chunk.ts';
+import { normalizeItem } from './normalize.ts';
+import type { Chunk, Embedder } from './types.ts';
+
+export type PipelineDeps = {
+  db: Db;
+  runs: JobRuns;
+  index: IndexRepo;
+  embedder: Embedder;
+  /** Tokens of the previous chunk repeated at the start of the next. */
+  overlapTokens: number;
+  clock: () => number;
+};
+
+export type BatchReport = {
+  succeeded: number;
+  skipped: number;
+  cancelled: number;
+  retrying: number;
+  failed: number;
+  chunksEmbedded: number;
+  chunksFromCache: number;
+};
+
+type Prepared = { job: JobRow; data: IngestItem['data']; title: string; text: string; chunks: Chunk[] };
+
+export function emptyReport(): BatchReport {
+  return { succeeded: 0, skipped: 0, cancelled: 0, retrying: 0, failed: 0, chunksEmbedded: 0, chunksFromCache: 0 };
+}
+
+function identityOf(job: JobRow) {
+  return { knowledgeBaseId: job.knowledge_base_id, integrationId: job.integration_id, externalId: job.external_id };
+}
+
+function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * Runs claimed jobs through normalize → chunk → embed → index. Chunks of all jobs are embedded
+ * together (the model is fastest in batches), each distinct text once, and never again when a
+ * chunk with the same embedded text already has a vector from this model.
+ */
+export async function processBatch(jobs: JobRow[], deps: PipelineDeps): Promise<BatchReport> {
+  const report = emptyReport();
+  const { runs, index, embedder } = deps;
+  const prepared: Prepared[] = [];
+
+  for (const job of jobs) {
+    const stored = index.storedVersion(identityOf(job));
+    if (stored.seq >= job.seq) {
+      runs.finish(job.id, 'cancelled', deps.clock(), 'superseded by a newer version');
+      report.cancelled++;
+      continue;
+    }
+    const unchanged = stored.contentHash === job.content_hash && stored.embedderId === embedder.id;
+    if (unchanged && job.force_refresh === 0) {
+      runs.finish(job.id, 'skipped', deps.clock());
+      report.skipped++;
+      continue;
+    }
+    try {
+      const data = JSON.parse(job.data) as IngestItem['data'];
+      const normalized = normalizeItem(job.source_type as IngestItem['sourceType'], data);
+      const chunks = chunkItem(normalized, {
+        maxTokens: embedder.maxTokens,
+        overlapTokens: deps.overlapTokens,
+        countTokens: embedder.countTokens,
+      });
+      prepared.push({ job, data, title: normalized.title, text: normalized.text, chunks });
+    } catch (error) {
+      report[runs.recordFailure(job, errorMessage(error), deps.clock())]++;
+    }
+  }
+  if (prepared.length === 0) return report;
+
+  let vectors: Map<string, Float32Array>;
+  try {
+    vectors = await embedAll(prepared, deps, report);
+  } catch (error) {
+    for (const { job } of prepared) report[runs.recordFailure(job, `embedding failed: ${errorMessage(error)}`, deps.clock())]++;
+    return report;
+  }
+
+  for (const item of prepared) {
+    try {
+      report[writeItem(item, vectors, deps)]++;
+    } catch (error) {
+      report[runs.recordFailure(item.job, `indexing failed: ${errorMessage(error)}`, deps.clock())]++;
+    }
+  }
+  return report;
+}
+
+export function embedHash(text: string): string {
+  return createHash('sha256').update(text).digest('base64url');
+}
+
+async function embedAll(prepared: Prepared[], deps: PipelineDeps, report: BatchReport): Promise<Map<string, Float32Array>> {
+  const vectors = new Map<string, Float32Array>();
+  const missing = new Map<string, string>();
+  for (const chunk of prepared.flatMap((p) => p.chunks)) {
+    const hash = embedHash(chunk.embedText);
+    if (vectors.has(hash) || missing.has(hash)) continue;
+    const cached = deps.index.cachedVector(hash, deps.embedder.id);
+    if (cached) {
+      vectors.set(hash, cached);
+      report.chunksFromCache++;
+    } else missing.set(hash, chunk.embedText);
+  }
+  if (missing.size > 0) {
+    const texts = [...missing.values()];
+    const embedded = await deps.embedder.embed(texts);
+    [...missing.keys()].forEach((hash, i) => vectors.set(hash, embedded[i]!));
+    report.chunksEmbedded += texts.length;
+  }
+  return vectors;
+}
+
+function writeItem(item: Prepared, vectors: Map<string, Float32Array>, deps: PipelineDeps): 'succeeded' | 'cancelled' {
+  const { job, data } = item;
+  const chunks: IndexedChunk[] = item.chunks.map((chunk) => {
+    const hash = embedHash(chunk.embedText);
+    return { position: chunk.index, text: chunk.text, tokenCount: chunk.tokenCount, embedHash: hash, vector: vectors.get(hash)! };
+  });
+  return deps.db
+    .transaction(() => {
+      const now = deps.clock();
+      const written = deps.index.writeItem(
+        {
+          ...identityOf(job),
+          sourceType: job.source_type,
+          title: item.title,
+          content: data.content,
+          text: item.text,
+          url: data.url ?? null,
+          sourceData: data.sourceData ? JSON.stringify(data.sourceData) : null,
+          contentHash: job.content_hash,
+          seq: job.seq,
+          embedderId: deps.embedder.id,
+          chunks,
+        },
+        now,
+      );
+      const outcome = written ? 'succeeded' : 'cancelled';
+      deps.runs.finish(job.id, outcome, now, written ? null : 'superseded by a newer version');
+      return outcome;
+    })
+    .immediate();
+}

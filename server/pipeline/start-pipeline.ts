@@ -1,0 +1,37 @@
+import type { Config } from '../config.ts';
+import type { Services } from '../services.ts';
+import { JobRuns } from '../storage/job-runs.ts';
+import { WorkerPool } from './worker-pool.ts';
+
+export type Pipeline = { pool: WorkerPool; stop(): Promise<void> };
+
+/**
+ * Recovers what a crash left behind, then starts the workers and connects them to the queue:
+ * pushes wake them, their batches feed the throughput estimate.
+ */
+export async function startPipeline(
+  config: Pick<Config, 'dataDir' | 'workers' | 'embedder' | 'batchJobs' | 'overlapTokens'>,
+  services: Services,
+  log: (message: string) => void = (message) => process.stderr.write(`${message}\n`),
+): Promise<Pipeline> {
+  new JobRuns(services.db).recoverStale(Date.now());
+  const pool = new WorkerPool({
+    dataDir: config.dataDir,
+    workers: config.workers,
+    embedder: config.embedder,
+    batchJobs: config.batchJobs,
+    overlapTokens: config.overlapTokens,
+    onReady: (embedderId, dimension) => services.embedding.activate(embedderId, dimension),
+    onBatch: (report) => services.throughput.record(report.succeeded + report.skipped + report.failed + report.cancelled),
+    log,
+  });
+  await pool.start();
+  services.queue.onPushed = () => pool.wake();
+  return {
+    pool,
+    async stop() {
+      services.queue.onPushed = () => {};
+      await pool.stop();
+    },
+  };
+}

@@ -1,0 +1,18 @@
+import type { EmbedderConfig } from './embedders/index.ts';
+import type { BatchReport } from './process-batch.ts';
+
+export type PipelineWorkerData = {
+  module: string;
+  dataDir: string;
+  embedder: EmbedderConfig;
+  /** Most jobs claimed at once: their chunks are embedded together. */
+  batchJobs: number;
+  overlapTokens: number;
+};
+
+export type ToPipelineWorker = { type: 'wake' } | { type: 'stop' };
+
+export type FromPipelineWorker =
+  | { type: 'ready'; embedderId: string; dimension: number }
+  | { type: 'batch'; report: BatchReport; jobs: number; ms: number }
+  | { type: 'fatal'; message: string };

@@ -1,0 +1,99 @@
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { EmbedderConfig } from './embedders/index.ts';
+import type { BatchReport } from './process-batch.ts';
+import type { FromPipelineWorker, PipelineWorkerData, ToPipelineWorker } from './worker-messages.ts';
+
+export type WorkerPoolOptions = {
+  dataDir: string;
+  workers: number;
+  embedder: EmbedderConfig;
+  batchJobs: number;
+  overlapTokens: number;
+  /** Called on the main thread after each batch a worker finishes. */
+  onBatch?: (report: BatchReport, jobs: number) => void;
+  onReady?: (embedderId: string, dimension: number) => void;
+  log?: (message: string) => void;
+  /** A worker that dies unexpectedly is replaced after this delay. */
+  restartDelayMs?: number;
+};
+
+const ENTRY = fileURLToPath(new URL('./worker-entry.js', import.meta.url));
+const MODULE = new URL('./pipeline-worker.ts', import.meta.url).href;
+const STOP_TIMEOUT_MS = 60_000;
+
+/**
+ * Runs the pipeline in worker threads so the HTTP event loop stays free. Each worker claims its
+ * own jobs from the database; the pool only starts, wakes, replaces and stops them.
+ */
+export class WorkerPool {
+  private readonly workers = new Set<Worker>();
+  private stopping = false;
+
+  constructor(private readonly options: WorkerPoolOptions) {}
+
+  /** Resolves when every worker has loaded its model and is claiming jobs. */
+  async start(): Promise<void> {
+    await Promise.all(Array.from({ length: this.options.workers }, () => this.spawn()));
+  }
+
+  /** Tells idle workers that new jobs are queued. */
+  wake(): void {
+    for (const worker of this.workers) worker.postMessage({ type: 'wake' } satisfies ToPipelineWorker);
+  }
+
+  /** Lets every worker finish its current batch, then ends them. */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    await Promise.all(
+      [...this.workers].map(
+        (worker) =>
+          new Promise<void>((resolve) => {
+            const timer = setTimeout(() => void worker.terminate(), STOP_TIMEOUT_MS);
+            worker.once('exit', () => {
+              clearTimeout(timer);
+              resolve();
+            });
+            worker.postMessage({ type: 'stop' } satisfies ToPipelineWorker);
+          }),
+      ),
+    );
+  }
+
+  private spawn(): Promise<void> {
+    const data: PipelineWorkerData = {
+      module: MODULE,
+      dataDir: this.options.dataDir,
+      embedder: this.options.embedder,
+      batchJobs: this.options.batchJobs,
+      overlapTokens: this.options.overlapTokens,
+    };
+    const worker = new Worker(ENTRY, { workerData: data });
+    this.workers.add(worker);
+    return new Promise((resolve, reject) => {
+      let ready = false;
+      worker.on('message', (message: FromPipelineWorker) => {
+        if (message.type === 'ready') {
+          ready = true;
+          this.options.onReady?.(message.embedderId, message.dimension);
+          resolve();
+        } else if (message.type === 'batch') {
+          this.options.onBatch?.(message.report, message.jobs);
+        } else {
+          this.options.log?.(`pipeline worker failed: ${message.message}`);
+        }
+      });
+      worker.on('error', (error) => this.options.log?.(`pipeline worker error: ${error.message}`));
+      worker.on('exit', (code) => {
+        this.workers.delete(worker);
+        if (!ready) reject(new Error(`a pipeline worker could not start (exit code ${code})`));
+        else if (!this.stopping) {
+          this.options.log?.(`pipeline worker exited with code ${code}; starting a new one`);
+          setTimeout(() => {
+            if (!this.stopping) this.spawn().catch((error: Error) => this.options.log?.(error.message));
+          }, this.options.restartDelayMs ?? 1_000);
+        }
+      });
+    });
+  }
+}

@@ -1,0 +1,37 @@
+/** A ranked list of item ids with the retriever's own scores (higher is better). */
+export type Ranked = Array<{ id: number; score: number }>;
+
+export type FusionMethod = 'minmax' | 'rrf';
+
+/**
+ * Weighted min-max fusion: each list's scores are scaled to [0, 1] and summed with weights; an id
+ * missing from a list gets 0 there. Keeps the score gaps a retriever is sure of, which rank-only
+ * fusion throws away.
+ */
+export function minMaxFusion(lists: Ranked[], weights: number[]): Ranked {
+  const fused = new Map<number, number>();
+  lists.forEach((list, i) => {
+    if (list.length === 0) return;
+    const scores = list.map((r) => r.score);
+    const min = Math.min(...scores);
+    const span = Math.max(...scores) - min;
+    for (const r of list) {
+      const scaled = span > 0 ? (r.score - min) / span : 1;
+      fused.set(r.id, (fused.get(r.id) ?? 0) + (weights[i] ?? 1) * scaled);
+    }
+  });
+  return sortByScore(fused);
+}
+
+/** Weighted reciprocal-rank fusion: Σ weight / (k + rank). */
+export function reciprocalRankFusion(lists: Ranked[], weights: number[], k = 60): Ranked {
+  const fused = new Map<number, number>();
+  lists.forEach((list, i) => {
+    list.forEach((r, rank) => fused.set(r.id, (fused.get(r.id) ?? 0) + (weights[i] ?? 1) / (k + rank + 1)));
+  });
+  return sortByScore(fused);
+}
+
+function sortByScore(scores: Map<number, number>): Ranked {
+  return [...scores].map(([id, score]) => ({ id, score })).sort((a, b) => b.score - a.score || a.id - b.id);
+}

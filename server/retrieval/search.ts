@@ -1,0 +1,132 @@
+import type { EmbeddingModel } from '../pipeline/embedding-model.ts';
+import type { ChunkRow, ItemSummaryRow, SearchRepo } from '../storage/search-repo.ts';
+import { type FusionMethod, minMaxFusion, type Ranked, reciprocalRankFusion } from './fusion.ts';
+import { ftsQuery } from './query-terms.ts';
+
+export type SearchMode = 'keyword' | 'semantic' | 'hybrid';
+
+export type SearchOptions = {
+  mode: SearchMode;
+  topK: number;
+  sourceTypes: string[] | null;
+  passages: number;
+};
+
+/** How hybrid mode fuses keyword and semantic rankings; chosen by measurement (docs/retrieval.md). */
+export type HybridSettings = { method: FusionMethod; denseWeight: number };
+
+export const DEFAULT_HYBRID: HybridSettings = { method: 'minmax', denseWeight: 0.2 };
+
+export type Passage = { chunkId: number; position: number; text: string; score: number };
+export type SearchHit = { item: ItemSummaryRow; score: number; passages: Passage[] };
+export type SearchOutcome = {
+  hits: SearchHit[];
+  /** The mode actually used: semantic parts fall back to keyword while no model is active. */
+  mode: SearchMode;
+};
+
+/** Candidates each retriever contributes before fusion. */
+const CANDIDATES = 100;
+/** sqlite-vec's largest k. */
+const MAX_KNN = 4096;
+
+export class SearchService {
+  constructor(
+    private readonly repo: SearchRepo,
+    private readonly embedding: EmbeddingModel,
+    private readonly hybrid: HybridSettings = DEFAULT_HYBRID,
+  ) {}
+
+  async search(knowledgeBaseId: string, query: string, options: SearchOptions): Promise<SearchOutcome> {
+    const wantsVector = options.mode !== 'keyword' && this.embedding.vectors() !== null;
+    const queryVector = wantsVector ? (await this.embedding.queries.embed([query]))[0]! : null;
+    return this.searchWithVector(knowledgeBaseId, query, queryVector, options);
+  }
+
+  /** The search itself, given the query's vector (or null for keywords only). */
+  searchWithVector(
+    knowledgeBaseId: string,
+    query: string,
+    queryVector: Float32Array | null,
+    options: SearchOptions,
+  ): SearchOutcome {
+    const mode: SearchMode = queryVector ? options.mode : 'keyword';
+    const match = ftsQuery(query);
+    const pool = Math.max(CANDIDATES, options.topK);
+    const keyword: Ranked =
+      mode !== 'semantic' && match ? this.repo.keywordItems(knowledgeBaseId, match, pool, options.sourceTypes) : [];
+    const semantic: Ranked =
+      mode !== 'keyword' && queryVector ? this.semanticItems(knowledgeBaseId, queryVector, pool, options.sourceTypes) : [];
+    const ranked =
+      mode === 'keyword' ? keyword : mode === 'semantic' ? semantic : this.fuse(keyword, semantic);
+    const top = ranked.slice(0, options.topK);
+    const items = this.repo.items(top.map((r) => r.id));
+    const passages = this.bestPassages(top.map((r) => r.id), match, queryVector, options.passages);
+    return {
+      mode,
+      hits: top.map((r) => ({ item: items.get(r.id)!, score: r.score, passages: passages.get(r.id) ?? [] })),
+    };
+  }
+
+  private fuse(keyword: Ranked, semantic: Ranked): Ranked {
+    const weights = [1 - this.hybrid.denseWeight, this.hybrid.denseWeight];
+    return this.hybrid.method === 'rrf'
+      ? reciprocalRankFusion([keyword, semantic], weights)
+      : minMaxFusion([keyword, semantic], weights);
+  }
+
+  /** Items ranked by their best chunk's cosine similarity to the query. */
+  private semanticItems(kb: string, queryVector: Float32Array, pool: number, sourceTypes: string[] | null): Ranked {
+    const vectors = this.embedding.vectors()!;
+    const hits = vectors.nearest(kb, queryVector, Math.min(MAX_KNN, pool * (sourceTypes ? 8 : 3)));
+    const owners = this.repo.chunkItems(hits.map((h) => h.chunkId));
+    const best = new Map<number, number>();
+    for (const hit of hits) {
+      const owner = owners.get(hit.chunkId);
+      if (!owner || (sourceTypes && !sourceTypes.includes(owner.sourceType))) continue;
+      const similarity = 1 - hit.distance;
+      if (similarity > (best.get(owner.itemId) ?? -Infinity)) best.set(owner.itemId, similarity);
+    }
+    return [...best].map(([id, score]) => ({ id, score })).sort((a, b) => b.score - a.score).slice(0, pool);
+  }
+
+  /**
+   * The passages of each item that answer the query best: chunk BM25 (scaled to the best chunk
+   * overall) and, when there is a query vector, the chunk's cosine similarity, averaged.
+   */
+  private bestPassages(
+    itemIds: number[],
+    match: string | null,
+    queryVector: Float32Array | null,
+    perItem: number,
+  ): Map<number, Passage[]> {
+    if (itemIds.length === 0 || perItem === 0) return new Map();
+    const chunks = this.repo.chunksOfItems(itemIds);
+    const keyword = match ? this.repo.keywordChunks(match, itemIds) : new Map<number, number>();
+    const maxKeyword = Math.max(0, ...keyword.values());
+    const vectors = this.embedding.vectors();
+    const byItem = new Map<number, Passage[]>();
+    for (const chunk of chunks) {
+      const kw = maxKeyword > 0 ? (keyword.get(chunk.id) ?? 0) / maxKeyword : 0;
+      const vector = queryVector && vectors ? vectors.get(chunk.id) : null;
+      const score = vector ? (kw + dot(vector, queryVector!)) / 2 : kw;
+      const list = byItem.get(chunk.item_id) ?? [];
+      list.push(toPassage(chunk, score));
+      byItem.set(chunk.item_id, list);
+    }
+    for (const [id, list] of byItem) {
+      byItem.set(id, list.sort((a, b) => b.score - a.score || a.position - b.position).slice(0, perItem));
+    }
+    return byItem;
+  }
+}
+
+function toPassage(chunk: ChunkRow, score: number): Passage {
+  return { chunkId: chunk.id, position: chunk.position, text: chunk.text, score };
+}
+
+function dot(a: Float32Array, b: Float32Array): number {
+  let sum = 0;
+  for (let i = 0; i < a.length; i++) sum += a[i]! * b[i]!;
+  return sum;
+}

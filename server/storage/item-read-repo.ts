@@ -1,0 +1,80 @@
+import type { Db } from './db.ts';
+import type { ItemIdentity } from './job-repo.ts';
+
+export type ItemRow = {
+  id: number;
+  knowledge_base_id: string;
+  integration_id: string;
+  external_id: string;
+  source_type: string;
+  title: string;
+  content: string;
+  text: string;
+  url: string | null;
+  source_data: string | null;
+  content_hash: string;
+  chunk_count: number;
+  embedder_id: string;
+  created_at: number;
+  updated_at: number;
+};
+
+export type KnowledgeBaseRow = { id: string; created_at: number; item_count: number; chunk_count: number; pending_jobs: number };
+
+/** Reading indexed items and knowledge bases for the `iq:read` endpoints and the dashboard. */
+export class ItemReadRepo {
+  private readonly stmts;
+
+  constructor(private readonly db: Db) {
+    this.stmts = {
+      knowledgeBases: db.prepare<[], KnowledgeBaseRow>(
+        `SELECT kb.id, kb.created_at,
+           (SELECT count(*) FROM items i WHERE i.knowledge_base_id = kb.id) AS item_count,
+           (SELECT coalesce(sum(chunk_count), 0) FROM items i WHERE i.knowledge_base_id = kb.id) AS chunk_count,
+           (SELECT count(*) FROM jobs j WHERE j.knowledge_base_id = kb.id AND j.status IN ('queued', 'processing'))
+             AS pending_jobs
+         FROM knowledge_bases kb ORDER BY kb.id`,
+      ),
+      item: db.prepare<[ItemIdentity], ItemRow>(
+        `SELECT * FROM items WHERE knowledge_base_id = @knowledgeBaseId AND integration_id = @integrationId
+           AND external_id = @externalId`,
+      ),
+      chunks: db.prepare<[number], { id: number; position: number; text: string; token_count: number }>(
+        'SELECT id, position, text, token_count FROM chunks WHERE item_id = ? ORDER BY position',
+      ),
+    };
+  }
+
+  knowledgeBases(): KnowledgeBaseRow[] {
+    return this.stmts.knowledgeBases.all();
+  }
+
+  /** Newest first; the cursor is the id of the last item of the previous page. */
+  list(kb: string, filter: { sourceType?: string | undefined; integrationId?: string | undefined }, limit: number, beforeId: number | null): ItemRow[] {
+    const where = ['knowledge_base_id = ?'];
+    const params: Array<string | number> = [kb];
+    if (filter.sourceType) {
+      where.push('source_type = ?');
+      params.push(filter.sourceType);
+    }
+    if (filter.integrationId) {
+      where.push('integration_id = ?');
+      params.push(filter.integrationId);
+    }
+    if (beforeId !== null) {
+      where.push('id < ?');
+      params.push(beforeId);
+    }
+    return this.db
+      .prepare<Array<string | number>, ItemRow>(`SELECT * FROM items WHERE ${where.join(' AND ')} ORDER BY id DESC LIMIT ?`)
+      .all(...params, limit);
+  }
+
+  get(identity: ItemIdentity): ItemRow | null {
+    return this.stmts.item.get(identity) ?? null;
+  }
+
+  chunks(itemId: number) {
+    return this.stmts.chunks.all(itemId);
+  }
+}

@@ -1,0 +1,112 @@
+import { backoffMs } from '../domain/jobs.ts';
+import type { Db } from './db.ts';
+import type { JobRow } from './job-repo.ts';
+
+export type JobOutcome = 'succeeded' | 'skipped' | 'cancelled';
+export type FailureOutcome = 'retrying' | 'failed' | 'cancelled';
+
+/**
+ * The worker's side of the job table: claiming, finishing, failing and crash recovery.
+ * Each state change is one statement or one short transaction.
+ */
+export class JobRuns {
+  private readonly stmts;
+
+  constructor(private readonly db: Db) {
+    this.stmts = {
+      claim: db.prepare<[{ now: number; limit: number }], JobRow>(
+        `UPDATE jobs SET status = 'processing', locked_at = @now, started_at = @now, updated_at = @now,
+           attempts = attempts + 1
+         WHERE id IN (
+           SELECT id FROM jobs WHERE status = 'queued' AND run_at <= @now ORDER BY sort_key LIMIT @limit)
+         RETURNING *`,
+      ),
+      finish: db.prepare<[{ id: number; status: JobOutcome; now: number; note: string | null }]>(
+        `UPDATE jobs SET status = @status, finished_at = @now, updated_at = @now, locked_at = NULL,
+           last_error = coalesce(@note, last_error)
+         WHERE id = @id AND status = 'processing'`,
+      ),
+      get: db.prepare<[number], JobRow>('SELECT * FROM jobs WHERE id = ?'),
+      newerQueued: db.prepare<[JobRow], { n: number }>(
+        `SELECT count(*) AS n FROM jobs WHERE knowledge_base_id = @knowledge_base_id
+           AND integration_id = @integration_id AND external_id = @external_id AND status = 'queued'`,
+      ),
+      requeue: db.prepare<[{ id: number; now: number; runAt: number; error: string | null; errors: string }]>(
+        `UPDATE jobs SET status = 'queued', run_at = @runAt, locked_at = NULL, updated_at = @now,
+           last_error = @error, errors = @errors
+         WHERE id = @id`,
+      ),
+      fail: db.prepare<[{ id: number; now: number; status: string; error: string; errors: string }]>(
+        `UPDATE jobs SET status = @status, finished_at = @now, locked_at = NULL, updated_at = @now,
+           last_error = @error, errors = @errors
+         WHERE id = @id`,
+      ),
+      stale: db.prepare<[], JobRow>("SELECT * FROM jobs WHERE status = 'processing'"),
+      nextRunAt: db.prepare<[], { runAt: number | null }>("SELECT min(run_at) AS runAt FROM jobs WHERE status = 'queued'"),
+    };
+  }
+
+  /** Claims up to `limit` due jobs in claim order, in one IMMEDIATE transaction. */
+  claim(limit: number, now: number): JobRow[] {
+    return this.db.transaction(() => this.stmts.claim.all({ now, limit })).immediate()
+      .sort((a, b) => a.sort_key - b.sort_key);
+  }
+
+  /** Inside the caller's transaction when it goes with an index write. */
+  finish(id: number, status: JobOutcome, now: number, note: string | null = null): void {
+    this.stmts.finish.run({ id, status, now, note });
+  }
+
+  /**
+   * Records a failed attempt: back to the queue after a backoff, or failed for good after the
+   * last attempt. A job whose item already has a newer queued version is cancelled instead:
+   * the newer version supersedes it.
+   */
+  recordFailure(job: JobRow, message: string, now: number): FailureOutcome {
+    return this.db
+      .transaction((): FailureOutcome => {
+        const errors = JSON.stringify([
+          ...(JSON.parse(job.errors) as unknown[]),
+          { attempt: job.attempts, message, at: new Date(now).toISOString() },
+        ]);
+        if (this.stmts.newerQueued.get(job)!.n > 0) {
+          this.stmts.fail.run({ id: job.id, now, status: 'cancelled', error: message, errors });
+          return 'cancelled';
+        }
+        if (job.attempts >= job.max_attempts) {
+          this.stmts.fail.run({ id: job.id, now, status: 'failed', error: message, errors });
+          return 'failed';
+        }
+        this.stmts.requeue.run({ id: job.id, now, runAt: now + backoffMs(job.attempts), error: message, errors });
+        return 'retrying';
+      })
+      .immediate();
+  }
+
+  /**
+   * At start-up: jobs left `processing` by a crash go back to the queue (their attempt counts, so
+   * a job that crashes the process every time still ends failed), unless superseded.
+   */
+  recoverStale(now: number): number {
+    return this.db
+      .transaction(() => {
+        const stale = this.stmts.stale.all();
+        for (const job of stale) {
+          if (this.stmts.newerQueued.get(job)!.n > 0) {
+            this.stmts.fail.run({ id: job.id, now, status: 'cancelled', error: 'superseded by a newer version', errors: job.errors });
+          } else if (job.attempts >= job.max_attempts) {
+            this.stmts.fail.run({ id: job.id, now, status: 'failed', error: 'interrupted by a crash on its last attempt', errors: job.errors });
+          } else {
+            this.stmts.requeue.run({ id: job.id, now, runAt: now, error: job.last_error, errors: job.errors });
+          }
+        }
+        return stale.length;
+      })
+      .immediate();
+  }
+
+  /** When the next queued job becomes due (null when the queue is empty). */
+  nextRunAt(): number | null {
+    return this.stmts.nextRunAt.get()!.runAt;
+  }
+}

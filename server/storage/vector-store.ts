@@ -1,0 +1,74 @@
+import { createHash } from 'node:crypto';
+import * as sqliteVec from 'sqlite-vec';
+import type { Db } from './db.ts';
+
+export function loadVectorExtension(db: Db): void {
+  sqliteVec.load(db);
+}
+
+/** One vec0 table per embedding model, so vectors of different models never mix. */
+export function vectorTableName(embedderId: string, dimension: number): string {
+  const digest = createHash('sha256').update(embedderId).digest('hex').slice(0, 10);
+  return `chunk_vectors_${dimension}_${digest}`;
+}
+
+export type VectorHit = { chunkId: number; distance: number };
+
+/**
+ * Chunk vectors of one model in a sqlite-vec table, partitioned by knowledge base so a search
+ * only scans its own knowledge base. Cosine distance: vectors are unit length.
+ */
+export class VectorStore {
+  readonly table: string;
+  private readonly stmts;
+
+  constructor(db: Db, embedderId: string, readonly dimension: number) {
+    this.table = vectorTableName(embedderId, dimension);
+    db.exec(
+      `CREATE VIRTUAL TABLE IF NOT EXISTS ${this.table} USING vec0 (
+         chunk_id INTEGER PRIMARY KEY,
+         knowledge_base_id TEXT PARTITION KEY,
+         embedding float[${dimension}] distance_metric=cosine
+       )`,
+    );
+    this.stmts = {
+      insert: db.prepare<[bigint, string, Buffer]>(
+        `INSERT INTO ${this.table} (chunk_id, knowledge_base_id, embedding) VALUES (?, ?, ?)`,
+      ),
+      remove: db.prepare<[bigint]>(`DELETE FROM ${this.table} WHERE chunk_id = ?`),
+      get: db.prepare<[bigint], { embedding: Buffer }>(`SELECT embedding FROM ${this.table} WHERE chunk_id = ?`),
+      knn: db.prepare<[Buffer, number, string], { chunk_id: number; distance: number }>(
+        `SELECT chunk_id, distance FROM ${this.table}
+         WHERE embedding MATCH ? AND k = ? AND knowledge_base_id = ? ORDER BY distance`,
+      ),
+    };
+  }
+
+  insert(chunkId: number, knowledgeBaseId: string, vector: Float32Array): void {
+    this.stmts.insert.run(BigInt(chunkId), knowledgeBaseId, toBlob(vector));
+  }
+
+  remove(chunkId: number): void {
+    this.stmts.remove.run(BigInt(chunkId));
+  }
+
+  get(chunkId: number): Float32Array | null {
+    const row = this.stmts.get.get(BigInt(chunkId));
+    return row ? fromBlob(row.embedding) : null;
+  }
+
+  nearest(knowledgeBaseId: string, query: Float32Array, k: number): VectorHit[] {
+    return this.stmts.knn
+      .all(toBlob(query), k, knowledgeBaseId)
+      .map((row) => ({ chunkId: row.chunk_id, distance: row.distance }));
+  }
+}
+
+export function toBlob(vector: Float32Array): Buffer {
+  return Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength);
+}
+
+export function fromBlob(blob: Buffer): Float32Array {
+  const copy = new Uint8Array(blob);
+  return new Float32Array(copy.buffer, 0, copy.byteLength / 4);
+}
