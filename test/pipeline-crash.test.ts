@@ -26,18 +26,18 @@ function bulk(round: number, size: number) {
 function checkIndex(dataDir: string) {
   const db = openDatabase(dataDir);
   try {
-    const q = (sql: string) => db.prepare(sql).get() as Record<string, number>;
+    const q = (sql: string) => (db.prepare(sql).get() as { n: number }).n;
     const vecTable = (db.prepare("SELECT name FROM sqlite_master WHERE name LIKE 'chunk_vectors_%' AND sql LIKE '%vec0%'").get() as { name: string }).name;
     return {
       integrity: db.pragma('integrity_check', { simple: true }),
-      items: q('SELECT count(*) AS n FROM items').n,
-      chunks: q('SELECT count(*) AS n FROM chunks').n,
-      declaredChunks: q('SELECT coalesce(sum(chunk_count), 0) AS n FROM items').n,
-      itemFts: q('SELECT count(*) AS n FROM items_fts').n,
-      chunkFts: q('SELECT count(*) AS n FROM chunks_fts').n,
-      vectors: q(`SELECT count(*) AS n FROM ${vecTable}`).n,
-      stale: q("SELECT count(*) AS n FROM items WHERE content NOT LIKE 'Version 2.%'").n,
-      pending: q("SELECT count(*) AS n FROM jobs WHERE status IN ('queued', 'processing')").n,
+      items: q('SELECT count(*) AS n FROM items'),
+      chunks: q('SELECT count(*) AS n FROM chunks'),
+      declaredChunks: q('SELECT coalesce(sum(chunk_count), 0) AS n FROM items'),
+      itemFts: q('SELECT count(*) AS n FROM items_fts'),
+      chunkFts: q('SELECT count(*) AS n FROM chunks_fts'),
+      vectors: q(`SELECT count(*) AS n FROM ${vecTable}`),
+      stale: q("SELECT count(*) AS n FROM items WHERE content NOT LIKE 'Version 2.%'"),
+      pending: q("SELECT count(*) AS n FROM jobs WHERE status IN ('queued', 'processing')"),
     };
   } finally {
     db.close();
