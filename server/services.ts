@@ -42,7 +42,7 @@ export async function openServices(
       db,
       secretStore: secret.store,
       keys: new ApiKeyService(new ApiKeyRepo(db), secret.secret),
-      queue: new JobQueue(jobs, throughput, config.maxAttempts),
+      queue: new JobQueue(jobs, throughput, config.maxAttempts, () => embedding.modelId()),
       jobs,
       items: new ItemRepo(db),
       throughput,

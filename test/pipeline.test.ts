@@ -42,9 +42,9 @@ describe('processing pipeline (real model, worker threads)', () => {
 
   it('an unchanged re-push is skipped; forceRefresh reprocesses', async () => {
     const body = item({ externalId: 'hours' }, { title: 'Opening hours', content: '<p>The shop is open <b>Monday to Friday</b> from 9:00 to 17:00.</p><p>On Saturdays we open from 10:00 to 14:00.</p>' });
-    await api(server, 'POST', '/ingest', body);
-    await waitForIdle(server);
-    assert.equal((await job('cms-hours')).status, 'skipped');
+    const ack = await api(server, 'POST', '/ingest', body);
+    assert.deepEqual(ack.body, { status: 'queued', jobId: 'cms-hours' });
+    assert.equal((await job('cms-hours')).status, 'skipped', 'settled at once, without a trip through the queue');
     await api(server, 'POST', '/ingest', { ...body, options: { forceRefresh: true } });
     await waitForIdle(server);
     assert.equal((await job('cms-hours')).status, 'succeeded');
@@ -78,5 +78,46 @@ describe('processing pipeline (real model, worker threads)', () => {
     assert.ok(items.body.nextCursor);
     const next = await api(server, 'GET', `/knowledge-bases/kb-main/items?limit=1&cursor=${items.body.nextCursor}`);
     assert.notEqual(next.body.data[0].externalId, items.body.data[0].externalId);
+  });
+
+  it('filters by source type and refuses bad search requests in the error shape', async () => {
+    await api(server, 'POST', '/ingest', item({ externalId: 'jacket', sourceType: 'PRODUCT' }, {
+      title: 'Rain jacket',
+      content: 'Waterproof jacket with taped seams.',
+      sourceData: { price: 89, currency: 'EUR', color: 'navy' },
+    }));
+    await waitForIdle(server);
+    const products = await api(server, 'POST', '/knowledge-bases/kb-main/search', { query: 'navy jacket price', sourceTypes: ['PRODUCT'] });
+    assert.deepEqual(products.body.results.map((r: any) => r.externalId), ['jacket']);
+    assert.match(products.body.results[0].passages[0].text, /89/, 'sourceData fields are searchable text');
+    const none = await api(server, 'POST', '/knowledge-bases/kb-main/search', { query: 'navy jacket', sourceTypes: ['PERSON'] });
+    assert.deepEqual(none.body.results, []);
+    for (const body of [{}, { query: '' }, { query: 'x', mode: 'fuzzy' }, { query: 'x', topK: 0 }, { query: 'x', extra: 1 }]) {
+      const res = await api(server, 'POST', '/knowledge-bases/kb-main/search', body);
+      assert.equal(res.status, 400, JSON.stringify(body));
+      assert.equal(res.body.code, 'invalid_body');
+    }
+  });
+
+  it('read routes need iq:read and respect knowledge-base restrictions', async () => {
+    const importOnly = server.services.keys.create({ name: 'import only', scopes: ['iq:import'] }).value;
+    const otherKb = server.services.keys.create({ name: 'other kb', scopes: ['iq:read'], knowledgeBaseIds: ['kb-other'] }).value;
+    const call = (key: string, method: string, path: string, body?: unknown) =>
+      fetch(`${server.url}${path}`, {
+        method,
+        headers: { 'x-api-key': key, ...(body ? { 'content-type': 'application/json' } : {}) },
+        ...(body ? { body: JSON.stringify(body) } : {}),
+      }).then(async (r) => ({ status: r.status, code: ((await r.json()) as { code?: string }).code }));
+    const routes: Array<[string, string, unknown?]> = [
+      ['GET', '/knowledge-bases/kb-main/items'],
+      ['GET', '/knowledge-bases/kb-main/items/cms/hours'],
+      ['POST', '/knowledge-bases/kb-main/search', { query: 'hours' }],
+    ];
+    for (const [method, path, body] of routes) {
+      assert.deepEqual(await call(importOnly, method, path, body), { status: 403, code: 'insufficient_scope' }, path);
+      assert.deepEqual(await call(otherKb, method, path, body), { status: 403, code: 'knowledge_base_forbidden' }, path);
+    }
+    const listed = await fetch(`${server.url}/knowledge-bases`, { headers: { 'x-api-key': otherKb } }).then((r) => r.json()) as { data: unknown[] };
+    assert.deepEqual(listed.data, [], 'a restricted key sees only its knowledge bases');
   });
 });

@@ -21,10 +21,11 @@ export class JobQueue {
     private readonly repo: JobRepo,
     private readonly throughput: ThroughputMeter,
     private readonly maxAttempts: number,
+    private readonly activeModelId: () => string | null = () => null,
     private readonly clock: () => number = Date.now,
   ) {
     this.batcher = new CommitBatcher((pushes) =>
-      this.repo.enqueue(pushes, { now: this.clock(), maxAttempts: this.maxAttempts }),
+      this.repo.enqueue(pushes, { now: this.clock(), maxAttempts: this.maxAttempts, activeModelId: this.activeModelId() }),
     );
   }
 

@@ -45,6 +45,13 @@ export type JobFilter = {
 
 export type PushInput = { items: IngestItem[]; apiKeyId: string | null };
 
+export type EnqueueOptions = {
+  now: number;
+  maxAttempts: number;
+  /** The embedding model of the index; unchanged items it already holds are skipped at once. */
+  activeModelId: string | null;
+};
+
 export type EnqueueResult = {
   jobIds: string[];
   /** Distinct jobs touched (two items of one bulk with the same identity make one job). */
@@ -108,6 +115,21 @@ export class JobRepo {
            @contentHash, @forceRefresh, @priority, @seq, @now, @sortKey, 'queued', @maxAttempts, @now,
            @apiKeyId, @now, @now)`,
       ),
+      insertSkipped: db.prepare(
+        `INSERT INTO jobs (job_id, knowledge_base_id, integration_id, external_id, source_type, data,
+           content_hash, force_refresh, priority, seq, enqueued_at, sort_key, status, max_attempts, run_at,
+           api_key_id, created_at, updated_at, started_at, finished_at)
+         VALUES (@jobId, @knowledgeBaseId, @integrationId, @externalId, @sourceType, @data,
+           @contentHash, @forceRefresh, @priority, @seq, @now, @sortKey, 'skipped', @maxAttempts, @now,
+           @apiKeyId, @now, @now, @now, @now)`,
+      ),
+      indexedUnchanged: db.prepare<[{ knowledgeBaseId: string; integrationId: string; externalId: string; hash: string; model: string }], { n: number }>(
+        `SELECT count(*) AS n FROM items i
+         WHERE i.knowledge_base_id = @knowledgeBaseId AND i.integration_id = @integrationId
+           AND i.external_id = @externalId AND i.content_hash = @hash AND i.embedder_id = @model
+           AND NOT EXISTS (SELECT 1 FROM jobs j WHERE j.knowledge_base_id = i.knowledge_base_id
+             AND j.integration_id = i.integration_id AND j.external_id = i.external_id AND j.status = 'processing')`,
+      ),
       requeueAll: db.prepare<[{ now: number; maxAttempts: number; base: number; sortKey: number }]>(
         `INSERT INTO jobs (job_id, knowledge_base_id, integration_id, external_id, source_type, data, content_hash,
            force_refresh, priority, seq, enqueued_at, sort_key, status, max_attempts, run_at, created_at, updated_at)
@@ -152,7 +174,7 @@ export class JobRepo {
    * returns, every job is on disk. Items are applied in order, so the later of two items with one
    * identity wins.
    */
-  enqueue(pushes: PushInput[], opts: { now: number; maxAttempts: number }): EnqueueResult[] {
+  enqueue(pushes: PushInput[], opts: EnqueueOptions): EnqueueResult[] {
     const created = new Set<string>();
     const results = this.db
       .transaction(() => pushes.map((push) => this.enqueueOne(push, opts, created)))
@@ -161,7 +183,7 @@ export class JobRepo {
     return results;
   }
 
-  private enqueueOne(push: PushInput, opts: { now: number; maxAttempts: number }, createdKbs: Set<string>): EnqueueResult {
+  private enqueueOne(push: PushInput, opts: EnqueueOptions, createdKbs: Set<string>): EnqueueResult {
     const jobIds: string[] = [];
     const touched = new Set<number>();
     let lastSortKey = 0;
@@ -192,15 +214,22 @@ export class JobRepo {
         id = queued.id;
       } else {
         key = sortKey(opts.now, priority);
-        const info = this.stmts.insert.run({
+        const row = {
           ...values,
           jobId: jobIdOf(item.integrationId, item.externalId),
           knowledgeBaseId: item.knowledgeBaseId,
           integrationId: item.integrationId,
           externalId: item.externalId,
           sortKey: key,
-        });
-        id = Number(info.lastInsertRowid);
+        };
+        // Unchanged content that is already indexed by the active model ends here, without a
+        // trip through the queue: a full re-sync of an unchanged catalogue costs one lookup per item.
+        const unchanged =
+          !values.forceRefresh &&
+          opts.activeModelId !== null &&
+          this.stmts.indexedUnchanged.get({ ...row, hash: values.contentHash, model: opts.activeModelId })!.n > 0;
+        id = Number((unchanged ? this.stmts.insertSkipped : this.stmts.insert).run(row).lastInsertRowid);
+        if (unchanged) key = 0;
       }
       touched.add(id);
       lastSortKey = Math.max(lastSortKey, key);

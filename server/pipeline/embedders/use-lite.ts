@@ -23,12 +23,12 @@ export async function createUseLiteEmbedder(options: UseLiteOptions = {}): Promi
   const model = await initModel(modelSource);
   // The package's own SentencePiece tokenizer produces exactly the ids fed to the graph, so the
   // length of its output is what the model sees (before the graph clips it at MAX_TOKENS).
-  const countTokens = (text: string) => model.tokenizer.encode(text).length;
+  const countTokens = (text: string) => model.tokenizer.encode(asOneLine(text)).length;
   const plan = {
     batchSize: options.batchSize ?? DEFAULT_BATCH_SIZE,
     maxTokens: MAX_TOKENS,
     countTokens,
-    embedBatch: async (texts: string[]) => (await model.embed(texts)).map(unitLength),
+    embedBatch: async (texts: string[]) => (await model.embed(texts.map(asOneLine))).map(unitLength),
   };
 
   return {
@@ -41,6 +41,14 @@ export async function createUseLiteEmbedder(options: UseLiteOptions = {}): Promi
       model.model.dispose();
     },
   };
+}
+
+/**
+ * The tokenizer has no piece for a line break (it becomes the unknown token), so titles, list lines
+ * and table rows are joined by spaces before the model sees them; counts use the same text.
+ */
+function asOneLine(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
 }
 
 /** USE outputs are only approximately unit length; the index relies on cosine = dot product. */
