@@ -1,0 +1,104 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { loadConfig } from '../../server/config.ts';
+import { openServices } from '../../server/services.ts';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+
+export type ServerChild = { child: ChildProcess; url: string; key: string; dataDir: string };
+
+/** Environment of a benchmark server: loopback, file secret, no rate limit in the way. */
+export function benchEnv(dataDir: string, extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    LOCALIQ_DATA_DIR: dataDir,
+    LOCALIQ_SECRET_STORE: 'file',
+    LOCALIQ_PORT: '0',
+    LOCALIQ_LOG_LEVEL: 'warn',
+    LOCALIQ_RATE_LIMIT_PER_SECOND: '1000000',
+    LOCALIQ_RATE_LIMIT_BURST: '1000000',
+    ...extra,
+  };
+}
+
+export function tempDir(): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), 'localiq-bench-'));
+}
+
+/** A key for the benchmark, created directly in the data folder before the server starts. */
+export async function createKey(dataDir: string): Promise<string> {
+  const services = await openServices(loadConfig(benchEnv(dataDir)));
+  try {
+    return services.keys.create({ name: 'bench', scopes: ['iq:import', 'iq:read'] }).value;
+  } finally {
+    services.close();
+  }
+}
+
+/** `localiq serve` as its own process, so its memory and CPU are its own. */
+export async function startServerChild(dataDir: string, extra: Record<string, string> = {}): Promise<ServerChild> {
+  const key = await createKey(dataDir);
+  const child = spawn(process.execPath, ['bin/localiq.js', 'serve'], {
+    cwd: ROOT,
+    env: { ...process.env, ...benchEnv(dataDir, extra) },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (d: Buffer) => {
+      out += d;
+      const m = /listening on (http:\/\/\S+?) /.exec(out);
+      if (m) resolve(m[1]!);
+    });
+    child.once('exit', (code) => reject(new Error(`server exited ${code}: ${out}`)));
+  });
+  return { child, url, key, dataDir };
+}
+
+export function stopServerChild(server: ServerChild): Promise<void> {
+  return new Promise((resolve) => {
+    if (server.child.exitCode !== null) return resolve();
+    server.child.once('exit', () => resolve());
+    server.child.kill('SIGTERM');
+  });
+}
+
+/** Peak resident memory of a process so far (Linux). */
+export function peakRssMb(pid: number): number {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Math.round(Number(/VmHWM:\s+(\d+)/.exec(status)![1]) / 1024);
+}
+
+export async function call(server: ServerChild, method: string, route: string, body?: unknown): Promise<any> {
+  const res = await fetch(`${server.url}${route}`, {
+    method,
+    headers: { 'x-api-key': server.key, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  if (res.status !== 200) throw new Error(`${method} ${route} answered ${res.status}: ${await res.text()}`);
+  return res.json();
+}
+
+/** Waits until the knowledge base has no queued or processing jobs. */
+export async function drain(server: ServerChild, knowledgeBaseId: string, timeoutMs = 30 * 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const { data } = await call(server, 'GET', '/knowledge-bases');
+    const kb = data.find((k: { id: string }) => k.id === knowledgeBaseId);
+    if (kb && kb.pendingJobs === 0) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error('the queue did not drain in time');
+}
+
+export function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
+}
+
+export function readJsonl<T>(file: string): T[] {
+  return fs.readFileSync(file, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as T);
+}
+
+export const EVAL_DIR = path.resolve(ROOT, '../shared/eval');
