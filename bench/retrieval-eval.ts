@@ -18,6 +18,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../server/config.ts';
 import { startServer } from '../server/main.ts';
+import { benchEnv } from './lib/server-child.ts';
 import { DATASET_NAMES, type DatasetName, loadDataset } from './retrieval/datasets.ts';
 import { evaluateOverHttp } from './retrieval/http-eval.ts';
 import { ingestDataset } from './retrieval/ingest-dataset.ts';
@@ -44,11 +45,8 @@ const log = (line: string) => process.stderr.write(`[retrieval-eval] ${line}\n`)
 
 const ownDataDir = values['data-dir'] === undefined;
 const dataDir = ownDataDir ? fs.mkdtempSync(path.join(os.tmpdir(), 'localiq-eval-')) : path.resolve(values['data-dir']!);
-const config = loadConfig(
-  { LOCALIQ_DATA_DIR: dataDir, LOCALIQ_SECRET_STORE: 'file', LOCALIQ_HOST: '127.0.0.1', LOCALIQ_PORT: '0', LOCALIQ_LOG_LEVEL: 'warn' },
-  // The eval measures search, not the per-key limiter: thousands of queries go out back to back.
-  { workers: 2, rateLimit: { perSecond: 1_000_000, burst: 1_000_000 } },
-);
+// benchEnv: loopback, file secret store, and a rate limit out of the way of thousands of back-to-back queries.
+const config = loadConfig(benchEnv(dataDir), { workers: 2 });
 const server = await startServer(config);
 const target = { url: server.url, key: server.services.keys.create({ name: 'retrieval eval', scopes: ['iq:import', 'iq:read'] }).value };
 

@@ -6,6 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { IngestItem } from '../../server/contract/ingest.ts';
+import { EVAL_DIR, readJsonl } from '../lib/server-child.ts';
 import { type Metric, ndcgAt, recallAt } from './metrics.ts';
 
 export const DATASET_NAMES = ['scifact', 'squad', 'stackfaq'] as const;
@@ -24,18 +25,6 @@ export type Dataset = {
 };
 
 const INTEGRATION = 'eval';
-
-export function evalRoot(): string {
-  return path.resolve(import.meta.dirname, '../../../shared/eval');
-}
-
-function readJsonl<T>(file: string): T[] {
-  return fs
-    .readFileSync(file, 'utf8')
-    .split('\n')
-    .filter((line) => line.trim())
-    .map((line) => JSON.parse(line) as T);
-}
 
 function item(knowledgeBaseId: string, sourceType: 'ARTICLE' | 'PAGE', externalId: string, title: string, content: string): IngestItem {
   return { integrationId: INTEGRATION, knowledgeBaseId, sourceType, externalId, data: { title, content } };
@@ -98,6 +87,6 @@ function stackfaq(root: string): Dataset {
 
 const LOADERS: Record<DatasetName, (root: string) => Dataset> = { scifact, squad, stackfaq };
 
-export function loadDataset(name: DatasetName, root = evalRoot()): Dataset {
+export function loadDataset(name: DatasetName, root = EVAL_DIR): Dataset {
   return LOADERS[name](root);
 }

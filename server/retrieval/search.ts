@@ -55,13 +55,15 @@ export class SearchService {
     const pool = Math.max(CANDIDATES, options.topK);
     const keyword: Ranked =
       mode !== 'semantic' && match ? this.repo.keywordItems(knowledgeBaseId, match, pool, options.sourceTypes) : [];
-    const semantic: Ranked =
-      mode !== 'keyword' && queryVector ? this.semanticItems(knowledgeBaseId, queryVector, pool, options.sourceTypes) : [];
+    const { ranked: semantic, chunkSimilarity } =
+      mode !== 'keyword' && queryVector
+        ? this.semanticItems(knowledgeBaseId, queryVector, pool, options.sourceTypes)
+        : { ranked: [], chunkSimilarity: new Map<number, number>() };
     const ranked =
       mode === 'keyword' ? keyword : mode === 'semantic' ? semantic : this.fuse(keyword, semantic);
     const top = ranked.slice(0, options.topK);
     const items = this.repo.items(top.map((r) => r.id));
-    const passages = this.bestPassages(top.map((r) => r.id), match, queryVector, options.passages);
+    const passages = this.bestPassages(top.map((r) => r.id), match, chunkSimilarity, options.passages);
     return {
       mode,
       hits: top.map((r) => ({ item: items.get(r.id)!, score: r.score, passages: passages.get(r.id) ?? [] })),
@@ -75,41 +77,52 @@ export class SearchService {
       : minMaxFusion([keyword, semantic], weights);
   }
 
-  /** Items ranked by their best chunk's cosine similarity to the query. */
-  private semanticItems(kb: string, queryVector: Float32Array, pool: number, sourceTypes: string[] | null): Ranked {
+  /**
+   * Items ranked by their best chunk's cosine similarity to the query, plus the similarity of
+   * every chunk the nearest-neighbour search returned (reused to pick passages).
+   */
+  private semanticItems(
+    kb: string,
+    queryVector: Float32Array,
+    pool: number,
+    sourceTypes: string[] | null,
+  ): { ranked: Ranked; chunkSimilarity: Map<number, number> } {
     const vectors = this.embedding.vectors()!;
     const hits = vectors.nearest(kb, queryVector, Math.min(MAX_KNN, pool * (sourceTypes ? 8 : 3)));
     const owners = this.repo.chunkItems(hits.map((h) => h.chunkId));
     const best = new Map<number, number>();
+    const chunkSimilarity = new Map<number, number>();
     for (const hit of hits) {
       const owner = owners.get(hit.chunkId);
       if (!owner || (sourceTypes && !sourceTypes.includes(owner.sourceType))) continue;
       const similarity = 1 - hit.distance;
+      chunkSimilarity.set(hit.chunkId, similarity);
       if (similarity > (best.get(owner.itemId) ?? -Infinity)) best.set(owner.itemId, similarity);
     }
-    return [...best].map(([id, score]) => ({ id, score })).sort((a, b) => b.score - a.score).slice(0, pool);
+    const ranked = [...best].map(([id, score]) => ({ id, score })).sort((a, b) => b.score - a.score).slice(0, pool);
+    return { ranked, chunkSimilarity };
   }
 
   /**
    * The passages of each item that answer the query best: chunk BM25 (scaled to the best chunk
-   * overall) and, when there is a query vector, the chunk's cosine similarity, averaged.
+   * overall) and, for chunks among the nearest neighbours, their cosine similarity, averaged.
+   * Reading other chunks' vectors back from the vector table would cost far more than it adds.
    */
   private bestPassages(
     itemIds: number[],
     match: string | null,
-    queryVector: Float32Array | null,
+    chunkSimilarity: Map<number, number>,
     perItem: number,
   ): Map<number, Passage[]> {
     if (itemIds.length === 0 || perItem === 0) return new Map();
     const chunks = this.repo.chunksOfItems(itemIds);
     const keyword = match ? this.repo.keywordChunks(match, itemIds) : new Map<number, number>();
     const maxKeyword = Math.max(0, ...keyword.values());
-    const vectors = this.embedding.vectors();
+    const semantic = chunkSimilarity.size > 0;
     const byItem = new Map<number, Passage[]>();
     for (const chunk of chunks) {
       const kw = maxKeyword > 0 ? (keyword.get(chunk.id) ?? 0) / maxKeyword : 0;
-      const vector = queryVector && vectors ? vectors.get(chunk.id) : null;
-      const score = vector ? (kw + dot(vector, queryVector!)) / 2 : kw;
+      const score = semantic ? (kw + (chunkSimilarity.get(chunk.id) ?? 0)) / 2 : kw;
       const list = byItem.get(chunk.item_id) ?? [];
       list.push(toPassage(chunk, score));
       byItem.set(chunk.item_id, list);
@@ -123,10 +136,4 @@ export class SearchService {
 
 function toPassage(chunk: ChunkRow, score: number): Passage {
   return { chunkId: chunk.id, position: chunk.position, text: chunk.text, score };
-}
-
-function dot(a: Float32Array, b: Float32Array): number {
-  let sum = 0;
-  for (let i = 0; i < a.length; i++) sum += a[i]! * b[i]!;
-  return sum;
 }
