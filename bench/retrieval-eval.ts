@@ -11,6 +11,7 @@
  *   --data-dir DIR use this data folder; datasets it already holds fully indexed are not re-ingested
  *   --sweep        instead of the HTTP runs, compare hybrid fusion settings in-process (sweep.ts)
  *   --out FILE     where the markdown tables go (default: a file in the OS temp folder)
+ * LOCALIQ_EMBEDDER and the other LOCALIQ_* pipeline settings are read from the environment.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -21,7 +22,7 @@ import { startServer } from '../server/main.ts';
 import { benchEnv } from './lib/server-child.ts';
 import { DATASET_NAMES, type DatasetName, loadDataset } from './retrieval/datasets.ts';
 import { evaluateOverHttp } from './retrieval/http-eval.ts';
-import { ingestDataset } from './retrieval/ingest-dataset.ts';
+import { ingestDataset, type IngestStats } from './retrieval/ingest-dataset.ts';
 import { type DatasetReport, type EvalReport, markdownReport } from './retrieval/report.ts';
 import { sweepDataset } from './retrieval/sweep.ts';
 
@@ -45,8 +46,10 @@ const log = (line: string) => process.stderr.write(`[retrieval-eval] ${line}\n`)
 
 const ownDataDir = values['data-dir'] === undefined;
 const dataDir = ownDataDir ? fs.mkdtempSync(path.join(os.tmpdir(), 'localiq-eval-')) : path.resolve(values['data-dir']!);
-// benchEnv: loopback, file secret store, and a rate limit out of the way of thousands of back-to-back queries.
-const config = loadConfig(benchEnv(dataDir), { workers: 2 });
+// LOCALIQ_* settings from the environment apply (LOCALIQ_EMBEDDER, LOCALIQ_CHUNK_OVERLAP_TOKENS… to
+// evaluate another model or chunking); benchEnv fixes loopback, the file secret store, and a rate
+// limit out of the way of thousands of back-to-back queries.
+const config = loadConfig({ ...process.env, ...benchEnv(dataDir) }, { workers: 2 });
 const server = await startServer(config);
 const target = { url: server.url, key: server.services.keys.create({ name: 'retrieval eval', scopes: ['iq:import', 'iq:read'] }).value };
 
@@ -57,22 +60,25 @@ try {
     embedder: null,
     datasets: {},
   };
-  for (const name of names) {
-    const dataset = loadDataset(name);
-    const ingest = await ingestDataset(target, dataset, log);
+  // Everything is ingested before anything is searched: a sweep blocks the event loop for
+  // minutes, and an idle keep-alive connection to the server would not survive that.
+  const datasets = names.map((name) => loadDataset(name));
+  const ingested: IngestStats[] = [];
+  for (const dataset of datasets) ingested.push(await ingestDataset(target, dataset, log));
+  for (const [i, dataset] of datasets.entries()) {
     const queries = dataset.queries.slice(0, limit);
-    const entry: DatasetReport = { queries: queries.length, ingest };
+    const entry: DatasetReport = { queries: queries.length, ingest: ingested[i]! };
     if (values.sweep) {
-      log(`${name}: sweeping fusion settings over ${queries.length} queries`);
+      log(`${dataset.name}: sweeping fusion settings over ${queries.length} queries`);
       entry.sweep = await sweepDataset(server.services, dataset, queries);
     } else {
       entry.modes = [];
       for (const mode of ['keyword', 'semantic', 'hybrid'] as const) {
-        log(`${name}: ${mode} search, ${queries.length} queries`);
+        log(`${dataset.name}: ${mode} search, ${queries.length} queries`);
         entry.modes.push(await evaluateOverHttp(target, dataset, queries, mode));
       }
     }
-    report.datasets[name] = entry;
+    report.datasets[dataset.name] = entry;
   }
   report.embedder = server.services.embedding.modelId();
   fs.writeFileSync(values.out, markdownReport(report));

@@ -43,22 +43,23 @@ function ingestTable(report: EvalReport): string {
 }
 
 /**
- * One row per setting, one column per dataset metric; a hybrid setting is marked when it ranks at
- * least as well as keyword on every metric of every dataset swept (the product rule for the default).
+ * One row per setting, one column per dataset metric, and for each hybrid setting the metrics on
+ * which it ranks worse than keyword alone (the product rule for the default is: none).
  */
 function sweepTable(report: EvalReport): string {
   const swept = Object.entries(report.datasets).filter(([, d]) => d.sweep);
   if (swept.length === 0) return '';
   const columns = swept.flatMap(([name, d]) => Object.keys(d.sweep![0]!.scores).map((metric) => ({ name, metric })));
-  const labels = swept[0]![1].sweep!.map((row) => row.label);
   const score = (name: string, label: string, metric: string) =>
     report.datasets[name as DatasetName]!.sweep!.find((r) => r.label === label)!.scores[metric]!;
-  const rows = labels.map((label) => {
-    const hybrid = label !== 'keyword' && label !== 'semantic';
-    const holds = columns.every((c) => score(c.name, label, c.metric) >= score(c.name, 'keyword', c.metric));
-    return [label, ...columns.map((c) => f3(score(c.name, label, c.metric))), hybrid ? (holds ? 'yes' : 'no') : ''];
+  const rows = swept[0]![1].sweep!.map(({ label, hybrid }) => {
+    const worse = columns
+      .map((c) => ({ ...c, delta: score(c.name, label, c.metric) - score(c.name, 'keyword', c.metric) }))
+      .filter((c) => c.delta < 0)
+      .map((c) => `${c.name} ${c.metric} (${c.delta.toFixed(4)})`);
+    return [label, ...columns.map((c) => f3(score(c.name, label, c.metric))), hybrid ? worse.join(', ') || 'none' : ''];
   });
-  return table(['setting (keyword/dense)', ...columns.map((c) => `${c.name} ${c.metric}`), '≥ keyword everywhere'], rows);
+  return table(['setting (keyword/dense)', ...columns.map((c) => `${c.name} ${c.metric}`), 'worse than keyword on'], rows);
 }
 
 export function markdownReport(report: EvalReport): string {
