@@ -45,10 +45,6 @@ export class IndexRepo {
          LEFT JOIN items i ON i.knowledge_base_id = k.kb AND i.integration_id = k.integ AND i.external_id = k.ext
          LEFT JOIN item_tombstones t ON t.knowledge_base_id = k.kb AND t.integration_id = k.integ AND t.external_id = k.ext`,
       ),
-      itemId: db.prepare<[ItemIdentity], { id: number; title: string }>(
-        `SELECT id, title FROM items
-         WHERE knowledge_base_id = @knowledgeBaseId AND integration_id = @integrationId AND external_id = @externalId`,
-      ),
       chunksOf: db.prepare<[number], { id: number; text: string }>('SELECT id, text FROM chunks WHERE item_id = ?'),
       cachedVector: db.prepare<[string, string], { id: number }>(
         `SELECT c.id FROM chunks c JOIN items i ON i.id = c.item_id
@@ -91,9 +87,9 @@ export class IndexRepo {
    * job's completion); returns false without writing when a newer version is already stored.
    */
   writeItem(item: IndexedItem, now: number): boolean {
-    if (this.storedVersion(item).seq >= item.seq) return false;
-    const existing = this.stmts.itemId.get(pick(item));
-    if (existing) this.cleaner.removeChunks(existing.id);
+    const stored = this.storedVersion(item);
+    if (stored.seq >= item.seq) return false;
+    if (stored.itemId !== null) this.cleaner.removeChunks(stored.itemId);
     const { id: itemId } = this.stmts.upsertItem.get({
       ...pick(item),
       sourceType: item.sourceType,
@@ -118,16 +114,11 @@ export class IndexRepo {
     }
     return true;
   }
-
-  chunkVector(chunkId: number): Float32Array | null {
-    return this.vectors.get(chunkId);
-  }
 }
 
 function pick(identity: ItemIdentity): ItemIdentity {
   return { knowledgeBaseId: identity.knowledgeBaseId, integrationId: identity.integrationId, externalId: identity.externalId };
 }
-
 
 /** Removes indexed items: rows, chunks, keyword rows and the vectors of every model. */
 export class IndexCleaner {

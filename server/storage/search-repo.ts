@@ -1,15 +1,10 @@
 import type { Db } from './db.ts';
+import type { ItemRow } from './item-read-repo.ts';
 
-export type ItemSummaryRow = {
-  id: number;
-  knowledge_base_id: string;
-  integration_id: string;
-  external_id: string;
-  source_type: string;
-  title: string;
-  url: string | null;
-  updated_at: number;
-};
+export type ItemSummaryRow = Pick<
+  ItemRow,
+  'id' | 'knowledge_base_id' | 'integration_id' | 'external_id' | 'source_type' | 'title' | 'url' | 'updated_at'
+>;
 
 export type ChunkRow = { id: number; item_id: number; position: number; text: string };
 
