@@ -8,13 +8,21 @@ export default defineConfig({
   main: {
     build: {
       outDir: 'out/main',
-      rollupOptions: { input: { index: resolve('electron/main.ts') } },
+      // server-entry runs in the utility process; it loads the server's TypeScript at run time
+      // (tsx, like the CLI), so dependencies and native modules stay external.
+      rollupOptions: {
+        input: { index: resolve('electron/main.ts'), 'server-entry': resolve('electron/server-entry.ts') },
+      },
     },
   },
   preload: {
     build: {
       outDir: 'out/preload',
-      rollupOptions: { input: { index: resolve('electron/preload.ts') } },
+      // Sandboxed preloads cannot be ES modules: one self-contained CommonJS file (index.cjs).
+      rollupOptions: {
+        input: { index: resolve('electron/preload.ts') },
+        output: { format: 'cjs', entryFileNames: '[name].cjs', codeSplitting: false },
+      },
     },
   },
   renderer: {
@@ -22,6 +30,8 @@ export default defineConfig({
     plugins: [react()],
     build: {
       outDir: resolve('out/renderer'),
+      // electron-vite leaves bundles unminified; the dashboard is also served over HTTP.
+      minify: true,
       rollupOptions: { input: { index: resolve('renderer/index.html') } },
     },
   },

@@ -4,16 +4,18 @@
  *     returning the same JSON, measured with autocannon in the same run;
  *  2. p50/p99 latency of 1,000-item POST /ingest/bulk requests.
  * The pipeline is off (LOCALIQ_WORKERS=0): this measures acknowledging, not processing.
- * Usage: npm run bench:ingest [-- --seconds 10 --bulks 40 --connections 16]
+ * Usage: npm run bench:ingest [-- --seconds 10 --bulks 40 --connections 64]
  */
 import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
 import os from 'node:os';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { percentile, startServerChild, stopServerChild, tempDir, type ServerChild } from './lib/server-child.ts';
 
 const { values } = parseArgs({
-  options: { seconds: { type: 'string', default: '10' }, bulks: { type: 'string', default: '40' }, connections: { type: 'string', default: '16' } },
+  options: { seconds: { type: 'string', default: '10' }, bulks: { type: 'string', default: '40' }, connections: { type: 'string', default: '64' } },
 });
 const seconds = Number(values.seconds);
 const connections = Number(values.connections);
@@ -52,11 +54,30 @@ async function startBare(): Promise<ServerChild> {
   return { child, url, key: 'none', dataDir: '' };
 }
 
+/**
+ * An acknowledgement waits for one disk sync, so with N connections the rate can never exceed
+ * N / sync latency (group commit shares a sync among the pushes that arrive together).
+ */
+function fdatasyncMs(dir: string): number {
+  const fd = fs.openSync(path.join(dir, 'sync-probe'), 'w');
+  const times: number[] = [];
+  for (let i = 0; i < 100; i++) {
+    fs.writeSync(fd, Buffer.alloc(4096, i));
+    const started = performance.now();
+    fs.fdatasyncSync(fd);
+    times.push(performance.now() - started);
+  }
+  fs.closeSync(fd);
+  return percentile(times, 50);
+}
+
+const dataDir = tempDir();
+const syncMs = fdatasyncMs(dataDir);
 const bare = await startBare();
 const bareResult = await hammer(bare.url, bare.key, 'warm');
 await stopServerChild(bare);
 
-const localiq = await startServerChild(tempDir(), { LOCALIQ_WORKERS: '0' });
+const localiq = await startServerChild(dataDir, { LOCALIQ_WORKERS: '0' });
 const ingestResult = await hammer(localiq.url, localiq.key, 'single');
 const bulkLatencies: number[] = [];
 for (let b = 0; b < Number(values.bulks); b++) {
@@ -80,6 +101,8 @@ console.log(
       machine: `${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB, node ${process.version}`,
       seconds,
       connections,
+      diskSyncP50Ms: Number(syncMs.toFixed(2)),
+      ackCeilingRps: Math.round((connections * 1000) / syncMs),
       bareFastifyRps: Math.round(bareResult.rps),
       localiqIngestRps: Math.round(ingestResult.rps),
       ratio: Number((ingestResult.rps / bareResult.rps).toFixed(3)),

@@ -12,13 +12,30 @@ import type { Config } from './config.ts';
 import type { ApiKeyService } from './domain/api-key-service.ts';
 import type { JobQueue } from './domain/job-queue.ts';
 import { registerApiKeyAuth } from './http/api-key-auth.ts';
-import { registerErrorHandling } from './http/error-handler.ts';
+import { adminApi } from './http/admin/index.ts';
+import { isLanAccess, lanAccessHelp } from './http/admin/settings-routes.ts';
+import { registerDashboard } from './http/dashboard-static.ts';
+import type { MonitorService } from './domain/monitor.ts';
+import { DesktopSignIn, type SessionService } from './domain/sessions.ts';
+import type { UserService } from './domain/users.ts';
+import { MonitorRepo } from './storage/monitor-repo.ts';
+import type { Db } from './storage/db.ts';
+import type { EmbeddingModel } from './pipeline/embedding-model.ts';
+import type { LlmSettings } from './retrieval/answer/llm-settings.ts';
+import { clientErrorHandler, frameworkErrorHandler, registerErrorHandling } from './http/error-handler.ts';
 import { registerJsonBodyParser } from './http/json-body.ts';
 import { RateLimiter } from './http/rate-limiter.ts';
 import { ingestRoutes } from './http/routes/ingest.ts';
 import { itemWriteRoutes } from './http/routes/items.ts';
 import { jobRoutes } from './http/routes/jobs.ts';
 import { knowledgeRoutes } from './http/routes/knowledge.ts';
+import { articleRoutes } from './http/routes/articles.ts';
+import { askRoutes } from './http/routes/ask.ts';
+import { usageRoutes } from './http/routes/usage.ts';
+import { registerUsageCounting } from './http/usage-hook.ts';
+import type { Assistant } from './retrieval/answer/assistant.ts';
+import type { ArticleRepo } from './storage/article-repo.ts';
+import type { UsageRepo } from './storage/usage-repo.ts';
 import type { SearchService } from './retrieval/search.ts';
 import type { ItemReadRepo } from './storage/item-read-repo.ts';
 import type { ItemRepo } from './storage/item-repo.ts';
@@ -26,14 +43,35 @@ import type { JobRepo } from './storage/job-repo.ts';
 
 export const API_VERSION = '1.0.0';
 
+// Request ids only correlate log lines with answers: a random prefix per process and a counter
+// cost nothing per request, where fresh random bytes for each showed up in profiles.
+const REQUEST_ID_PREFIX = `req_${randomBytes(4).toString('hex')}`;
+let requestCounter = 0;
+const nextRequestId = () => `${REQUEST_ID_PREFIX}${(++requestCounter).toString(36).padStart(6, '0')}`;
+
 export type AppDeps = {
-  config: Pick<Config, 'bodyLimitBytes' | 'bulkLimit' | 'rateLimit' | 'logLevel'>;
+  config: Pick<Config, 'bodyLimitBytes' | 'bulkLimit' | 'rateLimit' | 'logLevel'> &
+    Partial<Pick<Config, 'dataDir' | 'host' | 'port' | 'workers' | 'desktopSignInToken'>>;
   keys: ApiKeyService;
   queue: JobQueue;
   items: ItemRepo;
   reader: ItemReadRepo;
   jobs: JobRepo;
   search: SearchService;
+  // The assistant, published articles, usage counters.
+  assistant: Assistant;
+  articles: ArticleRepo;
+  usage: UsageRepo;
+  // The dashboard: users, sessions, the live monitor.
+  db: Db;
+  users: UserService;
+  sessions: SessionService;
+  monitor: MonitorService;
+  embedding?: EmbeddingModel;
+  secretStore?: string;
+  llmSettings: LlmSettings;
+  /** Where the built dashboard is; defaults to out/renderer of the checkout. */
+  rendererDir?: string;
 };
 
 /** Builds the whole HTTP surface without listening, so tests drive the real app. */
@@ -45,9 +83,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: deps.config.bodyLimitBytes,
-    genReqId: () => `req_${randomBytes(8).toString('hex')}`,
+    genReqId: nextRequestId,
     requestIdHeader: false,
-    routerOptions: { ignoreTrailingSlash: true },
+    clientErrorHandler,
+    frameworkErrors: frameworkErrorHandler,
+    // Path parameters are ids of up to 256 characters (jobIds 513), percent-encoded up to 9 bytes
+    // each; the router's default of 100 would refuse valid ids before validation sees them.
+    routerOptions: { maxParamLength: 5_000, ignoreTrailingSlash: true },
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -58,6 +100,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerJsonBodyParser(app);
   registerErrorHandling(app);
   registerApiKeyAuth(app, deps.keys, new RateLimiter(deps.config.rateLimit.perSecond, deps.config.rateLimit.burst));
+  registerUsageCounting(app, deps.usage);
 
   await app.register(fastifySwagger, {
     openapi: {
@@ -81,7 +124,30 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(jobRoutes, { queue: deps.queue });
   await app.register(itemWriteRoutes, { items: deps.items });
   await app.register(knowledgeRoutes, { reader: deps.reader, jobs: deps.jobs, search: deps.search });
+  await app.register(askRoutes, { assistant: deps.assistant, usage: deps.usage });
+  await app.register(articleRoutes, { articles: deps.articles });
+  await app.register(usageRoutes, { usage: deps.usage });
 
   app.get('/health', { schema: { hide: true } }, async () => ({ status: 'ok' }));
+
+  const { config } = deps;
+  await app.register(adminApi, {
+    prefix: '/admin/api',
+    ...deps,
+    desktop: new DesktopSignIn(config.desktopSignInToken ?? null),
+    monitorRepo: new MonitorRepo(deps.db),
+    settings: () => ({
+      dataDir: config.dataDir ?? '',
+      host: config.host ?? '127.0.0.1',
+      port: (app.server.address() as { port?: number } | null)?.port ?? config.port ?? 0,
+      lanAccess: isLanAccess(config.host ?? '127.0.0.1'),
+      lanAccessHelp: lanAccessHelp(config.host ?? '127.0.0.1', config.port ?? 7410),
+      embedder: deps.embedding?.modelId() ?? null,
+      workers: config.workers ?? 0,
+      secretStore: deps.secretStore ?? 'file',
+      desktopSignIn: Boolean(config.desktopSignInToken),
+    }),
+  });
+  await registerDashboard(app, deps.rendererDir);
   return app;
 }

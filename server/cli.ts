@@ -7,6 +7,8 @@ import { startServer } from './main.ts';
 import { openServices, type Services } from './services.ts';
 import { toJobView } from './storage/job-repo.ts';
 import { displayPrefix } from './domain/api-keys.ts';
+import { IMPORT_USAGE, importCommand } from './import/import-command.ts';
+import { USERS_USAGE, usersCommand } from './users-command.ts';
 
 const USAGE = `Usage: localiq <command>
 
@@ -18,6 +20,8 @@ const USAGE = `Usage: localiq <command>
   keys rotate <id> [--grace 24h] [--json] new value, same settings; the old one works for the grace period
   jobs [--status s] [--knowledge-base kb] [--limit n] [--json]
                                           list jobs, newest first
+${IMPORT_USAGE}
+${USERS_USAGE}
 
 Scopes: ${SCOPES.join(', ')}
 Environment: LOCALIQ_DATA_DIR, LOCALIQ_PORT, LOCALIQ_HOST, LOCALIQ_SECRET_STORE (auto|keychain|file)`;
@@ -196,6 +200,10 @@ export async function main(argv: string[]): Promise<number> {
         return await keysCommand(rest);
       case 'jobs':
         return await jobsCommand(rest);
+      case 'users':
+        return await usersCommand(rest, withServices, (message) => new UsageError(message));
+      case 'import':
+        return await importCommand(rest, (message) => new UsageError(message));
       case undefined:
       case 'help':
       case '--help':

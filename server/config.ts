@@ -32,6 +32,13 @@ const envSchema = z.object({
   LOCALIQ_EMBEDDER: z.string().min(1).default('use-lite'),
   LOCALIQ_BATCH_JOBS: positiveInt.default(8),
   LOCALIQ_CHUNK_OVERLAP_TOKENS: z.coerce.number().int().min(0).default(24),
+  /** Set by the desktop shell: a random one-time token that signs its window in as the Owner. */
+  LOCALIQ_DESKTOP_SIGN_IN_TOKEN: z.string().min(32).max(256).optional(),
+  /** OpenAI-compatible chat endpoint for generated answers (initial value; the dashboard can change it). */
+  LOCALIQ_LLM_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
+  LOCALIQ_LLM_MODEL: z.string().min(1).optional(),
+  LOCALIQ_LLM_API_KEY: z.string().min(1).optional(),
+  LOCALIQ_LLM_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
 });
 
 export type Config = {
@@ -49,6 +56,10 @@ export type Config = {
   embedder: EmbedderConfig;
   batchJobs: number;
   overlapTokens: number;
+  /** One-time dashboard sign-in for the desktop window; null when run headless. */
+  desktopSignInToken: string | null;
+  /** The language model endpoint's initial settings (the stored settings win once saved). */
+  llm: { baseUrl: string | null; model: string | null; apiKey: string | null; timeoutMs: number };
 };
 
 /** Two workers use both cores of a small machine; more only pays off with more cores and memory. */
@@ -77,6 +88,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     embedder: e.LOCALIQ_EMBEDDER === 'use-lite' ? { kind: 'use-lite' } : { kind: 'onnx-folder', path: path.resolve(e.LOCALIQ_EMBEDDER) },
     batchJobs: e.LOCALIQ_BATCH_JOBS,
     overlapTokens: e.LOCALIQ_CHUNK_OVERLAP_TOKENS,
+    desktopSignInToken: e.LOCALIQ_DESKTOP_SIGN_IN_TOKEN ?? null,
+    llm: {
+      baseUrl: e.LOCALIQ_LLM_BASE_URL ?? null,
+      model: e.LOCALIQ_LLM_MODEL ?? null,
+      apiKey: e.LOCALIQ_LLM_API_KEY ?? null,
+      timeoutMs: e.LOCALIQ_LLM_TIMEOUT_MS,
+    },
     ...overrides,
   };
 }

@@ -9,9 +9,21 @@ import { SearchRepo } from './storage/search-repo.ts';
 import { loadServerSecret, type SecretStoreKind } from './secrets/server-secret.ts';
 import { ApiKeyRepo } from './storage/api-key-repo.ts';
 import { type Db, openDatabase } from './storage/db.ts';
+import { IngestWriter } from './storage/ingest-writer.ts';
 import { ItemRepo } from './storage/item-repo.ts';
 import { JobRepo } from './storage/job-repo.ts';
 import { SettingsRepo } from './storage/settings-repo.ts';
+import { MonitorService } from './domain/monitor.ts';
+import { SessionService } from './domain/sessions.ts';
+import { UserService } from './domain/users.ts';
+import { MonitorRepo } from './storage/monitor-repo.ts';
+import { SessionRepo } from './storage/session-repo.ts';
+import { UserRepo } from './storage/user-repo.ts';
+import { Assistant } from './retrieval/answer/assistant.ts';
+import { DEFAULT_LLM_TIMEOUT_MS, LlmSettings } from './retrieval/answer/llm-settings.ts';
+import { ArticleRepo } from './storage/article-repo.ts';
+import { TermStatsRepo } from './storage/term-stats-repo.ts';
+import { UsageRepo } from './storage/usage-repo.ts';
 
 /** Everything that works on the data folder, wired once; the server and the CLI share it. */
 export type Services = {
@@ -25,11 +37,20 @@ export type Services = {
   embedding: EmbeddingModel;
   reader: ItemReadRepo;
   search: SearchService;
+  /** Dashboard users, their sessions, and the live ingestion monitor. */
+  users: UserService;
+  sessions: SessionService;
+  monitor: MonitorService;
+  /** The question-answering assistant, its language model endpoint, published articles and usage counters. */
+  assistant: Assistant;
+  llmSettings: LlmSettings;
+  articles: ArticleRepo;
+  usage: UsageRepo;
   close(): void;
 };
 
 export async function openServices(
-  config: Pick<Config, 'dataDir' | 'secretStore' | 'maxAttempts' | 'embedder'>,
+  config: Pick<Config, 'dataDir' | 'secretStore' | 'maxAttempts' | 'embedder'> & Partial<Pick<Config, 'llm'>>,
 ): Promise<Services> {
   const db = openDatabase(config.dataDir);
   try {
@@ -38,19 +59,37 @@ export async function openServices(
     const jobs = new JobRepo(db);
     const embedding = new EmbeddingModel(db, settings, jobs, config.embedder, config.maxAttempts);
     const throughput = new ThroughputMeter();
+    const ingestWriter = new IngestWriter(config.dataDir);
+    const queue = new JobQueue(jobs, ingestWriter, throughput, config.maxAttempts, () => embedding.modelId());
+    const userRepo = new UserRepo(db);
+    const monitor = new MonitorService(new MonitorRepo(db), queue, throughput);
+    // Live dashboard viewers hear of pushes and retries (the pipeline adds waking its workers).
+    queue.onPushed = () => monitor.notify();
+    const search = new SearchService(new SearchRepo(db), embedding);
+    const llmSettings = new LlmSettings(settings, secret.secret, config.llm ?? { baseUrl: null, model: null, apiKey: null, timeoutMs: DEFAULT_LLM_TIMEOUT_MS });
+    const usage = new UsageRepo(db);
     return {
       db,
       secretStore: secret.store,
       keys: new ApiKeyService(new ApiKeyRepo(db), secret.secret),
-      queue: new JobQueue(jobs, throughput, config.maxAttempts, () => embedding.modelId()),
+      queue,
       jobs,
       items: new ItemRepo(db),
       throughput,
       embedding,
       reader: new ItemReadRepo(db),
-      search: new SearchService(new SearchRepo(db), embedding),
+      search,
+      assistant: new Assistant(search, embedding, new TermStatsRepo(db), llmSettings),
+      llmSettings,
+      articles: new ArticleRepo(db),
+      usage,
+      users: new UserService(userRepo),
+      sessions: new SessionService(new SessionRepo(db), userRepo),
+      monitor,
       close: () => {
         void embedding.queries.close();
+        usage.close();
+        ingestWriter.close();
         db.close();
       },
     };

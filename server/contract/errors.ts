@@ -11,6 +11,10 @@ export const ERROR_CODES = {
   invalid_query: 400,
   invalid_json: 400,
   too_many_items: 400,
+  /** Broken HTTP framing, refused by the HTTP parser before any route runs. */
+  malformed_request: 400,
+  request_timeout: 408,
+  headers_too_large: 431,
   ambiguous_job_id: 409,
   job_not_retryable: 409,
   unsupported_media_type: 415,
@@ -20,6 +24,10 @@ export const ERROR_CODES = {
   rate_limited: 429,
   internal_error: 500,
   service_unavailable: 503,
+  // The dashboard's admin API (session cookie).
+  not_signed_in: 401,
+  forbidden: 403,
+  conflict: 409,
 } as const;
 export type ErrorCode = keyof typeof ERROR_CODES;
 

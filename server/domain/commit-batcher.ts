@@ -1,13 +1,16 @@
 /**
  * Group commit: work submitted during one turn of the event loop is written in one transaction,
- * so concurrent requests share a single disk sync instead of paying one each. Each caller still
- * gets its answer only after the transaction holding its work has committed.
+ * and concurrent requests share a single disk sync instead of paying one each. Each caller still
+ * gets its answer only after the transaction holding its work is durable (`durable` resolved).
  */
 export class CommitBatcher<In, Out> {
   private pending: Array<{ input: In; resolve: (out: Out) => void; reject: (error: unknown) => void }> = [];
   private scheduled = false;
 
-  constructor(private readonly commit: (inputs: In[]) => Out[]) {}
+  constructor(
+    private readonly commit: (inputs: In[]) => Out[],
+    private readonly durable: () => Promise<void>,
+  ) {}
 
   submit(input: In): Promise<Out> {
     return new Promise((resolve, reject) => {
@@ -23,18 +26,33 @@ export class CommitBatcher<In, Out> {
     const batch = this.pending;
     this.pending = [];
     this.scheduled = false;
+    const settled = this.commitAll(batch.map((entry) => entry.input));
+    this.durable().then(
+      () => batch.forEach((entry, i) => settle(entry, settled[i]!)),
+      (error: unknown) => batch.forEach((entry) => entry.reject(error)),
+    );
+  }
+
+  private commitAll(inputs: In[]): Array<{ ok: true; out: Out } | { ok: false; error: unknown }> {
     try {
-      const outputs = this.commit(batch.map((entry) => entry.input));
-      batch.forEach((entry, i) => entry.resolve(outputs[i]!));
+      return this.commit(inputs).map((out) => ({ ok: true, out }));
     } catch {
       // One failing piece of work must not fail the others: commit them one by one.
-      for (const entry of batch) {
+      return inputs.map((input) => {
         try {
-          entry.resolve(this.commit([entry.input])[0]!);
+          return { ok: true, out: this.commit([input])[0]! };
         } catch (error) {
-          entry.reject(error);
+          return { ok: false, error };
         }
-      }
+      });
     }
   }
+}
+
+function settle<Out>(
+  entry: { resolve: (out: Out) => void; reject: (error: unknown) => void },
+  result: { ok: true; out: Out } | { ok: false; error: unknown },
+): void {
+  if (result.ok) entry.resolve(result.out);
+  else entry.reject(result.error);
 }

@@ -1,3 +1,6 @@
+import { randomBytes } from 'node:crypto';
+import { STATUS_CODES as HTTP_REASONS } from 'node:http';
+import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { type ErrorBody, type ErrorCode, type ErrorDetail } from '../contract/errors.ts';
@@ -80,3 +83,38 @@ export function registerErrorHandling(app: FastifyInstance): void {
   app.setNotFoundHandler((request, reply) => sendError(reply, request, notFound(request)));
 }
 
+/**
+ * Requests the HTTP parser refuses (ambiguous framing such as Content-Length with
+ * Transfer-Encoding, bad chunks, oversized headers) never reach a route; they still get the
+ * contract's error shape, then the connection is closed so nothing after them is read.
+ */
+export function clientErrorHandler(error: NodeJS.ErrnoException, socket: Socket): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const apiError =
+    error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+      ? new ApiError('request_timeout', 'The request took too long to arrive.')
+      : error.code === 'HPE_HEADER_OVERFLOW'
+        ? new ApiError('headers_too_large', 'The request headers are larger than the server accepts.')
+        : new ApiError('malformed_request', 'The request is not well-formed HTTP/1.1.');
+  const requestId = `req_${randomBytes(8).toString('hex')}`;
+  const body = JSON.stringify({ statusCode: apiError.statusCode, code: apiError.code, message: apiError.message, requestId } satisfies ErrorBody);
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${apiError.statusCode} ${HTTP_REASONS[apiError.statusCode]}\r\ncontent-type: application/json; charset=utf-8\r\n` +
+        `x-request-id: ${requestId}\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy();
+}
+
+/**
+ * Errors the router raises before any route runs: a path that is not valid percent-encoding, or a
+ * path parameter longer than any valid one. Answered in the contract's error shape like the rest.
+ */
+export function frameworkErrorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  const message =
+    error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+      ? 'A path parameter is longer than any valid identifier.'
+      : 'The request path is not valid percent-encoding.';
+  sendError(reply, request, new ApiError('invalid_query', message, [{ path: 'path', message }]));
+}

@@ -22,15 +22,21 @@ export async function startPipeline(
     batchJobs: config.batchJobs,
     overlapTokens: config.overlapTokens,
     onReady: (embedderId, dimension) => services.embedding.activate(embedderId, dimension),
-    onBatch: (report) => services.throughput.record(report.succeeded + report.skipped + report.failed + report.cancelled),
+    onBatch: (report) => {
+      services.throughput.record(report.succeeded + report.skipped + report.failed + report.cancelled);
+      services.monitor.notify();
+    },
     log,
   });
   await pool.start();
-  services.queue.onPushed = () => pool.wake();
+  services.queue.onPushed = () => {
+    pool.wake();
+    services.monitor.notify();
+  };
   return {
     pool,
     async stop() {
-      services.queue.onPushed = () => {};
+      services.queue.onPushed = () => services.monitor.notify();
       await pool.stop();
     },
   };

@@ -1,0 +1,84 @@
+import { useCallback, useEffect, useState } from 'react';
+import { ROLE_LABELS, type SessionInfo, type SetupStatus } from '../../server/contract/admin.ts';
+import { ApiFailure, del, get, setCsrfToken, setSignedOutHandler } from './api.ts';
+import { useRoute } from './router.ts';
+import { SCREENS } from './screens/index.ts';
+import { SetupScreen, SignInScreen } from './screens/auth.tsx';
+import { SessionContext } from './session.tsx';
+
+type State = { kind: 'loading' } | { kind: 'setup' } | { kind: 'signin' } | { kind: 'ready'; session: SessionInfo } | { kind: 'error'; message: string };
+
+export function App() {
+  const [state, setState] = useState<State>({ kind: 'loading' });
+  const route = useRoute();
+
+  const signedIn = useCallback((session: SessionInfo) => {
+    setCsrfToken(session.csrfToken);
+    setState({ kind: 'ready', session });
+    if (!window.location.hash || window.location.hash === '#/setup') window.location.hash = '#/knowledge';
+  }, []);
+
+  useEffect(() => {
+    setSignedOutHandler(() => {
+      setCsrfToken(null);
+      setState({ kind: 'signin' });
+    });
+    (async () => {
+      try {
+        if ((await get<SetupStatus>('/setup')).needsOwner) return setState({ kind: 'setup' });
+        signedIn(await get<SessionInfo>('/session'));
+      } catch (e) {
+        if (e instanceof ApiFailure && e.status === 401) setState({ kind: 'signin' });
+        else setState({ kind: 'error', message: e instanceof Error ? e.message : String(e) });
+      }
+    })();
+  }, [signedIn]);
+
+  const signOut = useCallback(async () => {
+    await del('/session').catch(() => undefined);
+    setCsrfToken(null);
+    setState({ kind: 'signin' });
+  }, []);
+
+  if (state.kind === 'loading') return <p className="loading" role="status">Loading…</p>;
+  if (state.kind === 'error') return <p className="error" role="alert">LocalIQ is not reachable: {state.message}</p>;
+  if (state.kind === 'setup') return <SetupScreen onSignedIn={signedIn} />;
+  if (state.kind === 'signin') return <SignInScreen onSignedIn={signedIn} />;
+
+  const { session } = state;
+  const current = SCREENS.find((s) => s.path === route[0]) ?? SCREENS[0]!;
+  const Screen = current.component;
+  return (
+    <SessionContext.Provider value={{ session, signOut }}>
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
+      <div className="layout">
+        <nav className="sidebar" aria-label="Main">
+          <p className="brand">LocalIQ</p>
+          <ul>
+            {SCREENS.map((s) => (
+              <li key={s.path}>
+                <a href={`#/${s.path}`} aria-current={s === current ? 'page' : undefined}>
+                  {s.label}
+                </a>
+              </li>
+            ))}
+          </ul>
+          <div className="account">
+            <p>
+              <span className="user">{session.user.username}</span>
+              <span className="hint">{ROLE_LABELS[session.user.role]}</span>
+            </p>
+            <button type="button" className="secondary" onClick={() => void signOut()}>
+              Sign out
+            </button>
+          </div>
+        </nav>
+        <main id="main" tabIndex={-1}>
+          <Screen key={current.path} route={route} />
+        </main>
+      </div>
+    </SessionContext.Provider>
+  );
+}

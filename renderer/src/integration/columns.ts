@@ -1,0 +1,46 @@
+import type { ByteSource, ImportFormat } from './file-records.ts';
+import { openRecords } from './file-records.ts';
+
+/** How many records are read to list a JSON file's keys (CSV has its header). */
+const SAMPLE_RECORDS = 50;
+
+/**
+ * The columns a mapping can use: the CSV header, or the keys of the first JSON records, nested
+ * objects one level deep as `a.b` (mapRecord reads dotted paths).
+ */
+export async function readColumns(file: ByteSource, format: ImportFormat): Promise<string[]> {
+  const columns = new Set<string>();
+  const reader = openRecords(file, format);
+  let seen = 0;
+  for await (const read of reader.records) {
+    if ('error' in read) continue;
+    for (const [key, value] of Object.entries(read.record)) {
+      columns.add(key);
+      if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
+        for (const inner of Object.keys(value)) columns.add(`${key}.${inner}`);
+      }
+    }
+    // A CSV's first record already carries every header column.
+    if (format === 'csv' || ++seen >= SAMPLE_RECORDS) break;
+  }
+  await reader.records.return(undefined);
+  return [...columns];
+}
+
+const GUESSES: Record<'externalId' | 'title' | 'content' | 'url', string[]> = {
+  externalId: ['externalid', 'external_id', 'id', 'sku', 'slug', 'key'],
+  title: ['title', 'name', 'question', 'subject', 'headline'],
+  content: ['content', 'description', 'body', 'text', 'answer', 'answers', 'summary'],
+  url: ['url', 'link', 'href', 'permalink'],
+};
+
+/** A first mapping from common column names; the user adjusts it. */
+export function guessMapping(columns: string[]): Partial<Record<keyof typeof GUESSES, string>> {
+  const lower = new Map(columns.map((c) => [c.toLowerCase(), c]));
+  const out: Partial<Record<keyof typeof GUESSES, string>> = {};
+  for (const [field, names] of Object.entries(GUESSES) as Array<[keyof typeof GUESSES, string[]]>) {
+    const hit = names.map((n) => lower.get(n)).find((c) => c !== undefined);
+    if (hit) out[field] = hit;
+  }
+  return out;
+}

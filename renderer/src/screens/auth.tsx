@@ -1,0 +1,94 @@
+import { type FormEvent, useState } from 'react';
+import { PASSWORD_MIN_LENGTH, type SessionInfo } from '../../../server/contract/admin.ts';
+import { post } from '../api.ts';
+import { ErrorNote, errorText } from '../components/ui.tsx';
+
+type Props = { onSignedIn: (session: SessionInfo) => void };
+
+function Field({ id, label, ...input }: { id: string; label: string } & React.InputHTMLAttributes<HTMLInputElement>) {
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      <input id={id} name={id} {...input} />
+    </div>
+  );
+}
+
+/** First run: the person installing LocalIQ becomes its Owner. */
+export function SetupScreen({ onSignedIn }: Props) {
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const submit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    const password = String(form.get('password'));
+    if (password !== String(form.get('confirm'))) return setError('The two passwords differ.');
+    setBusy(true);
+    try {
+      onSignedIn(await post<SessionInfo>('/setup', { username: String(form.get('username')), password }));
+    } catch (e) {
+      setError(errorText(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <main className="auth">
+      <form className="card auth-card" onSubmit={(e) => void submit(e)} aria-labelledby="setup-title">
+        <p className="brand">LocalIQ</p>
+        <h1 id="setup-title">Create the Owner account</h1>
+        <p className="hint">
+          Welcome. This account owns this LocalIQ: it creates API keys, invites colleagues and changes settings. Everything
+          stays on this machine.
+        </p>
+        <Field id="username" label="Username" autoComplete="username" required autoFocus />
+        <Field
+          id="password"
+          label={`Password (at least ${PASSWORD_MIN_LENGTH} characters)`}
+          type="password"
+          autoComplete="new-password"
+          minLength={PASSWORD_MIN_LENGTH}
+          required
+        />
+        <Field id="confirm" label="Repeat the password" type="password" autoComplete="new-password" required />
+        <ErrorNote error={error} />
+        <button className="primary" type="submit" disabled={busy}>
+          Create Owner and sign in
+        </button>
+      </form>
+    </main>
+  );
+}
+
+export function SignInScreen({ onSignedIn }: Props) {
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const submit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    setBusy(true);
+    try {
+      onSignedIn(
+        await post<SessionInfo>('/session', { username: String(form.get('username')), password: String(form.get('password')) }),
+      );
+    } catch (e) {
+      setError(errorText(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <main className="auth">
+      <form className="card auth-card" onSubmit={(e) => void submit(e)} aria-labelledby="signin-title">
+        <p className="brand">LocalIQ</p>
+        <h1 id="signin-title">Sign in</h1>
+        <Field id="username" label="Username" autoComplete="username" required autoFocus />
+        <Field id="password" label="Password" type="password" autoComplete="current-password" required />
+        <ErrorNote error={error} />
+        <button className="primary" type="submit" disabled={busy}>
+          Sign in
+        </button>
+      </form>
+    </main>
+  );
+}

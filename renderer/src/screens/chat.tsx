@@ -1,0 +1,182 @@
+import { type FormEvent, useEffect, useRef, useState } from 'react';
+import type { AdminKnowledgeBase, AskResponse, Citation } from '../../../server/contract/admin.ts';
+import { get, postStream, seg } from '../api.ts';
+import { CodeBlock, EmptyState, ErrorNote, errorText, PageHeader, useLoad } from '../components/ui.tsx';
+import { curlExample } from './keys.tsx';
+import { itemHref } from './knowledge.tsx';
+
+type Turn = {
+  question: string;
+  answer: string;
+  citations: Citation[];
+  done: boolean;
+  answered: boolean | null;
+  method: string | null;
+  note: string | null;
+  error: string | null;
+};
+
+/** The conversation lives in memory only, so it survives opening a cited item and coming back. */
+let remembered: { knowledgeBaseId: string; turns: Turn[] } = { knowledgeBaseId: '', turns: [] };
+
+function AnswerText({ text, citations }: { text: string; citations: Citation[] }) {
+  const parts = text.split(/(\[\d+\])/g);
+  return (
+    <p className="answer-text">
+      {parts.map((part, i) => {
+        const match = /^\[(\d+)\]$/.exec(part);
+        const cited = match ? citations.find((c) => c.number === Number(match[1])) : undefined;
+        return cited ? (
+          <a key={i} className="cite" href={itemHref(cited)} title={cited.title} aria-label={`Source ${cited.number}: ${cited.title}`}>
+            [{cited.number}]
+          </a>
+        ) : (
+          <span key={i}>{part}</span>
+        );
+      })}
+    </p>
+  );
+}
+
+export function ChatScreen() {
+  const kbs = useLoad((signal) => get<{ data: AdminKnowledgeBase[] }>('/knowledge-bases', signal), []);
+  const [knowledgeBaseId, setKnowledgeBaseId] = useState(remembered.knowledgeBaseId);
+  const [turns, setTurns] = useState<Turn[]>(remembered.turns);
+  const [busy, setBusy] = useState(false);
+  const abort = useRef<AbortController | null>(null);
+  const endRef = useRef<HTMLDivElement>(null);
+  const list = kbs.data?.data ?? [];
+
+  useEffect(() => {
+    if (!knowledgeBaseId && list[0]) setKnowledgeBaseId(list[0].id);
+  }, [list, knowledgeBaseId]);
+  useEffect(() => {
+    remembered = { knowledgeBaseId, turns };
+    endRef.current?.scrollIntoView({ block: 'end' });
+  }, [knowledgeBaseId, turns]);
+  useEffect(() => () => abort.current?.abort(), []);
+
+  const update = (index: number, change: Partial<Turn> | ((t: Turn) => Partial<Turn>)) =>
+    setTurns((all) => all.map((t, i) => (i === index ? { ...t, ...(typeof change === 'function' ? change(t) : change) } : t)));
+
+  const ask = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const formEl = event.currentTarget;
+    const question = String(new FormData(formEl).get('question') ?? '').trim();
+    if (!question || !knowledgeBaseId) return;
+    formEl.reset();
+    const index = turns.length;
+    const conversation = turns
+      .filter((t) => t.done && !t.error)
+      .slice(-5)
+      .flatMap((t) => [
+        { role: 'user' as const, content: t.question.slice(0, 8000) },
+        { role: 'assistant' as const, content: t.answer.slice(0, 8000) },
+      ]);
+    setTurns((all) => [...all, { question, answer: '', citations: [], done: false, answered: null, method: null, note: null, error: null }]);
+    setBusy(true);
+    abort.current = new AbortController();
+    try {
+      await postStream(
+        `/knowledge-bases/${seg(knowledgeBaseId)}/ask`,
+        { question, stream: true, ...(conversation.length ? { conversation } : {}) },
+        (type, data) => {
+          if (type === 'answer') update(index, (t) => ({ answer: t.answer + (data as { text: string }).text }));
+          else if (type === 'fallback') update(index, { answer: '', note: (data as { reason: string }).reason });
+          else if (type === 'citations') update(index, { citations: (data as { citations: Citation[] }).citations });
+          else if (type === 'done') {
+            const r = data as AskResponse;
+            update(index, { answer: r.answer, citations: r.citations, answered: r.answered, method: r.method, done: true });
+          } else if (type === 'error') update(index, { error: (data as { message: string }).message, done: true });
+        },
+        abort.current.signal,
+      );
+    } catch (e) {
+      if (!abort.current.signal.aborted) update(index, { error: errorText(e), done: true });
+    } finally {
+      update(index, { done: true });
+      setBusy(false);
+    }
+  };
+
+  return (
+    <>
+      <PageHeader title="Chat">
+        {turns.length ? (
+          <button type="button" className="secondary" onClick={() => setTurns([])} disabled={busy}>
+            New conversation
+          </button>
+        ) : null}
+      </PageHeader>
+      <ErrorNote error={kbs.error} />
+      {kbs.data && list.length === 0 ? (
+        <EmptyState title="Nothing to ask about yet">
+          <p>The assistant answers from your content. Push some items first, for example:</p>
+          <CodeBlock code={curlExample()} label="curl example" />
+        </EmptyState>
+      ) : null}
+      {list.length > 0 ? (
+        <div className="chat">
+          <div className="field inline">
+            <label htmlFor="chat-kb">Knowledge base</label>
+            <select id="chat-kb" value={knowledgeBaseId} onChange={(e) => setKnowledgeBaseId(e.target.value)} disabled={busy}>
+              {list.map((kb) => (
+                <option key={kb.id} value={kb.id}>
+                  {kb.id} ({kb.itemCount} items)
+                </option>
+              ))}
+            </select>
+          </div>
+          <ol className="turns" aria-label="Conversation" aria-live="polite" aria-busy={busy}>
+            {turns.length === 0 ? (
+              <li className="hint">Ask a question about your content. Answers cite their sources; select a source to open it.</li>
+            ) : null}
+            {turns.map((t, i) => (
+              <li key={i} className="turn">
+                <p className="question">
+                  <span className="sr-only">You asked: </span>
+                  {t.question}
+                </p>
+                <div className="answer" data-testid="answer">
+                  {t.note ? <p className="hint">{t.note}</p> : null}
+                  {t.answer ? <AnswerText text={t.answer} citations={t.citations} /> : !t.done ? <p className="hint">Thinking…</p> : null}
+                  {t.error ? <ErrorNote error={t.error} /> : null}
+                  {t.citations.length ? (
+                    <ol className="citations" aria-label="Sources">
+                      {t.citations.map((c) => (
+                        <li key={c.number}>
+                          <a href={itemHref(c)} data-testid="citation">
+                            [{c.number}] {c.title || c.externalId}
+                          </a>
+                          <blockquote>{c.passage}</blockquote>
+                        </li>
+                      ))}
+                    </ol>
+                  ) : null}
+                  {t.done && t.method ? (
+                    <p className="hint">{t.method === 'generative' ? 'Written by the language model from the sources.' : 'Taken from the sources.'}</p>
+                  ) : null}
+                </div>
+              </li>
+            ))}
+          </ol>
+          <div ref={endRef} />
+          <form className="ask" onSubmit={(e) => void ask(e)}>
+            <label htmlFor="question" className="sr-only">
+              Your question
+            </label>
+            <input id="question" name="question" placeholder="Ask a question…" autoComplete="off" maxLength={2000} required disabled={busy} />
+            <button type="submit" className="primary" disabled={busy}>
+              Ask
+            </button>
+            {busy ? (
+              <button type="button" className="secondary" onClick={() => abort.current?.abort()}>
+                Stop
+              </button>
+            ) : null}
+          </form>
+        </div>
+      ) : null}
+    </>
+  );
+}

@@ -1,0 +1,26 @@
+import type { ComponentType } from 'react';
+import { ChatScreen } from './chat.tsx';
+import { ConsoleScreen } from './console.tsx';
+import { ImportScreen } from './import.tsx';
+import { KeysScreen } from './keys.tsx';
+import { KnowledgeScreen } from './knowledge.tsx';
+import { MonitorScreen } from './monitor.tsx';
+import { SettingsScreen } from './settings.tsx';
+import { UsageScreen } from './usage.tsx';
+
+/**
+ * The dashboard's screens, in navigation order. Adding a screen is one entry here: `path` is the
+ * first segment of the hash route (`#/keys`), and the screen gets the whole route.
+ */
+export type Screen = { path: string; label: string; component: ComponentType<{ route: string[] }> };
+
+export const SCREENS: Screen[] = [
+  { path: 'knowledge', label: 'Knowledge', component: KnowledgeScreen },
+  { path: 'ingestion', label: 'Ingestion', component: MonitorScreen },
+  { path: 'chat', label: 'Chat', component: ChatScreen },
+  { path: 'keys', label: 'API keys', component: KeysScreen },
+  { path: 'console', label: 'API console', component: ConsoleScreen },
+  { path: 'import', label: 'Import', component: ImportScreen },
+  { path: 'usage', label: 'Usage', component: UsageScreen },
+  { path: 'settings', label: 'Settings', component: SettingsScreen },
+];

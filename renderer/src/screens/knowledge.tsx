@@ -1,0 +1,317 @@
+import { type FormEvent, useState } from 'react';
+import {
+  type AdminItemDetail,
+  type AdminItemSummary,
+  type AdminKnowledgeBase,
+  type JobView,
+  SOURCE_TYPES,
+} from '../../../server/contract/admin.ts';
+import { del, get, seg } from '../api.ts';
+import { Badge, CodeBlock, Confirm, EmptyState, ErrorNote, PageHeader, useLoad } from '../components/ui.tsx';
+import { formatDate, formatNumber } from '../format.ts';
+import { href, navigate } from '../router.ts';
+import { useSession } from '../session.tsx';
+import { curlExample } from './keys.tsx';
+
+export function itemHref(item: { knowledgeBaseId: string; integrationId: string; externalId: string }): string {
+  return href('knowledge', item.knowledgeBaseId, 'items', item.integrationId, item.externalId);
+}
+
+function KnowledgeBaseList() {
+  const { data, error } = useLoad((signal) => get<{ data: AdminKnowledgeBase[] }>('/knowledge-bases', signal), []);
+  return (
+    <>
+      <PageHeader title="Knowledge bases" />
+      <ErrorNote error={error} />
+      {data && data.data.length === 0 ? (
+        <EmptyState title="Nothing here yet">
+          <p>
+            A knowledge base appears when the first item is pushed to it. Create an API key with the scope <code>iq:import</code> on
+            the <a href={href('keys')}>API keys</a> page, then push an item:
+          </p>
+          <CodeBlock code={curlExample()} label="curl example" />
+        </EmptyState>
+      ) : null}
+      <ul className="cards" aria-label="Knowledge bases">
+        {(data?.data ?? []).map((kb) => (
+          <li key={kb.id} className="card">
+            <h2>
+              <a href={href('knowledge', kb.id)}>{kb.id}</a>
+            </h2>
+            <dl className="stats">
+              <div>
+                <dt>Items</dt>
+                <dd data-testid={`kb-items-${kb.id}`}>{formatNumber(kb.itemCount)}</dd>
+              </div>
+              <div>
+                <dt>Chunks</dt>
+                <dd>{formatNumber(kb.chunkCount)}</dd>
+              </div>
+              <div>
+                <dt>In the queue</dt>
+                <dd>{formatNumber(kb.pendingJobs)}</dd>
+              </div>
+            </dl>
+            <p className="hint">Since {formatDate(kb.createdAt)}</p>
+          </li>
+        ))}
+      </ul>
+    </>
+  );
+}
+
+function ItemList({ knowledgeBaseId }: { knowledgeBaseId: string }) {
+  const [filter, setFilter] = useState({ q: '', sourceType: '', integrationId: '' });
+  const [pages, setPages] = useState<AdminItemSummary[][]>([]);
+  const [cursor, setCursor] = useState<string | null>(null);
+  const query = (extra: Record<string, string> = {}) => {
+    const params = new URLSearchParams();
+    for (const [k, v] of Object.entries({ ...filter, ...extra })) if (v) params.set(k, v);
+    return `/knowledge-bases/${seg(knowledgeBaseId)}/items?${params}`;
+  };
+  const { error } = useLoad(
+    async (signal) => {
+      const page = await get<{ data: AdminItemSummary[]; nextCursor: string | null }>(query(), signal);
+      setPages([page.data]);
+      setCursor(page.nextCursor);
+      return page;
+    },
+    [knowledgeBaseId, filter],
+  );
+  const more = async () => {
+    const page = await get<{ data: AdminItemSummary[]; nextCursor: string | null }>(query({ cursor: cursor! }));
+    setPages((p) => [...p, page.data]);
+    setCursor(page.nextCursor);
+  };
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    setFilter({ q: String(form.get('q') ?? ''), sourceType: String(form.get('sourceType') ?? ''), integrationId: String(form.get('integrationId') ?? '') });
+  };
+  const items = pages.flat();
+  return (
+    <>
+      <PageHeader title={`Knowledge base: ${knowledgeBaseId}`}>
+        <a className="button secondary" href={href('knowledge')}>
+          All knowledge bases
+        </a>
+      </PageHeader>
+      <form className="filters" role="search" aria-label="Filter items" onSubmit={submit}>
+        <div className="field">
+          <label htmlFor="item-q">Search</label>
+          <input id="item-q" name="q" type="search" placeholder="Words in the title or text" defaultValue={filter.q} />
+        </div>
+        <div className="field">
+          <label htmlFor="item-type">Source type</label>
+          <select id="item-type" name="sourceType" defaultValue={filter.sourceType}>
+            <option value="">All</option>
+            {SOURCE_TYPES.map((t) => (
+              <option key={t} value={t}>
+                {t}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="field">
+          <label htmlFor="item-integration">Integration</label>
+          <input id="item-integration" name="integrationId" placeholder="e.g. shop" defaultValue={filter.integrationId} />
+        </div>
+        <button type="submit" className="primary">
+          Apply
+        </button>
+      </form>
+      <ErrorNote error={error} />
+      {items.length === 0 && !error ? (
+        <EmptyState title={filter.q || filter.sourceType || filter.integrationId ? 'No items match' : 'No indexed items yet'}>
+          <p>
+            {filter.q || filter.sourceType || filter.integrationId
+              ? 'Change or clear the filters.'
+              : 'Pushed items appear here once they are processed; follow them on the Ingestion page.'}
+          </p>
+        </EmptyState>
+      ) : (
+        <div className="table-wrap">
+          <table>
+            <caption className="sr-only">Items</caption>
+            <thead>
+              <tr>
+                <th scope="col">Title</th>
+                <th scope="col">Type</th>
+                <th scope="col">Integration</th>
+                <th scope="col">External id</th>
+                <th scope="col">Chunks</th>
+                <th scope="col">Updated</th>
+              </tr>
+            </thead>
+            <tbody>
+              {items.map((item) => (
+                <tr key={`${item.integrationId}\u0000${item.externalId}`}>
+                  <td>
+                    <a href={itemHref(item)}>{item.title || '(untitled)'}</a>
+                  </td>
+                  <td>{item.sourceType}</td>
+                  <td>{item.integrationId}</td>
+                  <td>
+                    <code>{item.externalId}</code>
+                  </td>
+                  <td>{item.chunkCount ?? '—'}</td>
+                  <td>{formatDate(item.updatedAt)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {cursor ? (
+        <button type="button" className="secondary" onClick={() => void more()}>
+          Load more
+        </button>
+      ) : null}
+    </>
+  );
+}
+
+export function JobTable({ jobs, caption }: { jobs: JobView[]; caption: string }) {
+  return (
+    <div className="table-wrap">
+      <table>
+        <caption className="sr-only">{caption}</caption>
+        <thead>
+          <tr>
+            <th scope="col">Status</th>
+            <th scope="col">Attempts</th>
+            <th scope="col">Priority</th>
+            <th scope="col">Queued</th>
+            <th scope="col">Finished</th>
+            <th scope="col">Error</th>
+          </tr>
+        </thead>
+        <tbody>
+          {jobs.map((job, i) => (
+            <tr key={`${job.createdAt}-${i}`}>
+              <td>
+                <Badge value={job.status} />
+              </td>
+              <td>
+                {job.attempts} / {job.maxAttempts}
+              </td>
+              <td>{job.priority}</td>
+              <td>{formatDate(job.createdAt)}</td>
+              <td>{formatDate(job.finishedAt)}</td>
+              <td className="error-text">{job.lastError ?? ''}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+type ItemDetailResponse = (AdminItemDetail & { indexed: true }) | { indexed: false; jobs: JobView[]; knowledgeBaseId: string; integrationId: string; externalId: string };
+
+function ItemDetail({ knowledgeBaseId, integrationId, externalId }: { knowledgeBaseId: string; integrationId: string; externalId: string }) {
+  const { session } = useSession();
+  const path = `/knowledge-bases/${seg(knowledgeBaseId)}/items/${seg(integrationId)}/${seg(externalId)}`;
+  const { data, error } = useLoad((signal) => get<ItemDetailResponse>(path, signal), [path]);
+  const [confirming, setConfirming] = useState(false);
+  return (
+    <>
+      <PageHeader title={data?.indexed ? data.title || '(untitled)' : externalId}>
+        <a className="button secondary" href={href('knowledge', knowledgeBaseId)}>
+          Back to {knowledgeBaseId}
+        </a>
+        {session.canManage && data ? (
+          <button type="button" className="danger" onClick={() => setConfirming(true)}>
+            Delete item
+          </button>
+        ) : null}
+      </PageHeader>
+      <ErrorNote error={error} />
+      {data ? (
+        <>
+          <dl className="meta">
+            <div>
+              <dt>Knowledge base</dt>
+              <dd>{knowledgeBaseId}</dd>
+            </div>
+            <div>
+              <dt>Integration</dt>
+              <dd>{integrationId}</dd>
+            </div>
+            <div>
+              <dt>External id</dt>
+              <dd>
+                <code>{externalId}</code>
+              </dd>
+            </div>
+            {data.indexed ? (
+              <>
+                <div>
+                  <dt>Type</dt>
+                  <dd>{data.sourceType}</dd>
+                </div>
+                <div>
+                  <dt>URL</dt>
+                  <dd>{data.url ? <a href={data.url} target="_blank" rel="noreferrer noopener">{data.url}</a> : '—'}</dd>
+                </div>
+                <div>
+                  <dt>Updated</dt>
+                  <dd>{formatDate(data.updatedAt)}</dd>
+                </div>
+                <div>
+                  <dt>Embedding model</dt>
+                  <dd>{data.embedder}</dd>
+                </div>
+              </>
+            ) : null}
+          </dl>
+          {!data.indexed ? <p className="note">This item is not indexed (yet). Its jobs are below.</p> : null}
+          {data.indexed && data.sourceData ? (
+            <section aria-labelledby="source-data">
+              <h2 id="source-data">Source data</h2>
+              <pre className="json">{JSON.stringify(data.sourceData, null, 2)}</pre>
+            </section>
+          ) : null}
+          {data.indexed ? (
+            <section aria-labelledby="chunks">
+              <h2 id="chunks">Chunks ({data.chunks.length})</h2>
+              <ol className="chunks">
+                {data.chunks.map((c) => (
+                  <li key={c.id} id={`chunk-${c.id}`}>
+                    <p>{c.text}</p>
+                    <span className="hint">{c.tokenCount} tokens</span>
+                  </li>
+                ))}
+              </ol>
+            </section>
+          ) : null}
+          <section aria-labelledby="job-history">
+            <h2 id="job-history">Job history</h2>
+            <JobTable jobs={data.jobs} caption="Job history" />
+          </section>
+        </>
+      ) : null}
+      <Confirm
+        title="Delete this item?"
+        open={confirming}
+        confirmLabel="Delete item"
+        message={<p>The item, its chunks and vectors are removed, and a queued job for it is cancelled. Pushing it again brings it back.</p>}
+        onCancel={() => setConfirming(false)}
+        onConfirm={async () => {
+          await del(path);
+          setConfirming(false);
+          navigate('knowledge', knowledgeBaseId);
+        }}
+      />
+    </>
+  );
+}
+
+export function KnowledgeScreen({ route }: { route: string[] }) {
+  const [, kb, section, integrationId, externalId] = route;
+  if (kb && section === 'items' && integrationId && externalId) {
+    return <ItemDetail knowledgeBaseId={kb} integrationId={integrationId} externalId={externalId} />;
+  }
+  if (kb) return <ItemList knowledgeBaseId={kb} />;
+  return <KnowledgeBaseList />;
+}

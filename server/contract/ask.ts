@@ -1,0 +1,73 @@
+import { z } from 'zod';
+import { sourceTypeSchema } from './ingest.ts';
+import { SEARCH_MODES } from './knowledge.ts';
+import { safeText } from './text-rules.ts';
+
+/** An earlier turn of the conversation, so follow-up questions ("and on Sundays?") work. */
+export const conversationTurnSchema = z.strictObject({
+  role: z.enum(['user', 'assistant']),
+  content: safeText(8_000).min(1),
+});
+export type ConversationTurn = z.infer<typeof conversationTurnSchema>;
+
+export const askRequestSchema = z
+  .strictObject({
+    question: safeText(2_000).trim().min(1),
+    conversation: z
+      .array(conversationTurnSchema)
+      .max(20)
+      .optional()
+      .describe('Earlier turns, oldest first. The question itself is not part of it.'),
+    stream: z.boolean().default(false).describe('Answer with Server-Sent Events instead of one JSON body.'),
+    mode: z.enum(SEARCH_MODES).default('hybrid').describe('How passages are retrieved.'),
+    topK: z.number().int().min(1).max(20).default(5).describe('Items retrieved to answer from.'),
+    sourceTypes: z.array(sourceTypeSchema).min(1).optional(),
+  })
+  .meta({ id: 'AskRequest' });
+/** What callers send; defaults are filled in by the schema on the HTTP path. */
+export type AskRequest = z.input<typeof askRequestSchema>;
+
+export const citationSchema = z
+  .strictObject({
+    number: z.number().int().describe('The [n] that marks it in the answer.'),
+    knowledgeBaseId: z.string(),
+    integrationId: z.string(),
+    externalId: z.string(),
+    sourceType: sourceTypeSchema,
+    title: z.string(),
+    url: z.string().nullable(),
+    chunkId: z.number().int(),
+    passage: z.string().describe('The retrieved passage the answer cites.'),
+  })
+  .meta({ id: 'Citation' });
+export type Citation = z.infer<typeof citationSchema>;
+
+export const ANSWER_METHODS = ['extractive', 'generative'] as const;
+
+export const askResponseSchema = z
+  .strictObject({
+    question: z.string(),
+    answer: z.string(),
+    answered: z.boolean().describe('False when the knowledge base does not hold the answer; the answer then says so.'),
+    method: z.enum(ANSWER_METHODS),
+    fallbackReason: z
+      .string()
+      .nullable()
+      .describe('Why the configured language model was not used for this answer (timeout, endpoint error), else null.'),
+    citations: z.array(citationSchema),
+    tookMs: z.number(),
+  })
+  .meta({ id: 'AskResponse' });
+export type AskResponse = z.infer<typeof askResponseSchema>;
+
+/**
+ * Server-Sent Events of a streamed answer, in order: `answer` (text deltas), possibly
+ * `fallback` (the text so far is void; the extractive answer follows), `citations`, `done`
+ * (the whole response without streaming), or `error` instead of `done`.
+ */
+export type AskEvent =
+  | { type: 'answer'; text: string }
+  | { type: 'fallback'; reason: string }
+  | { type: 'citations'; citations: Citation[] }
+  | { type: 'done'; response: AskResponse }
+  | { type: 'error'; code: string; message: string };

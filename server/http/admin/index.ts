@@ -1,0 +1,61 @@
+import fastifyCookie from '@fastify/cookie';
+import type { FastifyPluginAsync } from 'fastify';
+import type { AdminSettings } from '../../contract/admin.ts';
+import type { ApiKeyService } from '../../domain/api-key-service.ts';
+import type { JobQueue } from '../../domain/job-queue.ts';
+import type { MonitorService } from '../../domain/monitor.ts';
+import type { DesktopSignIn, SessionService } from '../../domain/sessions.ts';
+import type { UserService } from '../../domain/users.ts';
+import type { SearchService } from '../../retrieval/search.ts';
+import type { ItemReadRepo } from '../../storage/item-read-repo.ts';
+import type { ItemRepo } from '../../storage/item-repo.ts';
+import type { JobRepo } from '../../storage/job-repo.ts';
+import type { MonitorRepo } from '../../storage/monitor-repo.ts';
+import type { Assistant } from '../../retrieval/answer/assistant.ts';
+import type { LlmSettings } from '../../retrieval/answer/llm-settings.ts';
+import type { UsageRepo } from '../../storage/usage-repo.ts';
+import { registerAdminAuth } from './admin-auth.ts';
+import { assistantAdminRoutes } from './assistant-routes.ts';
+import { keyRoutes } from './key-routes.ts';
+import { knowledgeAdminRoutes } from './knowledge-routes.ts';
+import { monitorRoutes } from './monitor-routes.ts';
+import { sessionRoutes } from './session-routes.ts';
+import { settingsRoutes } from './settings-routes.ts';
+import { userRoutes } from './user-routes.ts';
+
+export type AdminApiOptions = {
+  users: UserService;
+  sessions: SessionService;
+  desktop: DesktopSignIn;
+  keys: ApiKeyService;
+  reader: ItemReadRepo;
+  items: ItemRepo;
+  jobs: JobRepo;
+  queue: JobQueue;
+  search: SearchService;
+  monitor: MonitorService;
+  monitorRepo: MonitorRepo;
+  settings: () => AdminSettings;
+  assistant: Assistant;
+  usage: UsageRepo;
+  llmSettings: LlmSettings;
+};
+
+/**
+ * The dashboard's admin API under /admin/api: its own surface with its own gate (session cookie,
+ * CSRF header, same origin, never an API key), kept out of the integration API's OpenAPI document.
+ */
+export const adminApi: FastifyPluginAsync<AdminApiOptions> = async (app, { prefix: _prefix, ...options }: AdminApiOptions & { prefix?: string }) => {
+  await app.register(fastifyCookie);
+  registerAdminAuth(app, options.sessions);
+  app.addHook('onRoute', (route) => {
+    route.schema = { ...route.schema, hide: true };
+  });
+  await app.register(sessionRoutes, options);
+  await app.register(userRoutes, options);
+  await app.register(keyRoutes, options);
+  await app.register(knowledgeAdminRoutes, options);
+  await app.register(monitorRoutes, options);
+  await app.register(settingsRoutes, options);
+  await app.register(assistantAdminRoutes, options);
+};

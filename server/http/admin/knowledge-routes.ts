@@ -1,0 +1,154 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  adminItemListQuerySchema,
+  adminJobListQuerySchema,
+  type AdminItemSummary,
+  itemIdentitySchema,
+} from '../../contract/admin.ts';
+import { identifier } from '../../contract/text-rules.ts';
+import { decodeCursor, paginate } from '../../domain/cursor.ts';
+import type { JobQueue } from '../../domain/job-queue.ts';
+import type { MonitorService } from '../../domain/monitor.ts';
+import type { SearchService } from '../../retrieval/search.ts';
+import type { ItemReadRepo } from '../../storage/item-read-repo.ts';
+import type { ItemRepo } from '../../storage/item-repo.ts';
+import { type JobRepo, toJobView } from '../../storage/job-repo.ts';
+import type { MonitorRepo } from '../../storage/monitor-repo.ts';
+import { ApiError } from '../api-error.ts';
+import { iso } from './views.ts';
+
+export type KnowledgeAdminOptions = {
+  reader: ItemReadRepo;
+  items: ItemRepo;
+  jobs: JobRepo;
+  queue: JobQueue;
+  search: SearchService;
+  monitorRepo: MonitorRepo;
+  monitor: MonitorService;
+};
+
+type SummaryRow = {
+  knowledge_base_id: string;
+  integration_id: string;
+  external_id: string;
+  source_type: string;
+  title: string;
+  url: string | null;
+  updated_at: number;
+  chunk_count?: number;
+};
+
+function summary(row: SummaryRow): AdminItemSummary {
+  return {
+    knowledgeBaseId: row.knowledge_base_id,
+    integrationId: row.integration_id,
+    externalId: row.external_id,
+    sourceType: row.source_type,
+    title: row.title,
+    url: row.url,
+    updatedAt: iso(row.updated_at)!,
+    chunkCount: row.chunk_count ?? null,
+  };
+}
+
+const kbParams = z.strictObject({ knowledgeBaseId: identifier() });
+
+/** Knowledge bases, items and jobs for the dashboard, on the same repositories as the API. */
+export const knowledgeAdminRoutes: FastifyPluginAsyncZod<KnowledgeAdminOptions> = async (
+  app,
+  { reader, items, jobs, queue, search, monitorRepo, monitor },
+) => {
+  app.get('/knowledge-bases', { config: { admin: 'member' } }, async () => ({
+    data: reader.knowledgeBases().map((kb) => ({
+      id: kb.id,
+      itemCount: kb.item_count,
+      chunkCount: kb.chunk_count,
+      pendingJobs: kb.pending_jobs,
+      createdAt: iso(kb.created_at)!,
+    })),
+  }));
+
+  app.get(
+    '/knowledge-bases/:knowledgeBaseId/items',
+    { config: { admin: 'member' }, schema: { params: kbParams, querystring: adminItemListQuerySchema } },
+    async (request) => {
+      const { knowledgeBaseId } = request.params;
+      const { limit, cursor, q, ...filter } = request.query;
+      if (q) {
+        // A text search ranks by relevance (keywords), one page; filters still apply.
+        const outcome = await search.search(knowledgeBaseId, q, {
+          mode: 'keyword',
+          topK: limit,
+          sourceTypes: filter.sourceType ? [filter.sourceType] : null,
+          passages: 0,
+        });
+        const data = outcome.hits
+          .map((hit) => hit.item)
+          .filter((item) => !filter.integrationId || item.integration_id === filter.integrationId)
+          .map((item) => summary(item));
+        return { data, nextCursor: null };
+      }
+      const beforeId = cursor === undefined ? null : decodeCursor(cursor);
+      const page = paginate(reader.list(knowledgeBaseId, filter, limit + 1, beforeId), limit);
+      return { data: page.rows.map(summary), nextCursor: page.nextCursor };
+    },
+  );
+
+  const itemParams = itemIdentitySchema;
+
+  app.get(
+    '/knowledge-bases/:knowledgeBaseId/items/:integrationId/:externalId',
+    { config: { admin: 'member' }, schema: { params: itemParams } },
+    async (request) => {
+      const identity = request.params;
+      const row = reader.get(identity);
+      const history = monitorRepo.itemJobs(identity, 50).map(toJobView);
+      if (!row) {
+        if (history.length === 0) throw new ApiError('not_found', `No item "${identity.externalId}" from "${identity.integrationId}".`);
+        // Pushed but not indexed yet (or failed): the history is what there is to show.
+        return { indexed: false, jobs: history, ...identity };
+      }
+      return {
+        indexed: true,
+        ...summary(row),
+        content: row.content,
+        text: row.text,
+        sourceData: row.source_data ? (JSON.parse(row.source_data) as Record<string, unknown>) : null,
+        contentHash: row.content_hash,
+        embedder: row.embedder_id,
+        createdAt: iso(row.created_at)!,
+        chunks: reader.chunks(row.id).map((c) => ({ id: c.id, position: c.position, text: c.text, tokenCount: c.token_count })),
+        jobs: history,
+      };
+    },
+  );
+
+  app.delete(
+    '/knowledge-bases/:knowledgeBaseId/items/:integrationId/:externalId',
+    { config: { admin: 'manager' }, schema: { params: itemParams } },
+    async (request) => {
+      const outcome = items.delete(request.params, Date.now());
+      if (!outcome.existed) throw new ApiError('not_found', `No item "${request.params.externalId}".`);
+      monitor.notify();
+      return { deleted: true, ...request.params, cancelledJobs: outcome.cancelledJobs };
+    },
+  );
+
+  app.get('/jobs', { config: { admin: 'member' }, schema: { querystring: adminJobListQuerySchema } }, async (request) => {
+    const { limit, cursor, ...filter } = request.query;
+    const page = queue.list(filter, limit, cursor);
+    return { data: page.rows.map(toJobView), nextCursor: page.nextCursor };
+  });
+
+  /** Retries the latest job of an item (the one the monitor shows as failed). */
+  app.post('/jobs/retry', { config: { admin: 'manager' }, schema: { body: itemIdentitySchema } }, async (request) => {
+    const job = jobs.latestForItem(request.body);
+    if (!job) throw new ApiError('not_found', 'This item has no job.');
+    const outcome = queue.retry(job);
+    if (outcome === 'not_failed') throw new ApiError('job_not_retryable', `Only failed jobs can be retried; this one is ${job.status}.`);
+    if (outcome === 'newer_queued') throw new ApiError('job_not_retryable', 'A newer version of this item is already queued.');
+    monitor.notify();
+    return toJobView(queue.get(job.id)!);
+  });
+};

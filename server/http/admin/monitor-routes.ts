@@ -1,0 +1,50 @@
+import type { ServerResponse } from 'node:http';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { MonitorService } from '../../domain/monitor.ts';
+
+export type MonitorRoutesOptions = { monitor: MonitorService };
+
+/** A comment line now and then keeps proxies and the browser from closing a quiet stream. */
+const KEEPALIVE_MS = 20_000;
+
+/**
+ * The ingestion monitor: one snapshot on request, or a Server-Sent Events stream that sends a
+ * snapshot at once and then whenever the queue changes (coalesced to a few per second at most).
+ */
+export const monitorRoutes: FastifyPluginAsyncZod<MonitorRoutesOptions> = async (app, { monitor }) => {
+  const open = new Set<ServerResponse>();
+  // Streams never end by themselves; closing the server ends them first.
+  app.addHook('preClose', async () => {
+    for (const res of open) res.end();
+    open.clear();
+  });
+
+  app.get('/monitor', { config: { admin: 'member' } }, async () => monitor.snapshot());
+
+  app.get('/events', { config: { admin: 'member' } }, async (request, reply) => {
+    reply.hijack();
+    const res = reply.raw;
+    res.writeHead(200, {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-store',
+      connection: 'keep-alive',
+      'x-accel-buffering': 'no',
+      'x-request-id': request.id,
+    });
+    res.write('retry: 3000\n\n');
+    open.add(res);
+    let id = 0;
+    const unsubscribe = monitor.subscribe((snapshot) => {
+      res.write(`id: ${++id}\nevent: snapshot\ndata: ${JSON.stringify(snapshot)}\n\n`);
+    });
+    const keepalive = setInterval(() => res.write(': keepalive\n\n'), KEEPALIVE_MS);
+    keepalive.unref();
+    const close = () => {
+      clearInterval(keepalive);
+      unsubscribe();
+      open.delete(res);
+    };
+    request.raw.once('close', close);
+    res.once('close', close);
+  });
+};

@@ -1,0 +1,45 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { newUserSchema, userParamsSchema, userRoleSchema } from '../../contract/admin.ts';
+import type { SessionService } from '../../domain/sessions.ts';
+import type { UserService } from '../../domain/users.ts';
+import { sessionOf } from './admin-auth.ts';
+import { userErrorToApi } from './session-routes.ts';
+import { userView } from './views.ts';
+
+export type UserRoutesOptions = { users: UserService; sessions: SessionService };
+
+export const userRoutes: FastifyPluginAsyncZod<UserRoutesOptions> = async (app, { users, sessions }) => {
+  app.get('/users', { config: { admin: 'member' } }, async () => ({ data: users.list().map(userView) }));
+
+  app.post('/users', { config: { admin: 'manager' }, schema: { body: newUserSchema } }, async (request, reply) => {
+    const { username, password, role } = request.body;
+    const user = await users.create(sessionOf(request).user, username, password, role).catch(userErrorToApi);
+    return reply.code(201).send(userView(user));
+  });
+
+  app.patch(
+    '/users/:userId',
+    { config: { admin: 'manager' }, schema: { params: userParamsSchema, body: userRoleSchema } },
+    async (request) => {
+      const user = (() => {
+        try {
+          return users.setRole(sessionOf(request).user, request.params.userId, request.body.role);
+        } catch (error) {
+          return userErrorToApi(error);
+        }
+      })();
+      // A changed role takes effect at once: the user signs in again.
+      sessions.destroyForUser(user.id);
+      return userView(user);
+    },
+  );
+
+  app.delete('/users/:userId', { config: { admin: 'manager' }, schema: { params: userParamsSchema } }, async (request, reply) => {
+    try {
+      users.remove(sessionOf(request).user, request.params.userId);
+    } catch (error) {
+      userErrorToApi(error);
+    }
+    return reply.code(204).send();
+  });
+};

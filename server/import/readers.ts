@@ -1,0 +1,106 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import readline from 'node:readline';
+import { parse } from 'csv-parse';
+import type { ImportRecord } from '../contract/import-mapping.ts';
+import { FileFormatError, isPlainObject, readJsonArray, type ReadRecord } from '../contract/json-array-stream.ts';
+
+/**
+ * Streaming readers for the import formats. None of them holds the file in memory: records are
+ * yielded one at a time, so a file of any size imports with constant memory.
+ *
+ * `row` numbers a record for people and for resuming: the record's row as a spreadsheet shows it
+ * for CSV (header = 1), the line for JSONL, the element position (1-based) for a JSON array.
+ * Rows only increase.
+ */
+export const IMPORT_FORMATS = ['csv', 'json', 'jsonl'] as const;
+export type ImportFormat = (typeof IMPORT_FORMATS)[number];
+
+export { FileFormatError, type ReadRecord };
+
+export function formatFromPath(file: string): ImportFormat | null {
+  const ext = path.extname(file).toLowerCase();
+  if (ext === '.csv' || ext === '.tsv') return 'csv';
+  if (ext === '.json') return 'json';
+  if (ext === '.jsonl' || ext === '.ndjson') return 'jsonl';
+  return null;
+}
+
+export type RecordSource = {
+  records: AsyncIterable<ReadRecord>;
+  /** Bytes of the file read so far, for progress. */
+  bytesRead(): number;
+  close(): void;
+};
+
+export function openRecords(file: string, format: ImportFormat, options: { delimiter?: string } = {}): RecordSource {
+  const stream = fs.createReadStream(file);
+  const delimiter = options.delimiter ?? (path.extname(file).toLowerCase() === '.tsv' ? '\t' : undefined);
+  const records = format === 'csv' ? readCsv(stream, delimiter) : format === 'jsonl' ? readJsonl(stream) : readJsonArray(stream);
+  return { records, bytesRead: () => stream.bytesRead, close: () => stream.destroy() };
+}
+
+/** CSV through csv-parse's streaming parser. The first record is the header. */
+async function* readCsv(stream: fs.ReadStream, delimiter?: string): AsyncGenerator<ReadRecord> {
+  const parser = stream.pipe(
+    parse({
+      bom: true,
+      relax_column_count: true,
+      skip_empty_lines: true,
+      ...(delimiter ? { delimiter } : {}),
+    }),
+  );
+  stream.on('error', (error) => parser.destroy(error));
+  let header: string[] | null = null;
+  // Rows count records, header = 1: the row a spreadsheet shows, even for cells with line breaks.
+  let row = 0;
+  try {
+    for await (const record of parser as AsyncIterable<string[]>) {
+      row++;
+      if (!header) {
+        header = record.map((h) => h.trim());
+        const seen = new Set<string>();
+        for (const name of header) {
+          if (!name) throw new FileFormatError('The CSV header has an empty column name.');
+          if (seen.has(name)) throw new FileFormatError(`The CSV header names column "${name}" twice.`);
+          seen.add(name);
+        }
+        continue;
+      }
+      if (record.length !== header.length) {
+        yield { row, error: `has ${record.length} fields, the header has ${header.length}` };
+        continue;
+      }
+      // No prototype: a column named "__proto__" stays an ordinary column.
+      const out: ImportRecord = Object.create(null) as ImportRecord;
+      header.forEach((name, i) => (out[name] = record[i]));
+      yield { row, record: out };
+    }
+  } catch (error) {
+    if (error instanceof FileFormatError) throw error;
+    // A broken quote leaves the rest of the file ambiguous: stop rather than guess.
+    throw new FileFormatError(`CSV: ${(error as Error).message}`);
+  }
+}
+
+/** JSON Lines: one object per line; blank lines are ignored. */
+async function* readJsonl(stream: fs.ReadStream): AsyncGenerator<ReadRecord> {
+  const lines = readline.createInterface({ input: stream, crlfDelay: Infinity });
+  let row = 0;
+  for await (const line of lines) {
+    row++;
+    const text = row === 1 ? line.replace(/^\uFEFF/, '') : line;
+    if (!text.trim()) continue;
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch (error) {
+      yield { row, error: `not valid JSON (${(error as Error).message})` };
+      continue;
+    }
+    yield isPlainObject(value) ? { row, record: value } : { row, error: 'is not a JSON object' };
+  }
+}
+
+/** The JSON array reader is shared with the dashboard, so it lives in the contract. */
+export { readJsonArray };

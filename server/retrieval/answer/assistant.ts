@@ -1,0 +1,182 @@
+import { type AskEvent, type AskRequest, type AskResponse, askRequestSchema, type Citation } from '../../contract/ask.ts';
+import type { SourceType } from '../../contract/ingest.ts';
+import type { EmbeddingModel } from '../../pipeline/embedding-model.ts';
+import type { TermStatsRepo } from '../../storage/term-stats-repo.ts';
+import type { SearchOutcome, SearchService } from '../search.ts';
+import { ABSTAIN_BELOW, support } from './abstention.ts';
+import { type CandidatePassage, DEFAULT_SELECTION, scoreSentences, selectSentences, type SelectionOptions } from './extractive.ts';
+import type { LlmSettings } from './llm-settings.ts';
+import { LlmError, streamChat } from './openai-client.ts';
+import { buildMessages, citedNumbers, isNotFoundReply, NOT_FOUND_REPLY } from './prompt.ts';
+import { retrievalQuery, weightedTerms } from './question-terms.ts';
+
+export type AskResult = AskResponse;
+export type AskOptions = { signal: AbortSignal; onEvent?: (event: AskEvent) => void };
+
+/** Passages retrieved per item; the second often holds the rest of a sentence cut at a chunk edge. */
+const PASSAGES_PER_ITEM = 2;
+/** Passages a generated answer is grounded in. */
+const PROMPT_PASSAGES = 6;
+
+export type AssistantTuning = { abstainBelow: number; selection: SelectionOptions };
+
+/**
+ * Answers a question from a knowledge base: retrieve with the hybrid search, then either compose
+ * an extractive answer from the sentences that answer it, or, with a language model endpoint
+ * configured, generate one grounded in the retrieved passages (falling back to extractive when the
+ * endpoint fails). Says so instead of answering when the knowledge base does not support one.
+ * Free of HTTP: the API route and the dashboard's chat both call it.
+ */
+export class Assistant {
+  constructor(
+    private readonly search: SearchService,
+    private readonly embedding: EmbeddingModel,
+    private readonly termStats: TermStatsRepo,
+    private readonly llm: LlmSettings,
+    private readonly tuning: AssistantTuning = { abstainBelow: ABSTAIN_BELOW, selection: DEFAULT_SELECTION },
+  ) {}
+
+  async ask(knowledgeBaseId: string, request: AskRequest, options: AskOptions): Promise<AskResult> {
+    const started = performance.now();
+    const req = askRequestSchema.parse(request);
+    const conversation = req.conversation ?? [];
+    const emit = options.onEvent ?? (() => {});
+    const { signal } = options;
+
+    const { candidates, scored, support } = await this.analyze(knowledgeBaseId, req, signal);
+
+    const finish = (answer: Omit<AskResponse, 'question' | 'tookMs'>): AskResult => {
+      emit({ type: 'citations', citations: answer.citations });
+      const response = { question: req.question, ...answer, tookMs: Math.round((performance.now() - started) * 10) / 10 };
+      emit({ type: 'done', response });
+      return response;
+    };
+
+    if (scored.length === 0 || support.score < support.threshold) {
+      emit({ type: 'answer', text: NOT_FOUND_REPLY });
+      return finish({ answer: NOT_FOUND_REPLY, answered: false, method: 'extractive', fallbackReason: null, citations: [] });
+    }
+
+    let fallbackReason: string | null = null;
+    const endpoint = this.llm.endpoint();
+    if (endpoint) {
+      const passages = promptPassages(candidates);
+      let text = '';
+      try {
+        for await (const delta of streamChat(endpoint, buildMessages(req.question, passages, conversation), signal)) {
+          text += delta;
+          emit({ type: 'answer', text: delta });
+        }
+        const answer = text.trim();
+        if (isNotFoundReply(answer)) {
+          return finish({ answer, answered: false, method: 'generative', fallbackReason: null, citations: [] });
+        }
+        const citations = citedNumbers(answer, passages.length).map((n) => citation(n, passages[n - 1]!));
+        return finish({ answer, answered: true, method: 'generative', fallbackReason: null, citations });
+      } catch (error) {
+        if (!(error instanceof LlmError) || signal.aborted) throw error;
+        fallbackReason = `${error.message}; this answer is extractive`;
+        emit({ type: 'fallback', reason: fallbackReason });
+      }
+    }
+
+    const chosen = selectSentences(scored, this.tuning.selection);
+    const numbers = new Map<number, number>();
+    const parts: string[] = [];
+    for (const sentence of chosen) {
+      if (!numbers.has(sentence.passage)) numbers.set(sentence.passage, numbers.size + 1);
+      const part = `${sentence.text} [${numbers.get(sentence.passage)}]`;
+      emit({ type: 'answer', text: parts.length ? ` ${part}` : part });
+      parts.push(part);
+    }
+    const citations = [...numbers].map(([index, n]) => citation(n, candidates[index]!));
+    return finish({ answer: parts.join(' '), answered: true, method: 'extractive', fallbackReason, citations });
+  }
+
+  /**
+   * Retrieval and sentence scoring without composing an answer: what the answer and the decision
+   * to abstain are made from (the calibration in bench/answer reads it too).
+   */
+  async analyze(knowledgeBaseId: string, request: AskRequest, signal: AbortSignal) {
+    const req = askRequestSchema.parse(request);
+    const { candidates, bestCosine } = await this.retrieve(knowledgeBaseId, req, signal);
+    const chunks = this.termStats.chunkCount(knowledgeBaseId);
+    const terms = weightedTerms(req.question, req.conversation ?? [], (word) => this.idf(knowledgeBaseId, chunks, word));
+    const scored = scoreSentences(candidates, terms);
+    const bestCoverage = Math.max(0, ...scored.map((s) => s.coverage));
+    return { candidates, scored, bestCoverage, bestCosine, support: support(bestCoverage, bestCosine, this.tuning.abstainBelow) };
+  }
+
+  /** The retrieved passages, best item first, and the best passage's cosine similarity to the query. */
+  private async retrieve(
+    knowledgeBaseId: string,
+    req: ReturnType<typeof askRequestSchema.parse>,
+    signal: AbortSignal,
+  ): Promise<{ candidates: CandidatePassage[]; bestCosine: number | null }> {
+    const query = retrievalQuery(req.question, req.conversation);
+    const vectors = req.mode === 'keyword' ? null : this.embedding.vectors();
+    const queryVector = vectors ? (await this.embedding.queries.embed([query]))[0]! : null;
+    signal.throwIfAborted();
+    const outcome: SearchOutcome = this.search.searchWithVector(knowledgeBaseId, query, queryVector, {
+      mode: req.mode,
+      topK: req.topK,
+      sourceTypes: req.sourceTypes ?? null,
+      passages: PASSAGES_PER_ITEM,
+    });
+    const top = outcome.hits[0]?.score ?? 0;
+    const candidates = outcome.hits.flatMap((hit) =>
+      hit.passages.map((p) => ({
+        item: hit.item,
+        chunkId: p.chunkId,
+        text: p.text,
+        retrieval: top > 0 ? hit.score / top : 0,
+        passageScore: p.score,
+      })),
+    );
+    let bestCosine: number | null = null;
+    if (vectors && queryVector) {
+      for (const candidate of candidates) {
+        const vector = vectors.get(candidate.chunkId);
+        if (vector) bestCosine = Math.max(bestCosine ?? -1, dot(vector, queryVector));
+      }
+    }
+    return { candidates, bestCosine };
+  }
+
+  /** BM25's inverse document frequency of a word among the knowledge base's chunks. */
+  private idf(knowledgeBaseId: string, total: number, word: string): number {
+    const df = this.termStats.documentFrequency(knowledgeBaseId, word);
+    return Math.log(1 + (total - df + 0.5) / (df + 0.5));
+  }
+}
+
+/** The best passage of each item first, then their second passages: breadth before depth. */
+function promptPassages(candidates: CandidatePassage[]): CandidatePassage[] {
+  const byItem = new Map<number, CandidatePassage[]>();
+  for (const c of candidates) byItem.set(c.item.id, [...(byItem.get(c.item.id) ?? []), c]);
+  const ordered: CandidatePassage[] = [];
+  for (let depth = 0; depth < PASSAGES_PER_ITEM; depth++) {
+    for (const list of byItem.values()) if (list[depth]) ordered.push(list[depth]!);
+  }
+  return ordered.slice(0, PROMPT_PASSAGES);
+}
+
+function citation(number: number, passage: CandidatePassage): Citation {
+  return {
+    number,
+    knowledgeBaseId: passage.item.knowledge_base_id,
+    integrationId: passage.item.integration_id,
+    externalId: passage.item.external_id,
+    sourceType: passage.item.source_type as SourceType,
+    title: passage.item.title,
+    url: passage.item.url,
+    chunkId: passage.chunkId,
+    passage: passage.text,
+  };
+}
+
+function dot(a: Float32Array, b: Float32Array): number {
+  let sum = 0;
+  for (let i = 0; i < a.length; i++) sum += a[i]! * b[i]!;
+  return sum;
+}

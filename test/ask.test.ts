@@ -1,0 +1,95 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { askResponseSchema } from '../server/contract/ask.ts';
+import type { RunningServer } from '../server/main.ts';
+import { KB, pushBakery, readEvents } from './helpers/ask-fixtures.ts';
+import { api, startPipelineServer } from './helpers/pipeline-app.ts';
+
+type Server = RunningServer & { key: string };
+
+describe('POST /knowledge-bases/{id}/ask (extractive)', { timeout: 180_000 }, () => {
+  let server: Server;
+  before(async () => {
+    server = await startPipelineServer();
+    await pushBakery(server);
+  });
+  after(() => server.stop());
+
+  const ask = (body: object) => api(server, 'POST', `/knowledge-bases/${KB}/ask`, body);
+
+  it('answers with the sentences that answer, citing only passages the search retrieved', async () => {
+    const question = 'How far ahead should I order a wedding cake?';
+    const res = await ask({ question });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    askResponseSchema.parse(res.body);
+    assert.equal(res.body.answered, true);
+    assert.equal(res.body.method, 'extractive');
+    assert.match(res.body.answer, /six weeks ahead/);
+    // Only the answering sentences, not the whole passage.
+    assert.doesNotMatch(res.body.answer, /sponge, chocolate or carrot/);
+    assert.ok(res.body.citations.length >= 1);
+    assert.equal(res.body.citations[0].externalId, 'wedding-cakes');
+    assert.equal(res.body.citations[0].url, 'https://bakery.example/wedding-cakes');
+
+    const search = await api(server, 'POST', `/knowledge-bases/${KB}/search`, { query: question, topK: 5, passages: 2 });
+    const retrieved = new Map<number, string>(
+      search.body.results.flatMap((r: any) => r.passages.map((p: any) => [p.chunkId, p.text] as const)),
+    );
+    const markers = [...res.body.answer.matchAll(/\[(\d+)\]/g)].map((m) => Number(m[1]));
+    assert.deepEqual([...new Set(markers)].sort(), res.body.citations.map((c: any) => c.number).sort());
+    for (const citation of res.body.citations) {
+      assert.equal(retrieved.get(citation.chunkId), citation.passage, 'every cited passage is a retrieved passage, verbatim');
+    }
+  });
+
+  it('says plainly that the knowledge base does not hold the answer, citing nothing', async () => {
+    for (const question of ['Which NFL team won Super Bowl 50?', 'What is the boiling point of tungsten in kelvin?']) {
+      const res = await ask({ question });
+      assert.equal(res.status, 200);
+      assert.equal(res.body.answered, false, `${question} → ${res.body.answer}`);
+      assert.deepEqual(res.body.citations, []);
+      assert.match(res.body.answer, /does not contain the answer/);
+    }
+  });
+
+  it('uses earlier turns so a follow-up question finds its subject', async () => {
+    const conversation = [
+      { role: 'user', content: 'Do you bake gluten-free bread?' },
+      { role: 'assistant', content: 'Yes, gluten-free loaves are baked in a separate oven [1]' },
+    ];
+    const res = await ask({ question: 'On which day of the week are they baked?', conversation });
+    assert.equal(res.status, 200);
+    assert.equal(res.body.answered, true);
+    assert.equal(res.body.citations[0].externalId, 'gluten');
+    assert.match(res.body.answer, /Tuesdays/);
+  });
+
+  it('streams Server-Sent Events: answer sentences, then citations, then done', async () => {
+    const res = await fetch(`${server.url}/knowledge-bases/${KB}/ask`, {
+      method: 'POST',
+      headers: { 'x-api-key': server.key, 'content-type': 'application/json' },
+      body: JSON.stringify({ question: 'What does delivery cost for small orders?', stream: true }),
+    });
+    assert.equal(res.status, 200);
+    assert.match(res.headers.get('content-type')!, /^text\/event-stream/);
+    assert.equal(res.headers.get('cache-control'), 'no-cache, no-transform');
+    const events = await readEvents(res);
+    const names = events.map((e) => e.event);
+    const firstCitations = names.indexOf('citations');
+    assert.ok(firstCitations > 0 && names.slice(0, firstCitations).every((n) => n === 'answer'), names.join(','));
+    assert.deepEqual(names.slice(firstCitations), ['citations', 'done']);
+    const done = askResponseSchema.parse(events.at(-1)!.data);
+    assert.equal(events.filter((e) => e.event === 'answer').map((e) => e.data.text).join(''), done.answer);
+    assert.deepEqual(events[firstCitations]!.data.citations, done.citations);
+    assert.match(done.answer, /4 euros/);
+  });
+
+  it('validates the request with the contract error shape', async () => {
+    const res = await ask({ question: '', extra: 1 });
+    assert.equal(res.status, 400);
+    assert.equal(res.body.code, 'invalid_body');
+    const empty = await api(server, 'POST', '/knowledge-bases/kb-empty/ask', { question: 'When do you open?' });
+    assert.equal(empty.status, 200);
+    assert.equal(empty.body.answered, false);
+  });
+});
