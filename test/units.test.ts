@@ -5,6 +5,7 @@ import { AGING_MS, backoffMs, contentHash, formatEstimate, sortKey } from '../se
 import { RateLimiter } from '../server/http/rate-limiter.ts';
 import { jsonDepth } from '../server/http/json-body.ts';
 import { defaultDataDir } from '../server/config.ts';
+import { keywordCandidatesFirst, minMaxFusion } from '../server/retrieval/fusion.ts';
 
 describe('API key values', () => {
   it('round-trip through parse, and differ every time', () => {
@@ -89,5 +90,29 @@ describe('default data folder', () => {
     assert.match(defaultDataDir({ APPDATA: 'C:\\Users\\a\\AppData\\Roaming' }, 'win32'), /LocalIQ$/);
     assert.match(defaultDataDir({}, 'darwin'), /Library\/Application Support\/LocalIQ$/);
     assert.equal(defaultDataDir({ XDG_DATA_HOME: '/x' }, 'linux'), '/x/localiq');
+  });
+});
+
+describe('hybrid fusion', () => {
+  const keyword = [
+    { id: 1, score: 9 },
+    { id: 2, score: 4 },
+    { id: 3, score: 1 },
+  ];
+  const semantic = [
+    { id: 4, score: 0.9 },
+    { id: 3, score: 0.8 },
+    { id: 1, score: 0.5 },
+  ];
+  const fused = minMaxFusion([keyword, semantic], [0.6, 0.4]);
+
+  it('min-max fusion lets a strong semantic-only item displace keyword matches', () => {
+    assert.deepEqual(fused.map((r) => r.id), [1, 4, 3, 2]);
+  });
+
+  it('keyword-first keeps every keyword candidate ahead, in fused order, then the semantic-only ones', () => {
+    assert.deepEqual(keywordCandidatesFirst(fused, keyword).map((r) => r.id), [1, 3, 2, 4]);
+    const semanticOnly = minMaxFusion([[], semantic], [0.6, 0.4]);
+    assert.deepEqual(keywordCandidatesFirst(semanticOnly, []).map((r) => r.id), [4, 3, 1]);
   });
 });

@@ -13,6 +13,11 @@ export type SweepVariant = { label: string; mode: SearchMode; hybrid: HybridSett
 
 const dense = (w: number) => [1 - w, w].map((x) => Math.round(x * 10) / 10).join('/');
 const minmax = (w: number): SweepVariant => ({ label: `min-max ${dense(w)}`, mode: 'hybrid', hybrid: { method: 'minmax', denseWeight: w } });
+const keywordFirst = (w: number): SweepVariant => ({
+  label: `min-max ${dense(w)} keyword-first`,
+  mode: 'hybrid',
+  hybrid: { method: 'minmax', denseWeight: w, keywordFirst: true },
+});
 const rrf = (w: number): SweepVariant => ({ label: `RRF ${dense(w)}`, mode: 'hybrid', hybrid: { method: 'rrf', denseWeight: w } });
 
 /** Labels read "keyword/dense" weights. RRF at equal weights is in BASELINES.md as a known loser; it stays as a reference. */
@@ -20,6 +25,7 @@ export const SWEEP_VARIANTS: SweepVariant[] = [
   { label: 'keyword', mode: 'keyword', hybrid: DEFAULT_HYBRID },
   { label: 'semantic', mode: 'semantic', hybrid: DEFAULT_HYBRID },
   ...[0.1, 0.2, 0.3, 0.4, 0.5].map(minmax),
+  ...[0.2, 0.3, 0.5].map(keywordFirst),
   ...[0.1, 0.2, 0.3, 0.5].map(rrf),
 ];
 

@@ -23,6 +23,16 @@ export function minMaxFusion(lists: Ranked[], weights: number[]): Ranked {
   return sortByScore(fused);
 }
 
+/**
+ * Keeps the fused order but moves the ids the keyword list did not hold behind all that it did:
+ * a list as long as the keyword candidates then holds every one of them, so fusion can reorder
+ * keyword matches but never push one out for an item only the semantic side found.
+ */
+export function keywordCandidatesFirst(fused: Ranked, keyword: Ranked): Ranked {
+  const found = new Set(keyword.map((r) => r.id));
+  return [...fused.filter((r) => found.has(r.id)), ...fused.filter((r) => !found.has(r.id))];
+}
+
 /** Weighted reciprocal-rank fusion: Σ weight / (k + rank). */
 export function reciprocalRankFusion(lists: Ranked[], weights: number[], k = 60): Ranked {
   const fused = new Map<number, number>();

@@ -17,7 +17,7 @@ import { CLI, cliEnv, startServerProcess, waitForExit, type ServerProcess } from
 import { createTestApp, tempDataDir, type TestApp } from '../helpers/test-app.ts';
 import { FIXTURE, checkErrorShape, storedDigest } from './helpers/fixture.ts';
 import { httpRequest, parseResponses, rawExchange } from './helpers/raw-http.ts';
-import { ROUTES, routeName, routeUrl, type RouteSpec } from './helpers/routes.ts';
+import { ADMIN_ROUTES, ROUTES, UNGUARDED, routeName, routeUrl, servedRoutes, type RouteSpec } from './helpers/routes.ts';
 
 const DAY = 86_400_000;
 
@@ -48,6 +48,26 @@ function assertShape(res: { statusCode: number; headers: Record<string, unknown>
   const shape = checkErrorShape(res.statusCode, res.headers as Record<string, string>, res.body);
   assert.ok(shape.ok, shape.ok ? '' : shape.problem);
 }
+
+describe('the route tables cover the whole app', () => {
+  it('every route the app serves is in ROUTES or ADMIN_ROUTES (or deliberately unguarded)', async () => {
+    const t = await createTestApp();
+    try {
+      const served = servedRoutes(t.app.printRoutes({ commonPrefix: false }));
+      assert.ok(served.length > 20, `read ${served.length} routes from the route tree`);
+      const known = new Set([...ROUTES.map((r) => `${r.method} ${r.path}`), ...ADMIN_ROUTES.map((r) => `${r.method} /admin/api${r.path}`)]);
+      const missing = served
+        .filter((r) => !UNGUARDED.some((re) => re.test(r.path)))
+        .map((r) => `${r.method} ${r.path}`)
+        .filter((r) => !known.has(r));
+      assert.deepEqual(missing, [], 'add these to test/reliability/helpers/routes.ts');
+      const stale = [...known].filter((k) => !served.some((r) => `${r.method} ${r.path}` === k));
+      assert.deepEqual(stale, [], 'these table entries match no served route');
+    } finally {
+      await t.close();
+    }
+  });
+});
 
 describe('attack table: bad keys on every route', () => {
   let t: Awaited<ReturnType<typeof seededApp>>;

@@ -12,10 +12,11 @@ const DIMENSION = 512;
 /** The graph's ClipToMaxLength node drops every word-piece at position ≥ 128 before encoding. */
 const MAX_TOKENS = 128;
 /**
- * Measured with bench/embedder-speed.ts on 128-token passages: batching gains ~7% per text up to 16;
- * 32 and 64 gain 1–3% more but each doubling costs ~70–120 MB of WASM memory that is never returned.
+ * Measured with bench/embedder-speed.ts on 128-token passages: batches of 8 are ~5% faster per text
+ * than single texts; 16 gains ~4% more but costs each worker ~50 MB of WASM memory that is never
+ * returned, which with two workers crossed the server's 600 MB budget (docs/benchmarks.md).
  */
-const DEFAULT_BATCH_SIZE = 16;
+const DEFAULT_BATCH_SIZE = 8;
 
 export type UseLiteOptions = { batchSize?: number };
 

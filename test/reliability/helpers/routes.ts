@@ -233,3 +233,27 @@ export const ADMIN_ROUTES: AdminRouteSpec[] = [
   { method: 'GET', path: '/settings/llm', access: 'member' },
   { method: 'PUT', path: '/settings/llm', access: 'manager', body: () => ({ endpoint: 'http://127.0.0.1:1/v1', model: 'x' }) },
 ];
+
+/** Routes no API key or session guards on purpose: the docs, the dashboard's files, the health check. */
+export const UNGUARDED = [/^\/$/, /^\/\*$/, /^\/docs/, /^\/health$/];
+
+/**
+ * Every method + path the app serves, read from Fastify's route tree (HEAD, which Fastify adds
+ * to every GET, left out), so a test can tell when a new route is missing from the tables above.
+ */
+export function servedRoutes(tree: string): Array<{ method: string; path: string }> {
+  const stack: string[] = [];
+  const out: Array<{ method: string; path: string }> = [];
+  for (const line of tree.split('\n')) {
+    const m = /^(.*?)[├└]── (.*) \(([A-Z, ]+)\)$/.exec(line);
+    if (!m) continue;
+    const depth = [...m[1]!].length / 4;
+    stack.length = depth;
+    const segment = m[2]!;
+    const parent = stack.join('');
+    const full = depth === 0 ? segment : parent.endsWith('/') || segment.startsWith('/') ? parent + segment : `${parent}/${segment}`;
+    stack.push(full.slice(parent.length));
+    for (const method of m[3]!.split(', ')) if (method !== 'HEAD') out.push({ method, path: full });
+  }
+  return out;
+}
