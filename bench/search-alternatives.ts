@@ -1,61 +1,24 @@
 /**
  * Why search costs what it costs at 100,000 chunks: times the parts of a hybrid search and the
- * alternatives considered for each, on an index built like bench/search-latency.ts builds it
- * (SciFact texts, random unit vectors). Query embedding excluded.
+ * alternatives considered for each, on the index bench/search-latency.ts uses
+ * (bench/lib/scale-index.ts: SciFact texts, random unit vectors). Query embedding excluded.
  * Usage: node --import tsx bench/search-alternatives.ts [--chunks 100000] [--queries 100]
  */
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../server/config.ts';
 import { ftsQuery } from '../server/retrieval/query-terms.ts';
-import { openServices } from '../server/services.ts';
-import { IndexRepo } from '../server/storage/index-repo.ts';
-import { fromBlob, VectorStore } from '../server/storage/vector-store.ts';
-import { benchEnv, EVAL_DIR, percentile, readJsonl, tempDir } from './lib/server-child.ts';
+import { fromBlob } from '../server/storage/vector-store.ts';
+import { buildScaleIndex, DIMENSION, randomUnit, SCALE_KB as KB } from './lib/scale-index.ts';
+import { EVAL_DIR, percentile, readJsonl } from './lib/server-child.ts';
 
 const { values } = parseArgs({ options: { chunks: { type: 'string', default: '100000' }, queries: { type: 'string', default: '100' } } });
-const CHUNKS_PER_ITEM = 4;
-const DIMENSION = 512;
-const KB = 'kb-scale';
-type Doc = { title: string; text: string };
-const docs = readJsonl<Doc>(path.join(EVAL_DIR, 'scifact/corpus.jsonl'));
 const queries = readJsonl<{ text: string }>(path.join(EVAL_DIR, 'scifact/queries-train.jsonl'))
   .slice(0, Number(values.queries))
   .map((q) => ftsQuery(q.text))
   .filter((q): q is string => q !== null);
 
-function randomUnit(): Float32Array {
-  const v = Float32Array.from({ length: DIMENSION }, () => Math.random() * 2 - 1);
-  const norm = Math.hypot(...v);
-  return v.map((x) => x / norm);
-}
-
-const services = await openServices(loadConfig(benchEnv(tempDir())));
-services.embedding.activate('use-lite', DIMENSION);
-const store = new VectorStore(services.db, 'use-lite', DIMENSION);
-const index = new IndexRepo(services.db, store);
-const itemCount = Number(values.chunks) / CHUNKS_PER_ITEM;
-for (let start = 0; start < itemCount; start += 1000) {
-  services.db.transaction(() => {
-    for (let i = start; i < Math.min(itemCount, start + 1000); i++) {
-      const doc = docs[i % docs.length]!;
-      const sentences = doc.text.split(/(?<=\.)\s+/);
-      const chunks = Array.from({ length: CHUNKS_PER_ITEM }, (_, c) => ({
-        position: c,
-        text: sentences.slice(c * 2, c * 2 + 2).join(' ') || doc.title,
-        tokenCount: 60,
-        embedHash: `${i}-${c}`,
-        vector: randomUnit(),
-      }));
-      const base = { knowledgeBaseId: KB, integrationId: 'bench', externalId: `doc-${i}`, sourceType: 'ARTICLE' };
-      index.writeItem(
-        { ...base, title: doc.title, content: doc.text, text: doc.text, url: null, sourceData: null, contentHash: `h-${i}`, seq: i + 1, embedderId: 'use-lite', chunks },
-        Date.now(),
-      );
-    }
-  })();
-}
+const { services, store } = await buildScaleIndex(Number(values.chunks));
 const db = services.db;
 const queryVectors = queries.map(() => randomUnit());
 const report: Record<string, unknown> = {

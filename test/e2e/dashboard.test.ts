@@ -1,15 +1,10 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import fs from 'node:fs';
 import path from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import Database from 'better-sqlite3';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { REPO_ROOT, type ServerProcess, startServerProcess, waitForExit } from '../helpers/server-process.ts';
-import { tempDataDir } from '../helpers/test-app.ts';
-import { launchChromium } from './browser.ts';
+import { OWNER, useDashboardSession } from './dashboard-session.ts';
 
-const OWNER = { username: 'olivia', password: 'correct horse battery' };
 const MEMBER = { username: 'milo', password: 'member password 1' };
 const KB = 'shop';
 const ITEMS = [
@@ -35,39 +30,14 @@ const ITEMS = [
 
 describe('dashboard end to end (real server, real Chromium)', { timeout: 240_000 }, () => {
   const desktopToken = randomBytes(32).toString('base64url');
-  let dataDir: string;
-  let server: ServerProcess;
-  let browser: Browser;
-  let context: BrowserContext;
-  let page: Page;
+  const app = useDashboardSession({ env: { LOCALIQ_DESKTOP_SIGN_IN_TOKEN: desktopToken } });
   let keyValue = '';
-  const pageErrors: string[] = [];
 
-  before(async () => {
-    assert.ok(fs.existsSync(path.join(REPO_ROOT, 'out/renderer/index.html')), 'build the dashboard first: npx electron-vite build');
-    dataDir = tempDataDir();
-    server = await startServerProcess(dataDir, { LOCALIQ_WORKERS: '1', LOCALIQ_DESKTOP_SIGN_IN_TOKEN: desktopToken });
-    browser = await launchChromium();
-    context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    page = await context.newPage();
-    page.setDefaultTimeout(20_000);
-    page.on('pageerror', (error) => pageErrors.push(error.message));
-  });
-
-  after(async () => {
-    await browser?.close();
-    if (server) {
-      server.child.kill('SIGTERM');
-      await waitForExit(server.child);
-    }
-    if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
-  });
-
-  const nav = (name: string) => page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true }).click();
+  const nav = (name: string) => app.page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true }).click();
 
   /** Every form control on the page has an accessible name (a label or aria-label). */
   const assertLabelled = async () => {
-    const unlabelled = await page.evaluate(() =>
+    const unlabelled = await app.page.evaluate(() =>
       Array.from(document.querySelectorAll<HTMLInputElement>('input, select, textarea'))
         .filter((el) => el.type !== 'hidden' && el.labels?.length === 0 && !el.getAttribute('aria-label'))
         .map((el) => el.outerHTML),
@@ -76,64 +46,64 @@ describe('dashboard end to end (real server, real Chromium)', { timeout: 240_000
   };
 
   const pushBulk = (value: string, items: unknown[]) =>
-    fetch(`${server.url}/ingest/bulk`, {
+    fetch(`${app.server.url}/ingest/bulk`, {
       method: 'POST',
       headers: { 'x-api-key': value, 'content-type': 'application/json' },
       body: JSON.stringify({ items }),
     });
 
   it('first run asks for the Owner, then shows a getting-started empty state with a curl example', async () => {
-    await page.goto(server.url);
-    await page.getByRole('heading', { name: 'Create the Owner account' }).waitFor();
-    await page.getByLabel('Username').fill(OWNER.username);
-    await page.getByLabel(/^Password/).fill(OWNER.password);
-    await page.getByLabel('Repeat the password').fill(OWNER.password);
-    await page.getByRole('button', { name: 'Create Owner and sign in' }).click();
-    await page.getByRole('heading', { name: 'Knowledge bases' }).waitFor();
-    await page.getByRole('heading', { name: 'Nothing here yet' }).waitFor();
-    assert.match(await page.getByLabel('curl example').innerText(), /curl -s http:\/\/127\.0\.0\.1:\d+\/ingest/);
-    const cookie = (await context.cookies()).find((c) => c.name === 'localiq_session')!;
+    await app.page.goto(app.server.url);
+    await app.page.getByRole('heading', { name: 'Create the Owner account' }).waitFor();
+    await app.page.getByLabel('Username').fill(OWNER.username);
+    await app.page.getByLabel(/^Password/).fill(OWNER.password);
+    await app.page.getByLabel('Repeat the password').fill(OWNER.password);
+    await app.page.getByRole('button', { name: 'Create Owner and sign in' }).click();
+    await app.page.getByRole('heading', { name: 'Knowledge bases' }).waitFor();
+    await app.page.getByRole('heading', { name: 'Nothing here yet' }).waitFor();
+    assert.match(await app.page.getByLabel('curl example').innerText(), /curl -s http:\/\/127\.0\.0\.1:\d+\/ingest/);
+    const cookie = (await app.context.cookies()).find((c) => c.name === 'localiq_session')!;
     assert.equal(cookie.httpOnly, true);
     assert.equal(cookie.sameSite, 'Strict');
   });
 
   it('signs out and signs in with the password', async () => {
-    await page.getByRole('button', { name: 'Sign out' }).click();
-    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
-    await page.getByLabel('Username').fill(OWNER.username);
-    await page.getByLabel('Password').fill('wrong password here');
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('alert').filter({ hasText: 'wrong' }).waitFor();
-    await page.getByLabel('Password').fill(OWNER.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('navigation', { name: 'Main' }).getByText(OWNER.username).waitFor();
+    await app.page.getByRole('button', { name: 'Sign out' }).click();
+    await app.page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    await app.page.getByLabel('Username').fill(OWNER.username);
+    await app.page.getByLabel('Password').fill('wrong password here');
+    await app.page.getByRole('button', { name: 'Sign in' }).click();
+    await app.page.getByRole('alert').filter({ hasText: 'wrong' }).waitFor();
+    await app.page.getByLabel('Password').fill(OWNER.password);
+    await app.page.getByRole('button', { name: 'Sign in' }).click();
+    await app.page.getByRole('navigation', { name: 'Main' }).getByText(OWNER.username).waitFor();
   });
 
   it('creates a key and shows its value once, with a copy button and a warning', async () => {
     await nav('API keys');
-    await page.getByRole('heading', { name: 'No API keys yet' }).waitFor();
+    await app.page.getByRole('heading', { name: 'No API keys yet' }).waitFor();
     // Keyboard: Enter opens the dialog with focus on its first field, Escape closes it.
-    await page.getByRole('button', { name: 'Create key' }).first().focus();
-    await page.keyboard.press('Enter');
-    const dialog = page.getByRole('dialog', { name: 'Create an API key' });
+    await app.page.getByRole('button', { name: 'Create key' }).first().focus();
+    await app.page.keyboard.press('Enter');
+    const dialog = app.page.getByRole('dialog', { name: 'Create an API key' });
     await dialog.waitFor();
-    assert.equal(await page.evaluate(() => document.activeElement?.id), 'key-name');
+    assert.equal(await app.page.evaluate(() => document.activeElement?.id), 'key-name');
     await assertLabelled();
-    await page.keyboard.press('Escape');
+    await app.page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'hidden' });
-    await page.getByRole('button', { name: 'Create key' }).first().click();
+    await app.page.getByRole('button', { name: 'Create key' }).first().click();
     await dialog.getByLabel('Name').fill('Shop sync');
     await dialog.getByLabel('Description').fill('Nightly catalogue push');
     await dialog.getByRole('checkbox', { name: /iq:read/ }).check();
     await dialog.getByRole('radio', { name: '30 days' }).check();
     await dialog.getByRole('button', { name: 'Create key' }).click();
-    const shown = page.getByRole('dialog', { name: 'Key "Shop sync" created' });
+    const shown = app.page.getByRole('dialog', { name: 'Key "Shop sync" created' });
     await shown.getByText('shown only this once').waitFor();
     await shown.getByRole('button', { name: 'Copy key' }).waitFor();
     keyValue = (await shown.getByTestId('key-value').innerText()).trim();
     assert.match(keyValue, /^liq_[0-9A-Za-z]{12}_[0-9A-Za-z]{43}$/);
     await shown.getByRole('button', { name: 'I have stored the key' }).click();
-    const row = page.getByRole('row').filter({ hasText: 'Shop sync' });
+    const row = app.page.getByRole('row').filter({ hasText: 'Shop sync' });
     await row.waitFor();
     const rowText = await row.innerText();
     assert.match(rowText, new RegExp(`liq_${keyValue.split('_')[1]}`));
@@ -142,40 +112,40 @@ describe('dashboard end to end (real server, real Chromium)', { timeout: 240_000
     assert.match(rowText, /never/, 'not used yet');
     assert.match(rowText, /expires in (30|29) days/);
     // Read once: the value is gone from the page and was never stored in the browser.
-    assert.ok(!(await page.content()).includes(keyValue.split('_')[2]!));
-    const stored = await page.evaluate(() => JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }));
+    assert.ok(!(await app.page.content()).includes(keyValue.split('_')[2]!));
+    const stored = await app.page.evaluate(() => JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }));
     assert.equal(stored, '{}{}');
   });
 
   it('items pushed over real HTTP appear live in the monitor and in the knowledge-base view', async () => {
     await nav('Ingestion');
-    await page.getByText('Live', { exact: true }).waitFor();
+    await app.page.getByText('Live', { exact: true }).waitFor();
     const monitorRequests: string[] = [];
-    page.on('request', (r) => {
+    app.page.on('request', (r) => {
       if (r.url().includes('/admin/api/monitor')) monitorRequests.push(r.url());
     });
     const res = await pushBulk(keyValue, ITEMS);
     assert.equal(res.status, 200);
     // The page updates from the event stream: no reload, no polling.
-    await page.waitForFunction(() => document.querySelector('[data-testid="count-succeeded"]')?.textContent === '3', null, {
+    await app.page.waitForFunction(() => document.querySelector('[data-testid="count-succeeded"]')?.textContent === '3', null, {
       timeout: 90_000,
     });
     assert.deepEqual(monitorRequests, []);
-    await page.getByText('All caught up.').waitFor();
-    await page.getByRole('link', { name: 'web-hours' }).first().waitFor();
+    await app.page.getByText('All caught up.').waitFor();
+    await app.page.getByRole('link', { name: 'web-hours' }).first().waitFor();
 
     await nav('Knowledge');
-    await page.getByTestId(`kb-items-${KB}`).filter({ hasText: '3' }).waitFor();
-    await page.getByRole('link', { name: KB, exact: true }).click();
-    for (const item of ITEMS) await page.getByRole('link', { name: item.data.title }).waitFor();
-    await page.getByLabel('Search').fill('refund');
-    await page.getByRole('button', { name: 'Apply' }).click();
-    await page.getByRole('link', { name: 'Rain jacket' }).waitFor({ state: 'detached' });
-    await page.getByRole('link', { name: 'Returns policy' }).click();
-    await page.getByRole('heading', { name: 'Returns policy' }).waitFor();
-    await page.getByRole('heading', { name: /Chunks \(\d+\)/ }).waitFor();
-    await page.getByText('within 30 days of delivery').first().waitFor();
-    const history = page.getByRole('table', { name: 'Job history' });
+    await app.page.getByTestId(`kb-items-${KB}`).filter({ hasText: '3' }).waitFor();
+    await app.page.getByRole('link', { name: KB, exact: true }).click();
+    for (const item of ITEMS) await app.page.getByRole('link', { name: item.data.title }).waitFor();
+    await app.page.getByLabel('Search').fill('refund');
+    await app.page.getByRole('button', { name: 'Apply' }).click();
+    await app.page.getByRole('link', { name: 'Rain jacket' }).waitFor({ state: 'detached' });
+    await app.page.getByRole('link', { name: 'Returns policy' }).click();
+    await app.page.getByRole('heading', { name: 'Returns policy' }).waitFor();
+    await app.page.getByRole('heading', { name: /Chunks \(\d+\)/ }).waitFor();
+    await app.page.getByText('within 30 days of delivery').first().waitFor();
+    const history = app.page.getByRole('table', { name: 'Job history' });
     await history.getByText('succeeded').waitFor();
     await assertLabelled();
   });
@@ -183,7 +153,7 @@ describe('dashboard end to end (real server, real Chromium)', { timeout: 240_000
   it('shows a failed job with its error and retries it from the monitor', async () => {
     // A real failure needs a broken model; the job's row is set to what its last failed attempt
     // leaves behind, directly in the server's database file (WAL lets both write).
-    const db = new Database(path.join(dataDir, 'localiq.db'));
+    const db = new Database(path.join(app.dataDir, 'localiq.db'));
     db.pragma('busy_timeout = 5000');
     const now = Date.now();
     db.prepare(
@@ -192,47 +162,47 @@ describe('dashboard end to end (real server, real Chromium)', { timeout: 240_000
     ).run(now, now);
     db.close();
     await nav('Ingestion');
-    const failures = page.getByRole('table', { name: 'Failed jobs' });
+    const failures = app.page.getByRole('table', { name: 'Failed jobs' });
     await failures.getByText('embedding model crashed').waitFor();
-    await page.getByRole('button', { name: 'Retry web/jacket' }).click();
+    await app.page.getByRole('button', { name: 'Retry web/jacket' }).click();
     await failures.waitFor({ state: 'detached', timeout: 60_000 });
-    await page.getByText('No failed jobs.').waitFor();
-    await page.getByText('All caught up.').waitFor({ timeout: 60_000 });
+    await app.page.getByText('No failed jobs.').waitFor();
+    await app.page.getByText('All caught up.').waitFor({ timeout: 60_000 });
   });
 
   it('chat answers with a citation that opens the cited item', async () => {
     await nav('Chat');
-    await page.getByLabel('Knowledge base').selectOption(KB);
-    await page.getByLabel('Your question').fill('When is the shop open on Saturday?');
-    await page.getByRole('button', { name: 'Ask' }).click();
-    const citation = page.getByTestId('citation').filter({ hasText: 'Opening hours' }).first();
+    await app.page.getByLabel('Knowledge base').selectOption(KB);
+    await app.page.getByLabel('Your question').fill('When is the shop open on Saturday?');
+    await app.page.getByRole('button', { name: 'Ask' }).click();
+    const citation = app.page.getByTestId('citation').filter({ hasText: 'Opening hours' }).first();
     await citation.waitFor({ timeout: 60_000 });
-    assert.match(await page.getByTestId('answer').last().innerText(), /10:00/);
+    assert.match(await app.page.getByTestId('answer').last().innerText(), /10:00/);
     await citation.click();
-    await page.getByRole('heading', { name: 'Opening hours' }).waitFor();
-    assert.match(page.url(), /#\/knowledge\/shop\/items\/web\/hours$/);
-    await page.goBack();
-    await page.getByLabel('Your question').waitFor();
+    await app.page.getByRole('heading', { name: 'Opening hours' }).waitFor();
+    assert.match(app.page.url(), /#\/knowledge\/shop\/items\/web\/hours$/);
+    await app.page.goBack();
+    await app.page.getByLabel('Your question').waitFor();
     await assertLabelled();
   });
 
   it('usage shows requests, items and questions per day in a chart', async () => {
     await nav('Usage');
-    await page.getByRole('heading', { name: 'Per day' }).waitFor();
-    await page.locator('figure.chart svg.recharts-surface').first().waitFor();
-    const totals = page.getByRole('definition').filter({ hasText: /^\d/ });
+    await app.page.getByRole('heading', { name: 'Per day' }).waitFor();
+    await app.page.locator('figure.chart svg.recharts-surface').first().waitFor();
+    const totals = app.page.getByRole('definition').filter({ hasText: /^\d/ });
     assert.ok((await totals.count()) > 0);
-    const text = await page.getByLabel('Totals for the period').innerText();
+    const text = await app.page.getByLabel('Totals for the period').innerText();
     assert.match(text, /Items pushed\s*3/);
     assert.match(text, /Questions\s*1/);
   });
 
   it('revoking the key makes the API refuse it', async () => {
     await nav('API keys');
-    await page.getByRole('button', { name: 'Revoke Shop sync' }).click();
-    const confirm = page.getByRole('dialog', { name: 'Revoke this key?' });
+    await app.page.getByRole('button', { name: 'Revoke Shop sync' }).click();
+    const confirm = app.page.getByRole('dialog', { name: 'Revoke this key?' });
     await confirm.getByRole('button', { name: 'Revoke key' }).click();
-    await page.getByRole('row').filter({ hasText: 'Shop sync' }).getByText('revoked', { exact: true }).waitFor();
+    await app.page.getByRole('row').filter({ hasText: 'Shop sync' }).getByText('revoked', { exact: true }).waitFor();
     const res = await pushBulk(keyValue, ITEMS.slice(0, 1));
     assert.equal(res.status, 401);
     assert.equal(((await res.json()) as { code: string }).code, 'invalid_api_key');
@@ -240,18 +210,18 @@ describe('dashboard end to end (real server, real Chromium)', { timeout: 240_000
 
   it('a Member sees keys but cannot manage them', async () => {
     await nav('Settings');
-    assert.equal(await page.getByTestId('data-dir').innerText(), dataDir);
+    assert.equal(await app.page.getByTestId('data-dir').innerText(), app.dataDir);
     await assertLabelled();
-    await page.getByLabel('Username').fill(MEMBER.username);
-    await page.getByLabel('Initial password').fill(MEMBER.password);
-    await page.getByLabel('Role', { exact: true }).selectOption('member');
-    await page.getByRole('button', { name: 'Add user' }).click();
-    await page.getByRole('cell', { name: MEMBER.username, exact: true }).waitFor();
+    await app.page.getByLabel('Username').fill(MEMBER.username);
+    await app.page.getByLabel('Initial password').fill(MEMBER.password);
+    await app.page.getByLabel('Role', { exact: true }).selectOption('member');
+    await app.page.getByRole('button', { name: 'Add user' }).click();
+    await app.page.getByRole('cell', { name: MEMBER.username, exact: true }).waitFor();
 
-    const memberContext = await browser.newContext();
+    const memberContext = await app.browser.newContext();
     const member = await memberContext.newPage();
     member.setDefaultTimeout(20_000);
-    await member.goto(`${server.url}/#/keys`);
+    await member.goto(`${app.server.url}/#/keys`);
     await member.getByLabel('Username').fill(MEMBER.username);
     await member.getByLabel('Password').fill(MEMBER.password);
     await member.getByRole('button', { name: 'Sign in' }).click();
@@ -275,18 +245,18 @@ describe('dashboard end to end (real server, real Chromium)', { timeout: 240_000
   });
 
   it('the desktop sign-in link opens the dashboard as the Owner, once', async () => {
-    const desktop = await browser.newContext();
+    const desktop = await app.browser.newContext();
     const window = await desktop.newPage();
     window.setDefaultTimeout(20_000);
-    await window.goto(`${server.url}/admin/api/session/desktop?token=${desktopToken}`);
+    await window.goto(`${app.server.url}/admin/api/session/desktop?token=${desktopToken}`);
     await window.getByRole('navigation', { name: 'Main' }).getByText(OWNER.username).waitFor();
     assert.ok(!window.url().includes(desktopToken));
     await desktop.close();
-    const again = await fetch(`${server.url}/admin/api/session/desktop?token=${desktopToken}`, { redirect: 'manual' });
+    const again = await fetch(`${app.server.url}/admin/api/session/desktop?token=${desktopToken}`, { redirect: 'manual' });
     assert.equal(again.status, 401);
   });
 
   it('had no script errors on any page', () => {
-    assert.deepEqual(pageErrors, []);
+    assert.deepEqual(app.pageErrors, []);
   });
 });

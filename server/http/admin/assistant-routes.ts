@@ -1,18 +1,16 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { type AskEvent, askRequestSchema } from '../../contract/ask.ts';
+import { askRequestSchema } from '../../contract/ask.ts';
 import { identifier, safeText } from '../../contract/text-rules.ts';
 import { usageQuerySchema } from '../../contract/usage.ts';
 import type { Assistant } from '../../retrieval/answer/assistant.ts';
 import type { LlmSettings } from '../../retrieval/answer/llm-settings.ts';
-import { BUCKET_MS, type UsageRepo, type UsageTotals } from '../../storage/usage-repo.ts';
+import type { UsageRepo } from '../../storage/usage-repo.ts';
 import { ApiError } from '../api-error.ts';
-import { openEventStream } from '../sse.ts';
+import { streamAnswer } from '../ask-stream.ts';
+import { isoSeries, isoTime, usageRange } from '../usage-query.ts';
 
 export type AssistantAdminOptions = { assistant: Assistant; usage: UsageRepo; llmSettings: LlmSettings };
-
-const MAX_BUCKETS = 2_200;
-const DEFAULT_SPAN = { hour: 48, day: 30 } as const;
 
 const llmSettingsSchema = z.strictObject({
   baseUrl: safeText(2_048).trim().nullable(),
@@ -51,44 +49,20 @@ export const assistantAdminRoutes: FastifyPluginAsyncZod<AssistantAdminOptions> 
           reply.raw.off('close', onClose);
         }
       }
-      const stream = openEventStream(request, reply);
-      const onEvent = (event: AskEvent) => {
-        const { type, ...data } = event;
-        stream.send(type, type === 'done' ? event.response : type === 'answer' ? { text: event.text } : data);
-      };
-      try {
-        const result = await assistant.ask(knowledgeBaseId, request.body, { signal: stream.signal, onEvent });
-        count(result.tookMs);
-      } catch (error) {
-        if (!stream.signal.aborted) {
-          request.log.error({ err: error, requestId: request.id }, 'answer failed');
-          stream.send('error', { code: 'internal_error', message: 'The answer could not be completed.', requestId: request.id });
-        }
-      } finally {
-        stream.end();
-      }
+      await streamAnswer(request, reply, assistant, knowledgeBaseId, request.body, count);
     },
   );
 
   /** The same report as `GET /usage`, for every key and knowledge base. */
   app.get('/usage', { config: { admin: 'member' }, schema: { querystring: usageQuerySchema } }, async (request) => {
     const { granularity, keyId, knowledgeBaseId } = request.query;
-    const size = BUCKET_MS[granularity];
-    const to = request.query.to ? Date.parse(request.query.to) : Math.ceil((Date.now() + 1) / size) * size;
-    const from = request.query.from ? Date.parse(request.query.from) : to - DEFAULT_SPAN[granularity] * size;
-    if (from >= to) throw new ApiError('invalid_query', '`from` must be before `to`.', [{ path: 'from', message: 'must be before to' }]);
-    if ((to - from) / size > MAX_BUCKETS) {
-      throw new ApiError('invalid_query', `At most ${MAX_BUCKETS} ${granularity} buckets per request.`, [
-        { path: 'granularity', message: 'too many buckets for this range' },
-      ]);
-    }
+    const { from, to } = usageRange(request.query);
     const report = usage.query({ from, to, granularity, keyId, knowledgeBaseId });
-    const iso = (ms: number) => new Date(ms).toISOString();
     return {
-      from: iso(from),
-      to: iso(to),
+      from: isoTime(from),
+      to: isoTime(to),
       granularity,
-      series: report.series.map(({ start, ...totals }) => ({ start: iso(start), ...(totals as UsageTotals) })),
+      series: isoSeries(report.series),
       totals: report.totals,
       byKey: report.byKey,
       byKnowledgeBase: report.byKnowledgeBase,

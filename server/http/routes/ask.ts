@@ -1,12 +1,12 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { type AskEvent, askRequestSchema, askResponseSchema } from '../../contract/ask.ts';
+import { askRequestSchema, askResponseSchema } from '../../contract/ask.ts';
 import { errorSchema } from '../../contract/errors.ts';
 import { knowledgeBaseParamsSchema } from '../../contract/knowledge.ts';
 import type { Assistant } from '../../retrieval/answer/assistant.ts';
 import type { UsageRepo } from '../../storage/usage-repo.ts';
 import { assertKnowledgeBaseAccess } from '../api-key-auth.ts';
+import { streamAnswer } from '../ask-stream.ts';
 import { apiKeyErrorResponses, apiKeySecurity } from '../route-schemas.ts';
-import { openEventStream } from '../sse.ts';
 
 export type AskRoutesOptions = { assistant: Assistant; usage: UsageRepo };
 
@@ -59,22 +59,7 @@ export const askRoutes: FastifyPluginAsyncZod<AskRoutesOptions> = async (app, { 
         }
       }
 
-      const stream = openEventStream(request, reply);
-      const onEvent = (event: AskEvent) => {
-        const { type, ...data } = event;
-        stream.send(type, type === 'done' ? event.response : type === 'answer' ? { text: event.text } : data);
-      };
-      try {
-        const result = await assistant.ask(knowledgeBaseId, request.body, { signal: stream.signal, onEvent });
-        count(result.tookMs);
-      } catch (error) {
-        if (!stream.signal.aborted) {
-          request.log.error({ err: error, requestId: request.id }, 'answer failed');
-          stream.send('error', { code: 'internal_error', message: 'The answer could not be completed.', requestId: request.id });
-        }
-      } finally {
-        stream.end();
-      }
+      await streamAnswer(request, reply, assistant, knowledgeBaseId, request.body, count);
     },
   );
 };
