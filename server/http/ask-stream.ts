@@ -1,14 +1,58 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AskEvent, AskRequest } from '../contract/ask.ts';
-import type { Assistant } from '../retrieval/answer/assistant.ts';
+import type { Assistant, AskResult } from '../retrieval/answer/assistant.ts';
+import type { UsageRepo } from '../storage/usage-repo.ts';
 import { openEventStream } from './sse.ts';
+
+/**
+ * Answers a question for `POST /knowledge-bases/{id}/ask` and the dashboard's chat alike: as
+ * JSON, or streamed when the body asks for it. Counts the question and its latency for `keyId`
+ * (null for the dashboard) once the answer is complete. Returns the JSON answer, or nothing when
+ * the response was streamed or the client left before the answer was ready.
+ */
+export async function answerQuestion(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  { assistant, usage }: { assistant: Assistant; usage: UsageRepo },
+  knowledgeBaseId: string,
+  body: AskRequest,
+  keyId: string | null,
+): Promise<AskResult | undefined> {
+  const who = { keyId, knowledgeBaseId };
+  const count = (tookMs: number) => {
+    usage.count('questions', who);
+    usage.answerLatency(tookMs, who);
+  };
+  if (body.stream) {
+    await streamAnswer(request, reply, assistant, knowledgeBaseId, body, count);
+    return undefined;
+  }
+  const controller = new AbortController();
+  const onClose = () => {
+    if (!reply.raw.writableFinished) controller.abort(new Error('the client closed the connection'));
+  };
+  reply.raw.once('close', onClose);
+  try {
+    const result = await assistant.ask(knowledgeBaseId, body, { signal: controller.signal });
+    count(result.tookMs);
+    return result;
+  } catch (error) {
+    if (!controller.signal.aborted) throw error;
+    // Nobody is left to answer: end quietly instead of reporting a server error.
+    reply.hijack();
+    reply.raw.destroy();
+    return undefined;
+  } finally {
+    reply.raw.off('close', onClose);
+  }
+}
 
 /**
  * Streams an answer as Server-Sent Events, for the API and the dashboard alike. `count` runs
  * only for a completed answer; a failure after the headers went out can no longer change
  * the status, so it becomes an `error` event unless the client already left.
  */
-export async function streamAnswer(
+async function streamAnswer(
   request: FastifyRequest,
   reply: FastifyReply,
   assistant: Assistant,

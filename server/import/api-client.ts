@@ -30,6 +30,9 @@ export type ApiClientOptions = {
 
 const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
+/** The wait before the next try after `failures` 5xx or network failures: doubling, capped at 30 s. */
+const backoffMs = (baseDelayMs: number, failures: number) => Math.min(30_000, baseDelayMs * 2 ** (failures - 1));
+
 export class ApiClient {
   private readonly base: string;
 
@@ -57,7 +60,7 @@ export class ApiClient {
         const why = (error as { cause?: { code?: string; message?: string } }).cause;
         const cause = why?.code ?? why?.message ?? (error as Error).message;
         if (failures >= maxAttempts) throw new Error(`Cannot reach LocalIQ at ${this.base} (${cause}).`);
-        const waitMs = Math.min(30_000, baseDelayMs * 2 ** (failures - 1));
+        const waitMs = backoffMs(baseDelayMs, failures);
         onRetry?.({ reason: `network error (${cause})`, waitMs });
         await sleep(waitMs);
         continue;
@@ -75,7 +78,7 @@ export class ApiClient {
       }
       if (response.status >= 500 && failures + 1 < maxAttempts) {
         failures++;
-        const waitMs = Math.min(30_000, baseDelayMs * 2 ** (failures - 1));
+        const waitMs = backoffMs(baseDelayMs, failures);
         onRetry?.({ reason: `server error ${response.status}`, waitMs });
         await sleep(waitMs);
         continue;

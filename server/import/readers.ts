@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import readline from 'node:readline';
 import { parse } from 'csv-parse';
-import type { ImportRecord } from '../contract/import-mapping.ts';
+import { csvHeader, csvRecord } from '../contract/csv-rows.ts';
 import { FileFormatError, isPlainObject, readJsonArray, type ReadRecord } from '../contract/json-array-stream.ts';
 
 /**
@@ -58,23 +58,10 @@ async function* readCsv(stream: fs.ReadStream, delimiter?: string): AsyncGenerat
     for await (const record of parser as AsyncIterable<string[]>) {
       row++;
       if (!header) {
-        header = record.map((h) => h.trim());
-        const seen = new Set<string>();
-        for (const name of header) {
-          if (!name) throw new FileFormatError('The CSV header has an empty column name.');
-          if (seen.has(name)) throw new FileFormatError(`The CSV header names column "${name}" twice.`);
-          seen.add(name);
-        }
+        header = csvHeader(record);
         continue;
       }
-      if (record.length !== header.length) {
-        yield { row, error: `has ${record.length} fields, the header has ${header.length}` };
-        continue;
-      }
-      // No prototype: a column named "__proto__" stays an ordinary column.
-      const out: ImportRecord = Object.create(null) as ImportRecord;
-      header.forEach((name, i) => (out[name] = record[i]));
-      yield { row, record: out };
+      yield csvRecord(header, row, record);
     }
   } catch (error) {
     if (error instanceof FileFormatError) throw error;

@@ -128,15 +128,21 @@ export class UsageRepo {
       )
       .all(...lat.params);
 
+    // Grouped once: filtering every row per bucket costs buckets × rows (720 hourly buckets a month).
+    const rowsAt = groupBy(rows, (r) => r.bucket);
+    const latenciesAt = groupBy(latencies, (l) => l.bucket);
     const series: UsageBucket[] = [];
     for (let start = from; start < to; start += size) {
-      series.push({ start, ...summarize(rows.filter((r) => r.bucket === start), latencies.filter((l) => l.bucket === start)) });
+      series.push({ start, ...summarize(rowsAt.get(start) ?? [], latenciesAt.get(start) ?? []) });
     }
-    const group = <K extends 'key_id' | 'knowledge_base_id'>(field: K) =>
-      [...new Set([...rows.map((r) => r[field]), ...latencies.map((l) => l[field])])].sort().map((id) => ({
+    const group = <K extends 'key_id' | 'knowledge_base_id'>(field: K) => {
+      const rowsOf = groupBy(rows, (r) => r[field]);
+      const latenciesOf = groupBy(latencies, (l) => l[field]);
+      return [...new Set([...rowsOf.keys(), ...latenciesOf.keys()])].sort().map((id) => ({
         id,
-        totals: summarize(rows.filter((r) => r[field] === id), latencies.filter((l) => l[field] === id)),
+        totals: summarize(rowsOf.get(id) ?? [], latenciesOf.get(id) ?? []),
       }));
+    };
     const routes = new Map<string, number>();
     for (const r of rows) if (r.metric === 'requests') routes.set(r.route, (routes.get(r.route) ?? 0) + r.value);
     return {
@@ -186,6 +192,17 @@ function conditions(filter: UsageFilter, from: number, to: number, column: 'hour
     params.push(JSON.stringify(filter.knowledgeBaseIds));
   }
   return { where: where.join(' AND '), params };
+}
+
+function groupBy<T, K>(values: T[], keyOf: (value: T) => K): Map<K, T[]> {
+  const groups = new Map<K, T[]>();
+  for (const value of values) {
+    const key = keyOf(value);
+    const group = groups.get(key);
+    if (group) group.push(value);
+    else groups.set(key, [value]);
+  }
+  return groups;
 }
 
 function summarize(rows: Row[], latencies: Array<{ ms: number }>): UsageTotals {

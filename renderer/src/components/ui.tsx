@@ -195,3 +195,29 @@ export function PageHeader({ title, children }: { title: string; children?: Reac
     </header>
   );
 }
+
+/**
+ * A scrollable table with a caption for screen readers and one header row; children are the body
+ * rows. A column given as `false` is left out (e.g. an Actions column only managers see).
+ */
+export function DataTable({ caption, columns, children }: { caption: string; columns: (string | false)[]; children: ReactNode }) {
+  return (
+    <div className="table-wrap">
+      <table>
+        <caption className="sr-only">{caption}</caption>
+        <thead>
+          <tr>
+            {columns.map((c) =>
+              c === false ? null : (
+                <th key={c} scope="col">
+                  {c}
+                </th>
+              ),
+            )}
+          </tr>
+        </thead>
+        <tbody>{children}</tbody>
+      </table>
+    </div>
+  );
+}

@@ -1,6 +1,6 @@
 import { parse } from 'csv-parse/browser/esm';
-import type { ImportRecord } from '../../../server/contract/import-mapping.ts';
-import { FileFormatError, readJsonArray, type ReadRecord } from '../../../server/contract/json-array-stream.ts';
+import { csvHeader, csvRecord } from '../../../server/contract/csv-rows.ts';
+import { FileFormatError, isPlainObject, readJsonArray, type ReadRecord } from '../../../server/contract/json-array-stream.ts';
 
 /**
  * Streaming readers for an import file chosen in the browser. Records come one at a time from
@@ -87,23 +87,10 @@ async function* readCsv(chunks: AsyncIterable<Uint8Array>, delimiter?: string): 
       const record = queue.shift()!;
       row++;
       if (!header) {
-        header = record.map((h) => h.trim());
-        const seen = new Set<string>();
-        for (const name of header) {
-          if (!name) throw new FileFormatError('The CSV header has an empty column name.');
-          if (seen.has(name)) throw new FileFormatError(`The CSV header names column "${name}" twice.`);
-          seen.add(name);
-        }
+        header = csvHeader(record);
         continue;
       }
-      if (record.length !== header.length) {
-        yield { row, error: `has ${record.length} fields, the header has ${header.length}` };
-        continue;
-      }
-      // No prototype: a column named "__proto__" stays an ordinary column.
-      const out = Object.create(null) as ImportRecord;
-      header.forEach((name, i) => (out[name] = record[i]));
-      yield { row, record: out };
+      yield csvRecord(header, row, record);
     }
   }
   for await (const text of decode(chunks)) {
@@ -133,7 +120,7 @@ async function* readJsonl(chunks: AsyncIterable<Uint8Array>): AsyncGenerator<Rea
     } catch (error) {
       return { row, error: `not valid JSON (${(error as Error).message})` };
     }
-    return value !== null && typeof value === 'object' && !Array.isArray(value) ? { row, record: value as ImportRecord } : { row, error: 'is not a JSON object' };
+    return isPlainObject(value) ? { row, record: value } : { row, error: 'is not a JSON object' };
   };
   for await (const text of decode(chunks)) {
     buffer += text;

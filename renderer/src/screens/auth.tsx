@@ -14,23 +14,32 @@ function Field({ id, label, ...input }: { id: string; label: string } & React.In
   );
 }
 
-/** First run: the person installing LocalIQ becomes its Owner. */
-export function SetupScreen({ onSignedIn }: Props) {
+/** Posts credentials, hands the new session on, and keeps the error and busy state of the form. */
+function useSignIn(onSignedIn: Props['onSignedIn']) {
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const submit = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const form = new FormData(event.currentTarget);
-    const password = String(form.get('password'));
-    if (password !== String(form.get('confirm'))) return setError('The two passwords differ.');
+  const signIn = async (path: '/setup' | '/session', body: { username: string; password: string }) => {
     setBusy(true);
     try {
-      onSignedIn(await post<SessionInfo>('/setup', { username: String(form.get('username')), password }));
+      onSignedIn(await post<SessionInfo>(path, body));
     } catch (e) {
       setError(errorText(e));
     } finally {
       setBusy(false);
     }
+  };
+  return { error, setError, busy, signIn };
+}
+
+/** First run: the person installing LocalIQ becomes its Owner. */
+export function SetupScreen({ onSignedIn }: Props) {
+  const { error, setError, busy, signIn } = useSignIn(onSignedIn);
+  const submit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    const password = String(form.get('password'));
+    if (password !== String(form.get('confirm'))) return setError('The two passwords differ.');
+    await signIn('/setup', { username: String(form.get('username')), password });
   };
   return (
     <main className="auth">
@@ -61,21 +70,11 @@ export function SetupScreen({ onSignedIn }: Props) {
 }
 
 export function SignInScreen({ onSignedIn }: Props) {
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { error, busy, signIn } = useSignIn(onSignedIn);
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
-    setBusy(true);
-    try {
-      onSignedIn(
-        await post<SessionInfo>('/session', { username: String(form.get('username')), password: String(form.get('password')) }),
-      );
-    } catch (e) {
-      setError(errorText(e));
-    } finally {
-      setBusy(false);
-    }
+    await signIn('/session', { username: String(form.get('username')), password: String(form.get('password')) });
   };
   return (
     <main className="auth">

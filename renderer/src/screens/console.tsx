@@ -5,7 +5,7 @@ import { bulkIngestSchema, ingestItemSchema, SOURCE_TYPES, type SourceType } fro
 import type { JobView } from '../../../server/contract/jobs.ts';
 import { searchRequestSchema } from '../../../server/contract/knowledge.ts';
 import { SAMPLE_ITEMS } from '../../../server/contract/sample-items.ts';
-import { Badge, CodeBlock, ErrorNote, PageHeader } from '../components/ui.tsx';
+import { Badge, CodeBlock, ErrorNote, PageHeader, DataTable } from '../components/ui.tsx';
 import { ApiKeyField } from '../integration/key-field.tsx';
 import { curlCommand, FINAL_JOB_STATES, rawRequest, type RawResponse } from '../integration/public-api.ts';
 
@@ -124,34 +124,21 @@ function FollowJobs({ apiKey, targets }: { apiKey: string; targets: FollowTarget
       <p role="status" className="hint">
         {finals === targets.length ? `All ${targets.length} final.` : `Waiting: ${finals} of ${targets.length} final, checking every second…`}
       </p>
-      <div className="table-wrap">
-        <table>
-          <caption className="sr-only">Followed jobs</caption>
-          <thead>
-            <tr>
-              <th scope="col">Job</th>
-              <th scope="col">State</th>
-              <th scope="col">Attempts</th>
-              <th scope="col">Last error</th>
+      <DataTable caption="Followed jobs" columns={['Job', 'State', 'Attempts', 'Last error']}>
+        {targets.map((t) => {
+          const job = jobs[t.jobId];
+          return (
+            <tr key={t.jobId} data-testid={`job-${t.jobId}`}>
+              <td>
+                <code>{t.jobId}</code>
+              </td>
+              <td>{!job ? <Badge value="queued" label="…" /> : 'status' in job ? <Badge value={job.status} /> : <span className="error-text">{job.error}</span>}</td>
+              <td>{job && 'status' in job ? `${job.attempts} / ${job.maxAttempts}` : ''}</td>
+              <td>{job && 'status' in job ? (job.lastError ?? '') : ''}</td>
             </tr>
-          </thead>
-          <tbody>
-            {targets.map((t) => {
-              const job = jobs[t.jobId];
-              return (
-                <tr key={t.jobId} data-testid={`job-${t.jobId}`}>
-                  <td>
-                    <code>{t.jobId}</code>
-                  </td>
-                  <td>{!job ? <Badge value="queued" label="…" /> : 'status' in job ? <Badge value={job.status} /> : <span className="error-text">{job.error}</span>}</td>
-                  <td>{job && 'status' in job ? `${job.attempts} / ${job.maxAttempts}` : ''}</td>
-                  <td>{job && 'status' in job ? (job.lastError ?? '') : ''}</td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
-      </div>
+          );
+        })}
+      </DataTable>
     </section>
   );
 }

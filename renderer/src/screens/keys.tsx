@@ -8,7 +8,7 @@ import {
   type Scope,
 } from '../../../server/contract/admin.ts';
 import { get, post } from '../api.ts';
-import { Badge, CodeBlock, Confirm, CopyButton, EmptyState, ErrorNote, errorText, Modal, PageHeader, useLoad } from '../components/ui.tsx';
+import { Badge, CodeBlock, Confirm, CopyButton, EmptyState, ErrorNote, errorText, Modal, PageHeader, useLoad, DataTable } from '../components/ui.tsx';
 import { formatDate, formatRelative } from '../format.ts';
 import { useSession } from '../session.tsx';
 
@@ -186,75 +186,58 @@ export function KeysScreen() {
         </EmptyState>
       ) : null}
       {list.length > 0 ? (
-        <div className="table-wrap">
-          <table>
-            <caption className="sr-only">API keys</caption>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Prefix</th>
-                <th scope="col">Scopes</th>
-                <th scope="col">Knowledge bases</th>
-                <th scope="col">Created by</th>
-                <th scope="col">Last used</th>
-                <th scope="col">Expiry</th>
-                {canManage ? <th scope="col">Actions</th> : null}
-              </tr>
-            </thead>
-            <tbody>
-              {list.map((key) => (
-                <tr key={key.id} data-key-id={key.id}>
-                  <td>
-                    <strong>{key.name}</strong>
-                    {key.description ? <div className="hint">{key.description}</div> : null}
-                  </td>
-                  <td>
-                    <code>{key.prefix}</code>
-                  </td>
-                  <td>
-                    {key.scopes.map((s) => (
-                      <code key={s} className="scope" title={SCOPE_DESCRIPTIONS[s]}>
-                        {s}
-                      </code>
-                    ))}
-                  </td>
-                  <td>{key.knowledgeBaseIds?.join(', ') ?? 'all'}</td>
-                  <td>
-                    {key.createdBy ?? '—'}
-                    <div className="hint">{formatDate(key.createdAt)}</div>
-                  </td>
-                  <td>{formatRelative(key.lastUsedAt)}</td>
-                  <td>
-                    <Badge value={key.state} />
-                    <div className="hint">
-                      {key.state === 'revoked'
-                        ? formatDate(key.revokedAt)
-                        : key.expiresAt
-                          ? `${key.state === 'expired' ? 'expired' : 'expires'} ${formatRelative(key.expiresAt)}`
-                          : key.revokedAt
-                            ? `old value ends ${formatRelative(key.revokedAt)}`
-                            : 'never expires'}
+        <DataTable caption="API keys" columns={['Name', 'Prefix', 'Scopes', 'Knowledge bases', 'Created by', 'Last used', 'Expiry', canManage && 'Actions']}>
+          {list.map((key) => (
+            <tr key={key.id} data-key-id={key.id}>
+              <td>
+                <strong>{key.name}</strong>
+                {key.description ? <div className="hint">{key.description}</div> : null}
+              </td>
+              <td>
+                <code>{key.prefix}</code>
+              </td>
+              <td>
+                {key.scopes.map((s) => (
+                  <code key={s} className="scope" title={SCOPE_DESCRIPTIONS[s]}>
+                    {s}
+                  </code>
+                ))}
+              </td>
+              <td>{key.knowledgeBaseIds?.join(', ') ?? 'all'}</td>
+              <td>
+                {key.createdBy ?? '—'}
+                <div className="hint">{formatDate(key.createdAt)}</div>
+              </td>
+              <td>{formatRelative(key.lastUsedAt)}</td>
+              <td>
+                <Badge value={key.state} />
+                <div className="hint">
+                  {key.state === 'revoked'
+                    ? formatDate(key.revokedAt)
+                    : key.expiresAt
+                      ? `${key.state === 'expired' ? 'expired' : 'expires'} ${formatRelative(key.expiresAt)}`
+                      : key.revokedAt
+                        ? `old value ends ${formatRelative(key.revokedAt)}`
+                        : 'never expires'}
+                </div>
+              </td>
+              {canManage ? (
+                <td>
+                  {key.state === 'active' ? (
+                    <div className="row-actions">
+                      <button type="button" className="secondary" onClick={() => setRotating(key)} aria-label={`Rotate ${key.name}`}>
+                        Rotate
+                      </button>
+                      <button type="button" className="danger" onClick={() => setRevoking(key)} aria-label={`Revoke ${key.name}`}>
+                        Revoke
+                      </button>
                     </div>
-                  </td>
-                  {canManage ? (
-                    <td>
-                      {key.state === 'active' ? (
-                        <div className="row-actions">
-                          <button type="button" className="secondary" onClick={() => setRotating(key)} aria-label={`Rotate ${key.name}`}>
-                            Rotate
-                          </button>
-                          <button type="button" className="danger" onClick={() => setRevoking(key)} aria-label={`Revoke ${key.name}`}>
-                            Revoke
-                          </button>
-                        </div>
-                      ) : null}
-                    </td>
                   ) : null}
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+                </td>
+              ) : null}
+            </tr>
+          ))}
+        </DataTable>
       ) : null}
 
       <Modal title="Create an API key" open={creating} onClose={() => setCreating(false)}>

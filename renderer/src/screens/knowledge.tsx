@@ -7,7 +7,7 @@ import {
   SOURCE_TYPES,
 } from '../../../server/contract/admin.ts';
 import { del, get, seg } from '../api.ts';
-import { Badge, CodeBlock, Confirm, EmptyState, ErrorNote, PageHeader, useLoad } from '../components/ui.tsx';
+import { Badge, CodeBlock, Confirm, EmptyState, ErrorNote, PageHeader, useLoad, DataTable } from '../components/ui.tsx';
 import { formatDate, formatNumber } from '../format.ts';
 import { href, navigate } from '../router.ts';
 import { useSession } from '../session.tsx';
@@ -130,37 +130,22 @@ function ItemList({ knowledgeBaseId }: { knowledgeBaseId: string }) {
           </p>
         </EmptyState>
       ) : (
-        <div className="table-wrap">
-          <table>
-            <caption className="sr-only">Items</caption>
-            <thead>
-              <tr>
-                <th scope="col">Title</th>
-                <th scope="col">Type</th>
-                <th scope="col">Integration</th>
-                <th scope="col">External id</th>
-                <th scope="col">Chunks</th>
-                <th scope="col">Updated</th>
-              </tr>
-            </thead>
-            <tbody>
-              {items.map((item) => (
-                <tr key={`${item.integrationId}\u0000${item.externalId}`}>
-                  <td>
-                    <a href={itemHref(item)}>{item.title || '(untitled)'}</a>
-                  </td>
-                  <td>{item.sourceType}</td>
-                  <td>{item.integrationId}</td>
-                  <td>
-                    <code>{item.externalId}</code>
-                  </td>
-                  <td>{item.chunkCount ?? '—'}</td>
-                  <td>{formatDate(item.updatedAt)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable caption="Items" columns={['Title', 'Type', 'Integration', 'External id', 'Chunks', 'Updated']}>
+          {items.map((item) => (
+            <tr key={`${item.integrationId}\u0000${item.externalId}`}>
+              <td>
+                <a href={itemHref(item)}>{item.title || '(untitled)'}</a>
+              </td>
+              <td>{item.sourceType}</td>
+              <td>{item.integrationId}</td>
+              <td>
+                <code>{item.externalId}</code>
+              </td>
+              <td>{item.chunkCount ?? '—'}</td>
+              <td>{formatDate(item.updatedAt)}</td>
+            </tr>
+          ))}
+        </DataTable>
       )}
       {cursor ? (
         <button type="button" className="secondary" onClick={() => void more()}>
@@ -173,37 +158,22 @@ function ItemList({ knowledgeBaseId }: { knowledgeBaseId: string }) {
 
 export function JobTable({ jobs, caption }: { jobs: JobView[]; caption: string }) {
   return (
-    <div className="table-wrap">
-      <table>
-        <caption className="sr-only">{caption}</caption>
-        <thead>
-          <tr>
-            <th scope="col">Status</th>
-            <th scope="col">Attempts</th>
-            <th scope="col">Priority</th>
-            <th scope="col">Queued</th>
-            <th scope="col">Finished</th>
-            <th scope="col">Error</th>
-          </tr>
-        </thead>
-        <tbody>
-          {jobs.map((job, i) => (
-            <tr key={`${job.createdAt}-${i}`}>
-              <td>
-                <Badge value={job.status} />
-              </td>
-              <td>
-                {job.attempts} / {job.maxAttempts}
-              </td>
-              <td>{job.priority}</td>
-              <td>{formatDate(job.createdAt)}</td>
-              <td>{formatDate(job.finishedAt)}</td>
-              <td className="error-text">{job.lastError ?? ''}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <DataTable caption={caption} columns={['Status', 'Attempts', 'Priority', 'Queued', 'Finished', 'Error']}>
+      {jobs.map((job, i) => (
+        <tr key={`${job.createdAt}-${i}`}>
+          <td>
+            <Badge value={job.status} />
+          </td>
+          <td>
+            {job.attempts} / {job.maxAttempts}
+          </td>
+          <td>{job.priority}</td>
+          <td>{formatDate(job.createdAt)}</td>
+          <td>{formatDate(job.finishedAt)}</td>
+          <td className="error-text">{job.lastError ?? ''}</td>
+        </tr>
+      ))}
+    </DataTable>
   );
 }
 

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { ADMIN_PREFIX, JOB_STATUSES, type JobView, type MonitorSnapshot } from '../../../server/contract/admin.ts';
 import { post } from '../api.ts';
-import { Badge, CodeBlock, EmptyState, ErrorNote, errorText, PageHeader } from '../components/ui.tsx';
+import { Badge, CodeBlock, EmptyState, ErrorNote, errorText, PageHeader, DataTable } from '../components/ui.tsx';
 import { formatDate, formatDuration, formatNumber } from '../format.ts';
 import { useSession } from '../session.tsx';
 import { curlExample } from './keys.tsx';
@@ -149,39 +149,24 @@ export function MonitorScreen() {
                 {s.failures.length === 0 ? (
                   <p className="hint">No failed jobs.</p>
                 ) : (
-                  <div className="table-wrap">
-                    <table>
-                      <caption className="sr-only">Failed jobs</caption>
-                      <thead>
-                        <tr>
-                          <th scope="col">Item</th>
-                          <th scope="col">Knowledge base</th>
-                          <th scope="col">Attempts</th>
-                          <th scope="col">Error</th>
-                          <th scope="col">Failed</th>
-                          {session.canManage ? <th scope="col">Action</th> : null}
-                        </tr>
-                      </thead>
-                      <tbody>
-                        {s.failures.map((job) => (
-                          <tr key={`${job.knowledgeBaseId}/${job.jobId}`}>
-                            <td>
-                              <a href={itemHref(job)}>{job.jobId}</a>
-                            </td>
-                            <td>{job.knowledgeBaseId}</td>
-                            <td>{job.attempts}</td>
-                            <td className="error-text">{job.lastError}</td>
-                            <td>{formatDate(job.finishedAt)}</td>
-                            {session.canManage ? (
-                              <td>
-                                <RetryButton job={job} onError={setError} />
-                              </td>
-                            ) : null}
-                          </tr>
-                        ))}
-                      </tbody>
-                    </table>
-                  </div>
+                  <DataTable caption="Failed jobs" columns={['Item', 'Knowledge base', 'Attempts', 'Error', 'Failed', session.canManage && 'Action']}>
+                    {s.failures.map((job) => (
+                      <tr key={`${job.knowledgeBaseId}/${job.jobId}`}>
+                        <td>
+                          <a href={itemHref(job)}>{job.jobId}</a>
+                        </td>
+                        <td>{job.knowledgeBaseId}</td>
+                        <td>{job.attempts}</td>
+                        <td className="error-text">{job.lastError}</td>
+                        <td>{formatDate(job.finishedAt)}</td>
+                        {session.canManage ? (
+                          <td>
+                            <RetryButton job={job} onError={setError} />
+                          </td>
+                        ) : null}
+                      </tr>
+                    ))}
+                  </DataTable>
                 )}
               </section>
               <section aria-labelledby="recent-heading" className="panel">

@@ -1,7 +1,7 @@
 import { type FormEvent, useState } from 'react';
 import { type AdminSettings, type AdminUser, PASSWORD_MIN_LENGTH, ROLE_LABELS } from '../../../server/contract/admin.ts';
 import { del, get, patch, post } from '../api.ts';
-import { Confirm, ErrorNote, errorText, PageHeader, useLoad } from '../components/ui.tsx';
+import { Confirm, ErrorNote, errorText, PageHeader, useLoad, DataTable } from '../components/ui.tsx';
 import { formatDate } from '../format.ts';
 import { useSession } from '../session.tsx';
 import { LlmSettingsPanel } from './llm-settings.tsx';
@@ -81,60 +81,47 @@ function UsersPanel() {
       <h2 id="users-heading">Users</h2>
       <p className="hint">Owner and Admins manage keys, users and settings. Members see everything and use the chat, but change nothing.</p>
       <ErrorNote error={users.error ?? error} />
-      <div className="table-wrap">
-        <table>
-          <caption className="sr-only">Users</caption>
-          <thead>
-            <tr>
-              <th scope="col">Username</th>
-              <th scope="col">Role</th>
-              <th scope="col">Last sign-in</th>
-              {session.canManage ? <th scope="col">Actions</th> : null}
-            </tr>
-          </thead>
-          <tbody>
-            {(users.data?.data ?? []).map((u) => (
-              <tr key={u.id}>
-                <td>
-                  {u.username}
-                  {u.id === me.id ? <span className="hint"> (you)</span> : null}
-                </td>
-                <td>
-                  {editable(u) && me.role === 'owner' ? (
-                    <select
-                      aria-label={`Role of ${u.username}`}
-                      value={u.role}
-                      onChange={async (e) => {
-                        try {
-                          await patch(`/users/${encodeURIComponent(u.id)}`, { role: e.target.value });
-                          users.reload();
-                        } catch (err) {
-                          setError(errorText(err));
-                        }
-                      }}
-                    >
-                      <option value="admin">Admin</option>
-                      <option value="member">Member</option>
-                    </select>
-                  ) : (
-                    ROLE_LABELS[u.role]
-                  )}
-                </td>
-                <td>{formatDate(u.lastSignInAt)}</td>
-                {session.canManage ? (
-                  <td>
-                    {editable(u) ? (
-                      <button type="button" className="danger" onClick={() => setRemoving(u)} aria-label={`Remove ${u.username}`}>
-                        Remove
-                      </button>
-                    ) : null}
-                  </td>
+      <DataTable caption="Users" columns={['Username', 'Role', 'Last sign-in', session.canManage && 'Actions']}>
+        {(users.data?.data ?? []).map((u) => (
+          <tr key={u.id}>
+            <td>
+              {u.username}
+              {u.id === me.id ? <span className="hint"> (you)</span> : null}
+            </td>
+            <td>
+              {editable(u) && me.role === 'owner' ? (
+                <select
+                  aria-label={`Role of ${u.username}`}
+                  value={u.role}
+                  onChange={async (e) => {
+                    try {
+                      await patch(`/users/${encodeURIComponent(u.id)}`, { role: e.target.value });
+                      users.reload();
+                    } catch (err) {
+                      setError(errorText(err));
+                    }
+                  }}
+                >
+                  <option value="admin">Admin</option>
+                  <option value="member">Member</option>
+                </select>
+              ) : (
+                ROLE_LABELS[u.role]
+              )}
+            </td>
+            <td>{formatDate(u.lastSignInAt)}</td>
+            {session.canManage ? (
+              <td>
+                {editable(u) ? (
+                  <button type="button" className="danger" onClick={() => setRemoving(u)} aria-label={`Remove ${u.username}`}>
+                    Remove
+                  </button>
                 ) : null}
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+              </td>
+            ) : null}
+          </tr>
+        ))}
+      </DataTable>
       {session.canManage ? (
         <form className="inline-form" onSubmit={(e) => void add(e)} aria-labelledby="add-user-heading">
           <h3 id="add-user-heading">Add a user</h3>

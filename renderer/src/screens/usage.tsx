@@ -93,30 +93,21 @@ export function UsageScreen() {
       <ErrorNote error={usage.error} />
       {t ? (
         <dl className="stats wide" aria-label="Totals for the period">
-          <div>
-            <dt>Requests</dt>
-            <dd>{formatNumber(t.requests)}</dd>
-          </div>
-          <div>
-            <dt>Items pushed</dt>
-            <dd>{formatNumber(t.itemsPushed)}</dd>
-          </div>
-          <div>
-            <dt>Questions</dt>
-            <dd>{formatNumber(t.questions)}</dd>
-          </div>
-          <div>
-            <dt>Searches</dt>
-            <dd>{formatNumber(t.searches)}</dd>
-          </div>
-          <div>
-            <dt>Chunks embedded</dt>
-            <dd>{formatNumber(t.chunksEmbedded)}</dd>
-          </div>
-          <div>
-            <dt>Failed jobs</dt>
-            <dd>{formatNumber(t.jobs.failed)}</dd>
-          </div>
+          {(
+            [
+              ['Requests', t.requests],
+              ['Items pushed', t.itemsPushed],
+              ['Questions', t.questions],
+              ['Searches', t.searches],
+              ['Chunks embedded', t.chunksEmbedded],
+              ['Failed jobs', t.jobs.failed],
+            ] as const
+          ).map(([label, value]) => (
+            <div key={label}>
+              <dt>{label}</dt>
+              <dd>{formatNumber(value)}</dd>
+            </div>
+          ))}
         </dl>
       ) : null}
       {empty ? (

@@ -1,13 +1,14 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { askRequestSchema } from '../../contract/ask.ts';
-import { identifier, safeText } from '../../contract/text-rules.ts';
+import { knowledgeBaseParamsSchema } from '../../contract/knowledge.ts';
+import { safeText } from '../../contract/text-rules.ts';
 import { usageQuerySchema } from '../../contract/usage.ts';
 import type { Assistant } from '../../retrieval/answer/assistant.ts';
 import type { LlmSettings } from '../../retrieval/answer/llm-settings.ts';
 import type { UsageRepo } from '../../storage/usage-repo.ts';
 import { ApiError } from '../api-error.ts';
-import { streamAnswer } from '../ask-stream.ts';
+import { answerQuestion } from '../ask-stream.ts';
 import { isoSeries, isoTime, usageRange } from '../usage-query.ts';
 
 export type AssistantAdminOptions = { assistant: Assistant; usage: UsageRepo; llmSettings: LlmSettings };
@@ -27,29 +28,10 @@ const llmSettingsSchema = z.strictObject({
 export const assistantAdminRoutes: FastifyPluginAsyncZod<AssistantAdminOptions> = async (app, { assistant, usage, llmSettings }) => {
   app.post(
     '/knowledge-bases/:knowledgeBaseId/ask',
-    { config: { admin: 'member' }, schema: { params: z.strictObject({ knowledgeBaseId: identifier() }), body: askRequestSchema } },
+    { config: { admin: 'member' }, schema: { params: knowledgeBaseParamsSchema, body: askRequestSchema } },
     async (request, reply) => {
       const { knowledgeBaseId } = request.params;
-      const who = { keyId: null, knowledgeBaseId };
-      const count = (tookMs: number) => {
-        usage.count('questions', who);
-        usage.answerLatency(tookMs, who);
-      };
-      if (!request.body.stream) {
-        const controller = new AbortController();
-        const onClose = () => {
-          if (!reply.raw.writableFinished) controller.abort(new Error('the client closed the connection'));
-        };
-        reply.raw.once('close', onClose);
-        try {
-          const result = await assistant.ask(knowledgeBaseId, request.body, { signal: controller.signal });
-          count(result.tookMs);
-          return result;
-        } finally {
-          reply.raw.off('close', onClose);
-        }
-      }
-      await streamAnswer(request, reply, assistant, knowledgeBaseId, request.body, count);
+      return answerQuestion(request, reply, { assistant, usage }, knowledgeBaseId, request.body, null);
     },
   );
 

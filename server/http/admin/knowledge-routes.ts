@@ -1,12 +1,11 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import {
   adminItemListQuerySchema,
   adminJobListQuerySchema,
   type AdminItemSummary,
   itemIdentitySchema,
 } from '../../contract/admin.ts';
-import { identifier } from '../../contract/text-rules.ts';
+import { knowledgeBaseParamsSchema } from '../../contract/knowledge.ts';
 import { decodeCursor, paginate } from '../../domain/cursor.ts';
 import type { JobQueue } from '../../domain/job-queue.ts';
 import type { MonitorService } from '../../domain/monitor.ts';
@@ -52,8 +51,6 @@ function summary(row: SummaryRow): AdminItemSummary {
   };
 }
 
-const kbParams = z.strictObject({ knowledgeBaseId: identifier() });
-
 /** Knowledge bases, items and jobs for the dashboard, on the same repositories as the API. */
 export const knowledgeAdminRoutes: FastifyPluginAsyncZod<KnowledgeAdminOptions> = async (
   app,
@@ -71,7 +68,7 @@ export const knowledgeAdminRoutes: FastifyPluginAsyncZod<KnowledgeAdminOptions> 
 
   app.get(
     '/knowledge-bases/:knowledgeBaseId/items',
-    { config: { admin: 'member' }, schema: { params: kbParams, querystring: adminItemListQuerySchema } },
+    { config: { admin: 'member' }, schema: { params: knowledgeBaseParamsSchema, querystring: adminItemListQuerySchema } },
     async (request) => {
       const { knowledgeBaseId } = request.params;
       const { limit, cursor, q, ...filter } = request.query;
@@ -95,11 +92,9 @@ export const knowledgeAdminRoutes: FastifyPluginAsyncZod<KnowledgeAdminOptions> 
     },
   );
 
-  const itemParams = itemIdentitySchema;
-
   app.get(
     '/knowledge-bases/:knowledgeBaseId/items/:integrationId/:externalId',
-    { config: { admin: 'member' }, schema: { params: itemParams } },
+    { config: { admin: 'member' }, schema: { params: itemIdentitySchema } },
     async (request) => {
       const identity = request.params;
       const row = reader.get(identity);
@@ -126,7 +121,7 @@ export const knowledgeAdminRoutes: FastifyPluginAsyncZod<KnowledgeAdminOptions> 
 
   app.delete(
     '/knowledge-bases/:knowledgeBaseId/items/:integrationId/:externalId',
-    { config: { admin: 'manager' }, schema: { params: itemParams } },
+    { config: { admin: 'manager' }, schema: { params: itemIdentitySchema } },
     async (request) => {
       const outcome = items.delete(request.params, Date.now());
       if (!outcome.existed) throw new ApiError('not_found', `No item "${request.params.externalId}".`);

@@ -5,7 +5,7 @@ import { knowledgeBaseParamsSchema } from '../../contract/knowledge.ts';
 import type { Assistant } from '../../retrieval/answer/assistant.ts';
 import type { UsageRepo } from '../../storage/usage-repo.ts';
 import { assertKnowledgeBaseAccess } from '../api-key-auth.ts';
-import { streamAnswer } from '../ask-stream.ts';
+import { answerQuestion } from '../ask-stream.ts';
 import { apiKeyErrorResponses, apiKeySecurity } from '../route-schemas.ts';
 
 export type AskRoutesOptions = { assistant: Assistant; usage: UsageRepo };
@@ -32,34 +32,7 @@ export const askRoutes: FastifyPluginAsyncZod<AskRoutesOptions> = async (app, { 
     async (request, reply) => {
       const { knowledgeBaseId } = request.params;
       assertKnowledgeBaseAccess(request, [knowledgeBaseId]);
-      const who = { keyId: request.apiKey?.id ?? null, knowledgeBaseId };
-      const count = (tookMs: number) => {
-        usage.count('questions', who);
-        usage.answerLatency(tookMs, who);
-      };
-
-      if (!request.body.stream) {
-        const controller = new AbortController();
-        const onClose = () => {
-          if (!reply.raw.writableFinished) controller.abort(new Error('the client closed the connection'));
-        };
-        reply.raw.once('close', onClose);
-        try {
-          const result = await assistant.ask(knowledgeBaseId, request.body, { signal: controller.signal });
-          count(result.tookMs);
-          return result;
-        } catch (error) {
-          if (!controller.signal.aborted) throw error;
-          // Nobody is left to answer: end quietly instead of reporting a server error.
-          reply.hijack();
-          reply.raw.destroy();
-          return;
-        } finally {
-          reply.raw.off('close', onClose);
-        }
-      }
-
-      await streamAnswer(request, reply, assistant, knowledgeBaseId, request.body, count);
+      return answerQuestion(request, reply, { assistant, usage }, knowledgeBaseId, request.body, request.apiKey?.id ?? null);
     },
   );
 };

@@ -11,6 +11,7 @@ import { buildMessages, citedNumbers, isNotFoundReply, NOT_FOUND_REPLY } from '.
 import { retrievalQuery, weightedTerms } from './question-terms.ts';
 
 export type AskResult = AskResponse;
+type ParsedAskRequest = ReturnType<typeof askRequestSchema.parse>;
 export type AskOptions = { signal: AbortSignal; onEvent?: (event: AskEvent) => void };
 
 /** Passages retrieved per item; the second often holds the rest of a sentence cut at a chunk edge. */
@@ -43,7 +44,7 @@ export class Assistant {
     const emit = options.onEvent ?? (() => {});
     const { signal } = options;
 
-    const { candidates, scored, support } = await this.analyze(knowledgeBaseId, req, signal);
+    const { candidates, scored, support } = await this.analyzeParsed(knowledgeBaseId, req, signal);
 
     const finish = (answer: Omit<AskResponse, 'question' | 'tookMs'>): AskResult => {
       emit({ type: 'citations', citations: answer.citations });
@@ -97,8 +98,11 @@ export class Assistant {
    * Retrieval and sentence scoring without composing an answer: what the answer and the decision
    * to abstain are made from (the calibration in bench/answer reads it too).
    */
-  async analyze(knowledgeBaseId: string, request: AskRequest, signal: AbortSignal) {
-    const req = askRequestSchema.parse(request);
+  analyze(knowledgeBaseId: string, request: AskRequest, signal: AbortSignal) {
+    return this.analyzeParsed(knowledgeBaseId, askRequestSchema.parse(request), signal);
+  }
+
+  private async analyzeParsed(knowledgeBaseId: string, req: ParsedAskRequest, signal: AbortSignal) {
     const { candidates, bestCosine } = await this.retrieve(knowledgeBaseId, req, signal);
     const chunks = this.termStats.chunkCount(knowledgeBaseId);
     const terms = weightedTerms(req.question, req.conversation ?? [], (word) => this.idf(knowledgeBaseId, chunks, word));
@@ -110,7 +114,7 @@ export class Assistant {
   /** The retrieved passages, best item first, and the best passage's cosine similarity to the query. */
   private async retrieve(
     knowledgeBaseId: string,
-    req: ReturnType<typeof askRequestSchema.parse>,
+    req: ParsedAskRequest,
     signal: AbortSignal,
   ): Promise<{ candidates: CandidatePassage[]; bestCosine: number | null }> {
     const query = retrievalQuery(req.question, req.conversation);

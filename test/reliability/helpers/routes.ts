@@ -176,7 +176,7 @@ export const ROUTES: RouteSpec[] = [
   },
 ];
 
-/** `GET /knowledge-bases/:knowledgeBaseId/items` with its parameters filled in (URL-encoded). */
+/** A route's path with its parameters filled in (URL-encoded), plus its query string if any. */
 export function routeUrl(route: Pick<RouteSpec, 'path' | 'params' | 'query'>, params = route.params, query = route.query): string {
   const pathname = route.path.replace(/:([A-Za-z]+)/g, (_, name: string) => encodeURIComponent(params[name] ?? ''));
   const search = query && Object.keys(query).length ? `?${new URLSearchParams(query)}` : '';
