@@ -2,7 +2,8 @@
  * Ingest acknowledgement benchmark (loopback only, bounded in time):
  *  1. single-item POST /ingest acknowledgements per second, LocalIQ vs a bare Fastify route
  *     returning the same JSON, measured with autocannon in the same run;
- *  2. p50/p99 latency of 1,000-item POST /ingest/bulk requests.
+ *  2. p50/p99 latency of 1,000-item POST /ingest/bulk requests;
+ *  3. the servers' CPU time per acknowledged request (Linux /proc), main thread and other threads.
  * The pipeline is off (LOCALIQ_WORKERS=0): this measures acknowledging, not processing.
  * Usage: npm run bench:ingest [-- --seconds 10 --bulks 40 --connections 64]
  */
@@ -30,8 +31,37 @@ function item(n: number, prefix: string) {
   };
 }
 
-async function hammer(url: string, key: string, prefix: string) {
+/** CPU seconds a process has used so far, its main thread apart from all its other threads (Linux). */
+function cpuSeconds(pid: number): { main: number; others: number } | null {
+  try {
+    let main = 0;
+    let others = 0;
+    for (const tid of fs.readdirSync(`/proc/${pid}/task`)) {
+      const stat = fs.readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      // utime and stime, in clock ticks (100 per second on Linux).
+      const seconds = (Number(fields[11]) + Number(fields[12])) / 100;
+      if (tid === String(pid)) main = seconds;
+      else others += seconds;
+    }
+    return { main, others };
+  } catch {
+    return null;
+  }
+}
+
+/** Server CPU per acknowledged request during a run, in microseconds. */
+function cpuPerRequest(before: ReturnType<typeof cpuSeconds>, after: ReturnType<typeof cpuSeconds>, requests: number) {
+  if (!before || !after || requests === 0) return null;
+  const us = (seconds: number) => Math.round((seconds * 1e6) / requests);
+  const main = after.main - before.main;
+  const others = after.others - before.others;
+  return { total: us(main + others), mainThread: us(main), otherThreads: us(others) };
+}
+
+async function hammer(url: string, key: string, prefix: string, pid: number) {
   let n = 0;
+  const cpuBefore = cpuSeconds(pid);
   const result = await autocannon({
     url: `${url}/ingest`,
     method: 'POST',
@@ -40,7 +70,8 @@ async function hammer(url: string, key: string, prefix: string) {
     headers: { 'content-type': 'application/json', 'x-api-key': key },
     requests: [{ setupRequest: (req) => ({ ...req, body: JSON.stringify(item(n++, prefix)) }) }],
   });
-  return { rps: result.requests.average, p99: result.latency.p99, errors: result.errors + result.non2xx };
+  const cpu = cpuPerRequest(cpuBefore, cpuSeconds(pid), result.requests.total);
+  return { rps: result.requests.average, p99: result.latency.p99, errors: result.errors + result.non2xx, cpu };
 }
 
 async function startBare(): Promise<ServerChild> {
@@ -74,11 +105,11 @@ function fdatasyncMs(dir: string): number {
 const dataDir = tempDir();
 const syncMs = fdatasyncMs(dataDir);
 const bare = await startBare();
-const bareResult = await hammer(bare.url, bare.key, 'warm');
+const bareResult = await hammer(bare.url, bare.key, 'warm', bare.child.pid!);
 await stopServerChild(bare);
 
 const localiq = await startServerChild(dataDir, { LOCALIQ_WORKERS: '0' });
-const ingestResult = await hammer(localiq.url, localiq.key, 'single');
+const ingestResult = await hammer(localiq.url, localiq.key, 'single', localiq.child.pid!);
 const bulkLatencies: number[] = [];
 for (let b = 0; b < Number(values.bulks); b++) {
   const body = JSON.stringify({ items: Array.from({ length: 1000 }, (_, i) => item(b * 1000 + i, 'bulk')) });
@@ -107,6 +138,9 @@ console.log(
       localiqIngestRps: Math.round(ingestResult.rps),
       ratio: Number((ingestResult.rps / bareResult.rps).toFixed(3)),
       localiqIngestP99Ms: ingestResult.p99,
+      // Server CPU per request (all threads; the main thread runs HTTP, the others include the
+      // ingest writer thread). The load generator shares the same cores.
+      cpuUsPerRequest: { bareFastify: bareResult.cpu, localiq: ingestResult.cpu },
       errors: bareResult.errors + ingestResult.errors,
       bulk1000: {
         requests: bulkLatencies.length,

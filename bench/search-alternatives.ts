@@ -1,22 +1,37 @@
 /**
- * Why search costs what it costs at 100,000 chunks: times the parts of a hybrid search and the
+ * Why search costs what it costs at 100,000 chunks: times the parts of a search and the
  * alternatives considered for each, on the index bench/search-latency.ts uses
  * (bench/lib/scale-index.ts: SciFact texts, random unit vectors). Query embedding excluded.
+ * Then the agreement of the in-memory vector search with sqlite-vec's exact search on real
+ * embeddings (USE-lite), where random vectors would say nothing: SciFact's 29,853 chunks in an index
+ * `npm run bench:retrieval -- --keep` left (--eval-index DIR), or else N SciFact sentences
+ * embedded here (--real N; small, so a large share of them is rescored exactly).
  * Usage: node --import tsx bench/search-alternatives.ts [--chunks 100000] [--queries 100]
+ *          [--eval-index DIR | --real 3000]
  */
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { createEmbedder } from '../server/pipeline/embedders/index.ts';
 import { ftsQuery } from '../server/retrieval/query-terms.ts';
-import { fromBlob } from '../server/storage/vector-store.ts';
-import { buildScaleIndex, DIMENSION, randomUnit, SCALE_KB as KB } from './lib/scale-index.ts';
-import { EVAL_DIR, percentile, readJsonl } from './lib/server-child.ts';
+import { loadConfig } from '../server/config.ts';
+import { openServices, type Services } from '../server/services.ts';
+import { IndexRepo } from '../server/storage/index-repo.ts';
+import { scopedQuery } from '../server/storage/keyword-scope.ts';
+import { SearchRepo } from '../server/storage/search-repo.ts';
+import { buildScaleIndex, randomUnit, SCALE_KB as KB } from './lib/scale-index.ts';
+import { benchEnv, EVAL_DIR, percentile, readJsonl } from './lib/server-child.ts';
 
-const { values } = parseArgs({ options: { chunks: { type: 'string', default: '100000' }, queries: { type: 'string', default: '100' } } });
-const queries = readJsonl<{ text: string }>(path.join(EVAL_DIR, 'scifact/queries-train.jsonl'))
-  .slice(0, Number(values.queries))
-  .map((q) => ftsQuery(q.text))
-  .filter((q): q is string => q !== null);
+const { values } = parseArgs({
+  options: {
+    chunks: { type: 'string', default: '100000' },
+    queries: { type: 'string', default: '100' },
+    real: { type: 'string', default: '3000' },
+    'eval-index': { type: 'string' },
+  },
+});
+const claims = readJsonl<{ text: string }>(path.join(EVAL_DIR, 'scifact/queries-train.jsonl')).slice(0, Number(values.queries));
+const queries = claims.map((q) => ftsQuery(q.text)).filter((q): q is string => q !== null);
 
 const { services, store } = await buildScaleIndex(Number(values.chunks));
 const db = services.db;
@@ -40,69 +55,95 @@ function time(name: string, run: (i: number) => unknown): void {
   report[name] = { p50Ms: Number(percentile(ms, 50).toFixed(1)), p95Ms: Number(percentile(ms, 95).toFixed(1)) };
 }
 
-const blob = (v: Float32Array) => Buffer.from(v.buffer, v.byteOffset, v.byteLength);
+// Keyword: the shared table filtered by the knowledge-base token (current) against the same table
+// joined to items for the filter, and a table of the knowledge base's own (no filter at all, but
+// BM25 statistics of that knowledge base alone, which rank worse on small ones: docs/retrieval.md).
+db.exec(`CREATE VIRTUAL TABLE own_items_fts USING fts5 (title, text, content = '', tokenize = 'porter unicode61 remove_diacritics 2')`);
+db.exec(`INSERT INTO own_items_fts (rowid, title, text) SELECT id, title, text FROM items WHERE knowledge_base_id = '${KB}'`);
+db.exec(`CREATE VIRTUAL TABLE plain_chunks_fts USING fts5 (title, text, content = '', tokenize = 'porter unicode61 remove_diacritics 2')`);
+db.exec(`INSERT INTO plain_chunks_fts (rowid, title, text) SELECT c.id, i.title, c.text FROM chunks c JOIN items i ON i.id = c.item_id`);
 const count = db.prepare<[string], { n: number }>('SELECT count(*) AS n FROM items_fts WHERE items_fts MATCH ?');
-report.averageMatchingItems = Math.round(queries.reduce((sum, q) => sum + count.get(q)!.n, 0) / queries.length);
+report.averageMatchingItems = Math.round(queries.reduce((sum, q) => sum + count.get(scopedQuery(q, { knowledgeBaseId: KB }))!.n, 0) / queries.length);
+const repo = new SearchRepo(db);
+const topItems = queries.map((q) => repo.keywordItems(KB, q, 10, null).map((r) => r.id));
 
-const itemsJoined = db.prepare(
-  `SELECT i.id, -bm25(items_fts, 3, 1.0) AS score FROM items_fts JOIN items i ON i.id = items_fts.rowid
+const joined = db.prepare(
+  `SELECT i.id, -bm25(items_fts, 3, 1, 0) AS score FROM items_fts JOIN items i ON i.id = items_fts.rowid
    WHERE items_fts MATCH ? AND i.knowledge_base_id = '${KB}' ORDER BY score DESC LIMIT 100`,
 );
-const itemsAlone = db.prepare<[string], { id: number }>(
-  'SELECT rowid AS id, -bm25(items_fts, 3, 1.0) AS score FROM items_fts WHERE items_fts MATCH ? ORDER BY score DESC LIMIT 100',
-);
-time('keyword: items BM25 joined for the knowledge-base filter (current)', (i) => itemsJoined.all(queries[i]));
-time('keyword: items BM25 without the join', (i) => itemsAlone.all(queries[i]!));
+const own = db.prepare('SELECT rowid AS id, -bm25(own_items_fts, 3, 1) AS score FROM own_items_fts WHERE own_items_fts MATCH ? ORDER BY score DESC LIMIT 100');
+time('keyword: BM25, knowledge-base token in the query (current)', (i) => repo.keywordItems(KB, queries[i]!, 100, null));
+time('keyword: BM25 joined to items for the knowledge base', (i) => joined.all(`{title text} : (${queries[i]})`));
+time("keyword: BM25 in a table of the knowledge base's own", (i) => own.all(queries[i]));
 
-const topItems = queries.map((q) => itemsAlone.all(q).slice(0, 10).map((r) => r.id));
-const passages = db.prepare(
-  `SELECT c.id, -bm25(chunks_fts, 3, 1.0) AS score FROM chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid
-   WHERE chunks_fts MATCH ? AND c.item_id IN (SELECT value FROM json_each(?))`,
+const chunkJoin = db.prepare(
+  `SELECT c.id, -bm25(plain_chunks_fts, 3, 1) AS score FROM plain_chunks_fts JOIN chunks c ON c.id = plain_chunks_fts.rowid
+   WHERE plain_chunks_fts MATCH ? AND c.item_id IN (SELECT value FROM json_each(?))`,
 );
-const chunkRange = db.prepare<[number], { lo: number; hi: number }>('SELECT min(id) AS lo, max(id) AS hi FROM chunks WHERE item_id = ?');
-const passagesInRange = db.prepare(
-  'SELECT rowid, -bm25(chunks_fts, 3, 1.0) AS score FROM chunks_fts WHERE chunks_fts MATCH ? AND rowid BETWEEN ? AND ?',
-);
-time('passages: chunk MATCH restricted to the top 10 items (current)', (i) => passages.all(queries[i], JSON.stringify(topItems[i])));
-time('passages: chunk MATCH per item by rowid range', (i) => {
-  for (const id of topItems[i]!) {
-    const range = chunkRange.get(id)!;
-    passagesInRange.all(queries[i], range.lo, range.hi);
-  }
-});
+time('passages: chunk MATCH with item tokens of the top 10 (current)', (i) => repo.keywordChunks(queries[i]!, topItems[i]!));
+time('passages: chunk MATCH joined to chunks of the top 10', (i) => chunkJoin.all(queries[i], JSON.stringify(topItems[i])));
 
-time('semantic: sqlite-vec float[512], exact, k=300 (current)', (i) => store.nearest(KB, queryVectors[i]!, 300));
-db.exec(`CREATE VIRTUAL TABLE bits USING vec0(chunk_id INTEGER PRIMARY KEY, knowledge_base_id TEXT PARTITION KEY, embedding bit[${DIMENSION}])`);
-db.exec(`INSERT INTO bits SELECT chunk_id, knowledge_base_id, vec_quantize_binary(embedding) FROM ${store.table}`);
-const bitKnn = db.prepare<[Buffer], { chunk_id: number }>(
-  `SELECT chunk_id FROM bits WHERE embedding MATCH vec_quantize_binary(?) AND k = 1000 AND knowledge_base_id = '${KB}'`,
-);
-time('semantic: sqlite-vec bit[512] (binary quantized), k=1000', (i) => bitKnn.all(blob(queryVectors[i]!)));
-
-// Binary codes in memory: one bit per dimension (the sign), Hamming distance by popcount.
-const rows = db.prepare<[], { chunk_id: number; embedding: Buffer }>(`SELECT chunk_id, embedding FROM ${store.table}`).all();
-const WORDS = DIMENSION / 32;
-function binaryCode(vector: Float32Array, into: Uint32Array, offset: number): void {
-  for (let d = 0; d < DIMENSION; d++) if (vector[d]! > 0) into[offset + (d >> 5)]! |= 1 << (d & 31);
-}
-const codes = new Uint32Array(rows.length * WORDS);
-rows.forEach((row, i) => binaryCode(fromBlob(row.embedding), codes, i * WORDS));
-function popcount(x: number): number {
-  x -= (x >>> 1) & 0x55555555;
-  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
-  return (((x + (x >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
-}
-time('semantic: binary codes in memory, Hamming scan of every chunk in TypeScript', (i) => {
-  const query = new Uint32Array(WORDS);
-  binaryCode(queryVectors[i]!, query, 0);
-  const distances = new Uint16Array(rows.length);
-  for (let r = 0; r < rows.length; r++) {
-    let d = 0;
-    for (let w = 0; w < WORDS; w++) d += popcount(codes[r * WORDS + w]! ^ query[w]!);
-    distances[r] = d;
-  }
-  return distances;
-});
-
+// Semantic.
+const index = services.embedding.index()!;
+const loadStarted = performance.now();
+index.size();
+report['semantic: loading the in-memory index (first search)'] = { ms: Math.round(performance.now() - loadStarted) };
+time('semantic: sqlite-vec float[512] exact, k = 300 (before)', (i) => store.nearest(KB, queryVectors[i]!, 300));
+time('semantic: in memory, binary scan + int8 rescoring, k = 300 (semantic mode)', (i) => index.nearest(KB, queryVectors[i]!, 300, null));
+const owners = db.prepare<[string], { id: number }>('SELECT id FROM chunks WHERE item_id IN (SELECT value FROM json_each(?))');
+const hybridCandidates = queries.map((q) => owners.all(JSON.stringify(repo.keywordItems(KB, q, 100, null).map((r) => r.id))).map((r) => r.id));
+time('semantic: int8 cosine of the 100 keyword candidates\' chunks (hybrid mode)', (i) => index.similarities(KB, hybridCandidates[i]!, queryVectors[i]!));
 services.close();
+
+// Agreement with the exact search, on real embeddings.
+const real = await realAgreement(Number(values.real), values['eval-index']);
+report['semantic agreement with exact search, real USE-lite vectors'] = real;
 console.log(JSON.stringify(report, null, 2));
+
+async function realAgreement(chunkCount: number, evalIndex: string | undefined) {
+  const embedder = await createEmbedder({ kind: 'use-lite' });
+  const claimVectors = await embedder.embed(claims.map((c) => c.text));
+  let kb = 'eval-scifact';
+  let realServices: Services;
+  if (evalIndex) {
+    realServices = await openServices(loadConfig(benchEnv(evalIndex)));
+  } else {
+    kb = 'kb-real';
+    const docs = readJsonl<{ title: string; text: string }>(path.join(EVAL_DIR, 'scifact/corpus.jsonl'));
+    const texts = docs.flatMap((d) => d.text.split(/(?<=\.)\s+/)).filter((t) => t.length > 40).slice(0, chunkCount);
+    const vectors = await embedder.embed(texts);
+    const built = await buildScaleIndex(0);
+    realServices = built.services;
+    const writer = new IndexRepo(realServices.db, built.store);
+    realServices.db.transaction(() => {
+      vectors.forEach((vector, i) =>
+        writer.writeItem(
+          {
+            knowledgeBaseId: kb, integrationId: 'bench', externalId: `s-${i}`, sourceType: 'ARTICLE',
+            title: '', content: texts[i]!, text: texts[i]!, url: null, sourceData: null, contentHash: `${i}`, seq: 1,
+            embedderId: 'use-lite', chunks: [{ position: 0, text: texts[i]!, tokenCount: 40, embedHash: `${i}`, vector }],
+          },
+          Date.now(),
+        ),
+      );
+    })();
+  }
+  await embedder.close();
+  const exactStore = realServices.embedding.vectors()!;
+  const realIndex = realServices.embedding.index()!;
+  const agreement: Record<string, number> = { chunksInIndex: realIndex.size(), queries: claimVectors.length };
+  for (const k of [10, 100, 300]) {
+    let kept = 0;
+    let total = 0;
+    for (const query of claimVectors) {
+      const found = new Set(realIndex.nearest(kb, query, k, null).map((h) => h.chunkId));
+      for (const exact of exactStore.nearest(kb, query, k)) {
+        total++;
+        if (found.has(exact.chunkId)) kept++;
+      }
+    }
+    agreement[`exact top ${k} found`] = Number((kept / total).toFixed(3));
+  }
+  realServices.close();
+  return agreement;
+}

@@ -12,6 +12,8 @@ export type RunningServer = {
   stop(): Promise<void>;
 };
 
+const VECTOR_FOLLOW_MS = 1_000;
+
 /** config → open the data folder → start the pipeline workers → build the app → listen. */
 export async function startServer(config: Config): Promise<RunningServer> {
   const services = await openServices(config);
@@ -20,6 +22,8 @@ export async function startServer(config: Config): Promise<RunningServer> {
   try {
     pipeline = config.workers > 0 ? await startPipeline(config, services) : null;
     app = await buildApp({ config, ...services });
+    // The ingest writer thread takes a moment to load: ready before the first push can arrive.
+    await services.queue.start();
     await app.listen({ host: config.host, port: config.port });
   } catch (error) {
     await app?.close();
@@ -32,6 +36,11 @@ export async function startServer(config: Config): Promise<RunningServer> {
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   let stopped = false;
   const running = app;
+  // Semantic search's in-memory vectors load in the background, a slice per event-loop turn, then
+  // follow the pipeline's writes every second, so no search waits for a load or a large backlog.
+  const followVectors = setInterval(() => services.embedding.index()?.follow(), VECTOR_FOLLOW_MS);
+  followVectors.unref();
+  services.embedding.index()?.follow();
   return {
     app: running,
     services,
@@ -40,6 +49,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
     async stop() {
       if (stopped) return;
       stopped = true;
+      clearInterval(followVectors);
       // Stop taking requests first, then let the workers finish their batches, then close the db.
       await running.close();
       await pipeline?.stop();

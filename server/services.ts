@@ -88,6 +88,7 @@ export async function openServices(
       monitor,
       close: () => {
         void embedding.queries.close();
+        embedding.close();
         usage.close();
         ingestWriter.close();
         db.close();

@@ -1,6 +1,9 @@
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
-import { createTestApp, item, type TestApp } from './helpers/test-app.ts';
+import { openDatabase } from '../server/storage/db.ts';
+import { CLI, cliEnv } from './helpers/server-process.ts';
+import { countRows, createTestApp, item, type TestApp } from './helpers/test-app.ts';
 
 describe('API key authentication', () => {
   let t: TestApp;
@@ -163,5 +166,100 @@ describe('API key authentication', () => {
     t.services.db.pragma('wal_checkpoint(TRUNCATE)');
     const file = readFileSync(`${t.dataDir}/localiq.db`);
     assert.equal(file.includes(Buffer.from(secret)), false);
+  });
+});
+
+describe('API keys cached in memory by the server', () => {
+  let t: TestApp;
+  before(async () => {
+    t = await createTestApp();
+  });
+  after(() => t.close());
+
+  const push = (key: string, externalId: string) =>
+    t.app.inject({ method: 'POST', url: '/ingest', headers: { 'x-api-key': key }, payload: item({ externalId }) });
+  const idOf = (key: string) => key.split('_')[1]!;
+
+  it('a key revoked by this process is refused at once, even when nothing else was written since it was checked', async () => {
+    const key = t.key({ scopes: ['iq:import'] });
+    const readOnly = t.key({ scopes: ['iq:read'] });
+    assert.equal((await push(key, 'own-1')).statusCode, 200);
+    // A refused request writes no job: the last thing read before the revocation is this check.
+    assert.equal((await push(readOnly, 'own-2')).statusCode, 403);
+    t.services.keys.revoke(idOf(key));
+    assert.equal((await push(key, 'own-3')).statusCode, 401);
+  });
+
+  it('a key revoked by the CLI, another process, is refused on the very next request although it was cached', async () => {
+    const key = t.key({ scopes: ['iq:import'] });
+    assert.equal((await push(key, 'cli-1')).statusCode, 200);
+    assert.equal((await push(key, 'cli-2')).statusCode, 200, 'answered from the cache');
+    execFileSync(process.execPath, [CLI, 'keys', 'revoke', idOf(key)], { env: cliEnv(t.dataDir) });
+    const res = await push(key, 'cli-3');
+    assert.equal(res.statusCode, 401);
+    assert.equal(res.json().code, 'invalid_api_key');
+    assert.equal(countRows(t.services, "jobs WHERE external_id = 'cli-3'"), 0);
+  });
+
+  it('any change made through another connection counts at once, e.g. a scope taken away', async () => {
+    const key = t.key({ scopes: ['iq:import', 'iq:read'] });
+    assert.equal((await push(key, 'scope-1')).statusCode, 200);
+    const other = openDatabase(t.dataDir);
+    try {
+      other.prepare("UPDATE api_keys SET scopes = '[\"iq:read\"]' WHERE id = ?").run(idOf(key));
+    } finally {
+      other.close();
+    }
+    const res = await push(key, 'scope-2');
+    assert.equal(res.statusCode, 403);
+    assert.equal(res.json().code, 'insufficient_scope');
+  });
+
+  it('a cached key past its expiry is refused as expired', async () => {
+    const key = t.key({ scopes: ['iq:import'], expiresAt: Date.now() + 1_000 });
+    assert.equal((await push(key, 'exp-1')).statusCode, 200);
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    const res = await push(key, 'exp-2');
+    assert.equal(res.statusCode, 401);
+    assert.equal(res.json().code, 'api_key_expired');
+  });
+
+  it('a cached key id with a wrong secret is refused, and the right secret still works', async () => {
+    const key = t.key({ scopes: ['iq:import'] });
+    assert.equal((await push(key, 'wrong-1')).statusCode, 200);
+    const wrong = `${key.slice(0, -1)}${key.endsWith('a') ? 'b' : 'a'}`;
+    assert.equal((await push(wrong, 'wrong-2')).statusCode, 401);
+    assert.equal((await push(key, 'wrong-3')).statusCode, 200);
+  });
+
+  it('requests checked together each get their own answer', async () => {
+    const good = t.key({ scopes: ['iq:import'] });
+    const revoked = t.key({ scopes: ['iq:import'] });
+    const readOnly = t.key({ scopes: ['iq:read'] });
+    await push(good, 'together-0');
+    await push(revoked, 'together-0b');
+    t.services.keys.revoke(idOf(revoked));
+    const headers: Array<Record<string, string>> = [
+      { 'x-api-key': good },
+      {},
+      { 'x-api-key': revoked },
+      { 'x-api-key': 'not-a-key' },
+      { 'x-api-key': readOnly },
+      { 'x-api-key': good },
+    ];
+    const answers = await Promise.all(
+      headers.map((h, i) => t.app.inject({ method: 'POST', url: '/ingest', headers: h, payload: item({ externalId: `together-${i + 1}` }) })),
+    );
+    assert.deepEqual(
+      answers.map((res) => [res.statusCode, res.statusCode === 200 ? '' : res.json().code]),
+      [
+        [200, ''],
+        [401, 'missing_api_key'],
+        [401, 'invalid_api_key'],
+        [401, 'invalid_api_key'],
+        [403, 'insufficient_scope'],
+        [200, ''],
+      ],
+    );
   });
 });

@@ -13,8 +13,8 @@ const FAQ_TARGET = ['--source-type', 'ARTICLE', '--knowledge-base', 'faq', '--in
 
 type Run = { code: number | null; stdout: string; stderr: string };
 
-function startCli(dataDir: string, args: string[]): { child: ChildProcess; done: Promise<Run> } {
-  const child = spawn(process.execPath, [CLI, ...args], { env: cliEnv(dataDir), stdio: ['ignore', 'pipe', 'pipe'] });
+function startCli(dataDir: string, args: string[], env: Record<string, string> = {}): { child: ChildProcess; done: Promise<Run> } {
+  const child = spawn(process.execPath, [CLI, ...args], { env: cliEnv(dataDir, env), stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout!.on('data', (c: Buffer) => (stdout += c.toString()));
@@ -23,7 +23,7 @@ function startCli(dataDir: string, args: string[]): { child: ChildProcess; done:
   return { child, done };
 }
 
-const runCli = (dataDir: string, args: string[]) => startCli(dataDir, args).done;
+const runCli = (dataDir: string, args: string[], env: Record<string, string> = {}) => startCli(dataDir, args, env).done;
 
 function createKey(dataDir: string): string {
   const out = spawnSync(process.execPath, [CLI, 'keys', 'create', '--name', 'import', '--scopes', 'iq:import,iq:read', '--json'], {
@@ -262,6 +262,19 @@ describe('localiq import resumes after an interruption', { timeout: 300_000 }, (
     assert.equal(report.batches, 4, '10 → 5 + 5 → (3 + 2) + (3 + 2)');
     const jobs = await api<{ data: Array<{ externalId: string }> }>(server!, readKey, '/jobs?integrationId=ten&limit=500');
     assert.equal(new Set(jobs.body.data.map((j) => j.externalId)).size, 10);
+  });
+
+  it('without --url, sends to LOCALIQ_URL, or else where LOCALIQ_PORT says this machine serves', async () => {
+    const port = new URL(server!.url).port;
+    const local = path.join(path.dirname(file), 'local.jsonl');
+    fs.writeFileSync(local, '{"id":"l-1","text":"One."}\n');
+    const args = ['import', local, '--map', 'externalId=id,content=text', '--source-type', 'PAGE', '--knowledge-base', 'notes',
+      '--integration', 'local', '--no-wait', '--json', '--key', key];
+    const run = await runCli(dataDir, args, { LOCALIQ_PORT: port });
+    assert.equal(run.code, 0, run.stderr);
+    assert.equal(JSON.parse(run.stdout).itemsSent, 1);
+    const byUrl = await runCli(dataDir, [...args, '--restart'], { LOCALIQ_URL: server!.url, LOCALIQ_PORT: '1' });
+    assert.equal(byUrl.code, 0, byUrl.stderr);
   });
 
   it('a changed file does not resume from a stale checkpoint', async () => {

@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { commitSettled } from '../server/domain/commit-batcher.ts';
+import { openDatabase } from '../server/storage/db.ts';
 import { countRows, createTestApp, item, type TestApp } from './helpers/test-app.ts';
 
 describe('POST /ingest', () => {
@@ -167,5 +169,79 @@ describe('POST /ingest/bulk', () => {
     assert.ok(paths.includes('items.3.data.content'), paths.join());
     assert.ok(!paths.some((p: string) => p.startsWith('items.0') || p.startsWith('items.2')));
     assert.equal(countRows(t.services, 'jobs'), before);
+  });
+});
+
+describe('pushes written by the ingest writer thread', () => {
+  let t: TestApp;
+  let key: string;
+  before(async () => {
+    t = await createTestApp();
+    key = t.key({ scopes: ['iq:import'] });
+  });
+  after(() => t.close());
+
+  const push = (body: unknown) =>
+    t.app.inject({ method: 'POST', url: '/ingest', headers: { 'x-api-key': key }, payload: body as object });
+
+  it('every acknowledged push is already committed: another connection reads it the moment the 200 arrives', async () => {
+    const other = openDatabase(t.dataDir);
+    try {
+      const find = other.prepare("SELECT count(*) AS n FROM jobs WHERE external_id = ? AND status = 'queued'");
+      const missing: string[] = [];
+      await Promise.all(
+        Array.from({ length: 60 }, (_, i) =>
+          push(item({ externalId: `seen-${i}` })).then((res) => {
+            assert.equal(res.statusCode, 200);
+            if ((find.get(`seen-${i}`) as { n: number }).n !== 1) missing.push(`seen-${i}`);
+          }),
+        ),
+      );
+      assert.deepEqual(missing, []);
+    } finally {
+      other.close();
+    }
+  });
+
+  it('two pushes of one item sent together make one queued job holding the later payload', async () => {
+    const [first, second] = await Promise.all([
+      push(item({ externalId: 'twice' }, { title: 'first' })),
+      push(item({ externalId: 'twice' }, { title: 'second' })),
+    ]);
+    assert.equal(first!.statusCode, 200);
+    assert.equal(second!.statusCode, 200);
+    const rows = t.services.db.prepare("SELECT data FROM jobs WHERE external_id = 'twice'").all() as Array<{ data: string }>;
+    assert.equal(rows.length, 1);
+    assert.equal(JSON.parse(rows[0]!.data).title, 'second');
+  });
+
+  it('counts every pushed item once in the usage report', async () => {
+    await Promise.all(Array.from({ length: 12 }, (_, i) => push(item({ externalId: `usage-${i}`, knowledgeBaseId: 'kb-usage' }))));
+    t.services.usage.flush();
+    const pushed = t.services.db
+      .prepare("SELECT sum(value) AS n FROM usage_counts WHERE metric = 'items_pushed' AND knowledge_base_id = 'kb-usage'")
+      .get() as { n: number };
+    assert.equal(pushed.n, 12);
+  });
+});
+
+describe('commitSettled', () => {
+  // A test double for the writer's commit: refuses any batch holding the input 'bad'.
+  const commit = (inputs: string[]) => {
+    if (inputs.includes('bad')) throw new Error('refused');
+    return inputs.map((input) => input.toUpperCase());
+  };
+
+  it('commits all at once when it can, and one by one when the batch fails, failing only the culprit', () => {
+    assert.deepEqual(commitSettled(commit, ['a', 'b']), [
+      { ok: true, out: 'A' },
+      { ok: true, out: 'B' },
+    ]);
+    const settled = commitSettled(commit, ['a', 'bad', 'c']);
+    assert.deepEqual(settled.map((s) => s.ok), [true, false, true]);
+    assert.deepEqual([settled[0], settled[2]], [
+      { ok: true, out: 'A' },
+      { ok: true, out: 'C' },
+    ]);
   });
 });

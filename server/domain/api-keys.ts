@@ -1,4 +1,4 @@
-import { createHmac, randomInt, timingSafeEqual } from 'node:crypto';
+import { createHmac, hash, randomInt, timingSafeEqual } from 'node:crypto';
 import type { Scope } from './scopes.ts';
 
 /**
@@ -58,6 +58,19 @@ export function hashSecret(serverSecret: Buffer, secret: string): Buffer {
 export function secretMatches(serverSecret: Buffer, secret: string, storedHash: Buffer): boolean {
   const candidate = hashSecret(serverSecret, secret);
   return candidate.length === storedHash.length && timingSafeEqual(candidate, storedHash);
+}
+
+/**
+ * What a verified secret is remembered by in memory: SHA-256 of it (the secret has 256 random
+ * bits, so this reveals nothing), a few times cheaper to compute than the stored HMAC.
+ */
+export function secretVerifier(secret: string): Buffer {
+  return hash('sha256', secret, 'buffer');
+}
+
+/** Constant-time, like `secretMatches`. */
+export function verifierMatches(secret: string, verifier: Buffer): boolean {
+  return timingSafeEqual(secretVerifier(secret), verifier);
 }
 
 export function keyState(key: Pick<ApiKeyRecord, 'expiresAt' | 'revokedAt'>, now: number): ApiKeyState {

@@ -1,17 +1,18 @@
 import type { IngestItem } from '../contract/ingest.ts';
 import type { JobStatus } from '../contract/jobs.ts';
 import type { EnqueueOptions, EnqueueResult, ItemIdentity, JobFilter, JobRepo, JobRow, PushInput } from '../storage/job-repo.ts';
-import { CommitBatcher } from './commit-batcher.ts';
+import { CommitBatcher, type Settled } from './commit-batcher.ts';
 import { decodeCursor, paginate } from './cursor.ts';
 import { formatEstimate } from './jobs.ts';
 import type { ThroughputMeter } from './throughput.ts';
 
 export type PushResult = { jobIds: string[]; jobCount: number; lastSortKey: number };
 
-/** Writes pushed jobs: `enqueue` commits, `durable` resolves once those commits are on disk. */
+/** Writes pushed jobs; resolves once they are committed and on disk, with one outcome per push. */
 export type JobWriter = {
-  enqueue(pushes: PushInput[], options: EnqueueOptions): EnqueueResult[];
-  durable(): Promise<void>;
+  /** Gets the writer ready, so the first push does not wait for it. */
+  start?(): Promise<void>;
+  write(pushes: PushInput[], options: EnqueueOptions): Promise<Array<Settled<EnqueueResult>>>;
 };
 
 export type JobLookup =
@@ -33,12 +34,14 @@ export class JobQueue {
     private readonly activeModelId: () => string | null = () => null,
     private readonly clock: () => number = Date.now,
   ) {
-    this.batcher = new CommitBatcher(
-      (pushes) =>
-        writer.enqueue(pushes, { now: this.clock(), maxAttempts: this.maxAttempts, activeModelId: this.activeModelId() }),
-      () => writer.durable(),
+    this.start = () => writer.start?.() ?? Promise.resolve();
+    this.batcher = new CommitBatcher((pushes) =>
+      writer.write(pushes, { now: this.clock(), maxAttempts: this.maxAttempts, activeModelId: this.activeModelId() }),
     );
   }
+
+  /** Gets the writer ready before the first push (the server calls it before it listens). */
+  readonly start: () => Promise<void>;
 
   /** Called after pushed jobs are committed: the pipeline wakes its idle workers. */
   onPushed: () => void = () => {};

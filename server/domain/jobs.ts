@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { IngestItem } from '../contract/ingest.ts';
 import type { PriorityName } from '../contract/jobs.ts';
 
@@ -31,16 +31,30 @@ export function backoffMs(attempt: number): number {
   return Math.min(2_000 * 2 ** Math.max(0, attempt - 1), 10 * 60_000);
 }
 
+/**
+ * JSON with object keys sorted and undefined members left out. Written as loops because it runs
+ * for every pushed item; the output is byte for byte what the stored hashes were computed over.
+ */
 function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.keys(value)
-      .sort()
-      .filter((k) => (value as Record<string, unknown>)[k] !== undefined)
-      .map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`);
-    return `{${entries.join(',')}}`;
+  if (value === null || typeof value !== 'object') return JSON.stringify(value);
+  if (Array.isArray(value)) {
+    let out = '[';
+    for (let i = 0; i < value.length; i++) {
+      if (i > 0) out += ',';
+      out += canonicalJson(value[i]) ?? '';
+    }
+    return `${out}]`;
   }
-  return JSON.stringify(value);
+  const record = value as Record<string, unknown>;
+  const keys = Object.keys(record).sort();
+  let out = '{';
+  for (const key of keys) {
+    const member = record[key];
+    if (member === undefined) continue;
+    if (out.length > 1) out += ',';
+    out += `${JSON.stringify(key)}:${canonicalJson(member)}`;
+  }
+  return `${out}}`;
 }
 
 /**
@@ -51,7 +65,7 @@ function canonicalJson(value: unknown): string {
 export function contentHash(item: Pick<IngestItem, 'data' | 'sourceType'>): string {
   if (item.data.hash !== undefined) return item.data.hash;
   const { hash: _ignored, ...data } = item.data;
-  return `sha256:${createHash('sha256').update(canonicalJson({ sourceType: item.sourceType, data })).digest('hex')}`;
+  return `sha256:${hash('sha256', canonicalJson({ sourceType: item.sourceType, data }), 'hex')}`;
 }
 
 /** Honest estimate: the work ahead of (and including) these jobs at the measured rate. */

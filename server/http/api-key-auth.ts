@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ApiKeyRecord } from '../domain/api-keys.ts';
-import type { ApiKeyService } from '../domain/api-key-service.ts';
+import type { ApiKeyService, AuthResult } from '../domain/api-key-service.ts';
 import type { Scope } from '../domain/scopes.ts';
 import { ApiError } from './api-error.ts';
 import type { RateLimiter } from './rate-limiter.ts';
@@ -15,39 +15,78 @@ declare module 'fastify' {
   }
 }
 
+type Waiting = { request: FastifyRequest; scope: Scope; done: (error?: Error) => void };
+
 /**
  * Authenticates `x-api-key` on every route that declares a scope, before the body is read, then
  * charges the key's rate limit. Knowledge-base restrictions need the body or path and are checked
  * by the routes with `assertKnowledgeBaseAccess`.
+ *
+ * Requests that reached this hook in the same turn of the event loop are checked together right
+ * after it (setImmediate), against one read of the keys' version taken after every one of them
+ * was received: a key revoked before a request was sent, by this process or another, is refused
+ * as surely as with one read per request.
  */
 export function registerApiKeyAuth(app: FastifyInstance, keys: ApiKeyService, limiter: RateLimiter): void {
   app.decorateRequest('apiKey', null);
-  app.addHook('onRequest', async (request) => {
+  let waiting: Waiting[] = [];
+  const checkWaiting = () => {
+    const batch = waiting;
+    waiting = [];
+    const values = batch.map(({ request }) => headerValue(request));
+    let results: AuthResult[];
+    try {
+      results = keys.authenticateMany(values.filter((value) => value !== null));
+    } catch (error) {
+      for (const { done } of batch) done(error as Error);
+      return;
+    }
+    let next = 0;
+    batch.forEach(({ request, scope, done }, i) => {
+      try {
+        request.apiKey = authorize(scope, values[i] === null ? null : results[next++]!, limiter);
+        done();
+      } catch (error) {
+        done(error as Error);
+      }
+    });
+  };
+  // A callback hook, not an async one: it runs on every request and needs no promise.
+  app.addHook('onRequest', (request, _reply, done) => {
     const scope = request.routeOptions.config.scope;
-    if (!scope) return;
-    const header = request.headers['x-api-key'];
-    if (header === undefined || header === '') {
-      throw new ApiError('missing_api_key', 'Send an API key in the x-api-key header.');
-    }
-    const result = keys.authenticate(Array.isArray(header) ? header.join(',') : header);
-    if (!result.ok) {
-      throw result.reason === 'expired'
-        ? new ApiError('api_key_expired', 'This API key has expired; create or rotate a key in the dashboard.')
-        : new ApiError('invalid_api_key', 'This API key is not valid (unknown, malformed or revoked).');
-    }
-    if (!result.key.scopes.includes(scope)) {
-      throw new ApiError('insufficient_scope', `This API key lacks the scope "${scope}" that this endpoint needs.`, [
-        { path: 'x-api-key', message: `needs scope ${scope}` },
-      ]);
-    }
-    const retryAfter = limiter.take(result.key.id);
-    if (retryAfter > 0) {
-      throw new ApiError('rate_limited', `Too many requests for this API key; retry in ${retryAfter}s.`, undefined, {
-        'retry-after': String(retryAfter),
-      });
-    }
-    request.apiKey = result.key;
+    if (!scope) return done();
+    if (waiting.push({ request, scope, done }) === 1) setImmediate(checkWaiting);
   });
+}
+
+function headerValue(request: FastifyRequest): string | null {
+  const header = request.headers['x-api-key'];
+  if (header === undefined || header === '') return null;
+  return Array.isArray(header) ? header.join(',') : header;
+}
+
+/** The key of a request, given the check of its header (null when it had none). */
+function authorize(scope: Scope, result: AuthResult | null, limiter: RateLimiter): ApiKeyRecord {
+  if (result === null) {
+    throw new ApiError('missing_api_key', 'Send an API key in the x-api-key header.');
+  }
+  if (!result.ok) {
+    throw result.reason === 'expired'
+      ? new ApiError('api_key_expired', 'This API key has expired; create or rotate a key in the dashboard.')
+      : new ApiError('invalid_api_key', 'This API key is not valid (unknown, malformed or revoked).');
+  }
+  if (!result.key.scopes.includes(scope)) {
+    throw new ApiError('insufficient_scope', `This API key lacks the scope "${scope}" that this endpoint needs.`, [
+      { path: 'x-api-key', message: `needs scope ${scope}` },
+    ]);
+  }
+  const retryAfter = limiter.take(result.key.id);
+  if (retryAfter > 0) {
+    throw new ApiError('rate_limited', `Too many requests for this API key; retry in ${retryAfter}s.`, undefined, {
+      'retry-after': String(retryAfter),
+    });
+  }
+  return result.key;
 }
 
 /** Refuses the request when the key is restricted to knowledge bases that do not include these. */

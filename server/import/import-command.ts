@@ -12,15 +12,20 @@ import { FileFormatError, formatFromPath, IMPORT_FORMATS, type ImportFormat } fr
 import { runImport, type ImportReport } from './run-import.ts';
 
 export const IMPORT_USAGE = `  import FILE --map F=COL,… | --mapping map.json --source-type T --knowledge-base KB --integration I
-        [--url http://127.0.0.1:7410] [--key K | env LOCALIQ_API_KEY] [--format csv|json|jsonl]
+        [--url U | env LOCALIQ_URL | this machine's LOCALIQ_PORT] [--key K | env LOCALIQ_API_KEY] [--format csv|json|jsonl]
         [--delimiter ;] [--batch-size 500] [--priority high|low] [--force-refresh] [--dry-run [--preview 5]]
         [--sync [--yes]] [--wait 30m | --no-wait] [--checkpoint FILE] [--restart] [--json]
                                           import a CSV, JSON or JSONL file through the bulk API;
                                           fields: externalId, content, title, url, hash, sourceData.<key>`;
 
-const DEFAULT_URL = 'http://127.0.0.1:7410';
 /** Under the default 10 MB body limit with room to spare. */
 const MAX_BATCH_BYTES = 8 * 1024 * 1024;
+
+/** Where `localiq serve` listens with the same settings; a wildcard address is reached on loopback. */
+function localServerUrl(host: string, port: number): string {
+  const reachable = host === '0.0.0.0' ? '127.0.0.1' : host === '::' ? '::1' : host;
+  return `http://${reachable.includes(':') ? `[${reachable}]` : reachable}:${port}`;
+}
 
 function parseDuration(text: string): number {
   const match = /^(\d+)\s*(s|m|h)$/.exec(text.trim());
@@ -160,7 +165,8 @@ export async function importCommand(args: string[], usageError: (message: string
   const dryRun = values['dry-run'];
   const apiKey = values.key ?? process.env.LOCALIQ_API_KEY;
   if (!apiKey && (!dryRun || values.sync)) throw usageError('import needs an API key: --key or the LOCALIQ_API_KEY environment variable.');
-  const url = values.url ?? DEFAULT_URL;
+  const config = loadConfig();
+  const url = values.url ?? process.env.LOCALIQ_URL ?? localServerUrl(config.host, config.port);
   const progress = createProgress(process.stderr, values.json);
   const client = apiKey
     ? new ApiClient({
@@ -169,7 +175,7 @@ export async function importCommand(args: string[], usageError: (message: string
         onRetry: ({ reason, waitMs: ms }) => progress.note(`${reason}; retrying in ${Math.ceil(ms / 1000)}s`),
       })
     : null;
-  const checkpointPath = values.checkpoint ?? defaultCheckpointPath(file, loadConfig().dataDir);
+  const checkpointPath = values.checkpoint ?? defaultCheckpointPath(file, config.dataDir);
   if (values.restart) fs.rmSync(checkpointPath, { force: true });
 
   let report: ImportReport;

@@ -1,6 +1,8 @@
-import type { Db } from '../storage/db.ts';
+import { type Db, openReader } from '../storage/db.ts';
 import type { JobRepo } from '../storage/job-repo.ts';
 import type { SettingsRepo } from '../storage/settings-repo.ts';
+import { VectorIndex } from '../retrieval/vector-index.ts';
+import { ChunkVectorFeed } from '../storage/chunk-vector-feed.ts';
 import { VectorStore } from '../storage/vector-store.ts';
 import type { EmbedderConfig } from './embedders/index.ts';
 import { QueryEmbedder } from './query-embedder.ts';
@@ -14,7 +16,9 @@ type ActiveModel = { id: string; dimension: number };
  * background, and semantic search switches to the new model's table.
  */
 export class EmbeddingModel {
-  private active: (ActiveModel & { vectors: VectorStore }) | null = null;
+  private active: (ActiveModel & { vectors: VectorStore; index: VectorIndex | null }) | null = null;
+  /** The vector index's own read connection, opened with the first index. */
+  private reader: Db | null = null;
   readonly queries: QueryEmbedder;
 
   constructor(
@@ -46,11 +50,30 @@ export class EmbeddingModel {
     return this.active?.vectors ?? null;
   }
 
+  /**
+   * The active model's vectors in memory for search (retrieval/vector-index.ts); the server starts
+   * loading them after it listens, otherwise the first search loads them.
+   */
+  index(): VectorIndex | null {
+    const active = this.active;
+    if (!active) return null;
+    this.reader ??= openReader(this.db);
+    active.index ??= new VectorIndex(new ChunkVectorFeed(this.reader, active.vectors.table), active.dimension);
+    return active.index;
+  }
+
+  close(): void {
+    this.active?.index?.stop();
+    this.reader?.close();
+    this.reader = null;
+  }
+
   modelId(): string | null {
     return this.active?.id ?? null;
   }
 
   private use(model: ActiveModel): void {
-    this.active = { ...model, vectors: new VectorStore(this.db, model.id, model.dimension) };
+    this.active?.index?.stop();
+    this.active = { ...model, vectors: new VectorStore(this.db, model.id, model.dimension), index: null };
   }
 }

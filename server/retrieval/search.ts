@@ -41,8 +41,8 @@ export type SearchOutcome = {
 
 /** Candidates each retriever contributes before fusion. */
 const CANDIDATES = 100;
-/** sqlite-vec's largest k. */
-const MAX_KNN = 4096;
+/** Nearest chunks fetched per item wanted (an item's chunks often neighbour each other). */
+const CHUNKS_PER_ITEM = 3;
 
 export class SearchService {
   constructor(
@@ -70,9 +70,11 @@ export class SearchService {
     const keyword: Ranked =
       mode !== 'semantic' && match ? this.repo.keywordItems(knowledgeBaseId, match, pool, options.sourceTypes) : [];
     const { ranked: semantic, chunkSimilarity } =
-      mode !== 'keyword' && queryVector
-        ? this.semanticItems(knowledgeBaseId, queryVector, pool, options.sourceTypes)
-        : { ranked: [], chunkSimilarity: new Map<number, number>() };
+      mode === 'keyword' || !queryVector
+        ? { ranked: [], chunkSimilarity: new Map<number, number>() }
+        : mode === 'hybrid' && this.hybrid.keywordFirst
+          ? this.candidateSimilarity(knowledgeBaseId, queryVector, keyword, options)
+          : this.semanticItems(knowledgeBaseId, queryVector, pool, options.sourceTypes);
     const ranked =
       mode === 'keyword' ? keyword : mode === 'semantic' ? semantic : this.fuse(keyword, semantic);
     const top = ranked.slice(0, options.topK);
@@ -94,6 +96,35 @@ export class SearchService {
   }
 
   /**
+   * Keyword-first hybrid needs no search of the whole vector index: semantic similarity only
+   * reorders the keyword candidates, so each candidate is scored by its best chunk directly
+   * (a few hundred int8 dot products), and nearest neighbours are searched only when the keyword
+   * candidates cannot fill the page. Every chunk of the candidates gets a similarity, which
+   * passage selection reuses.
+   */
+  private candidateSimilarity(
+    kb: string,
+    queryVector: Float32Array,
+    keyword: Ranked,
+    options: SearchOptions,
+  ): { ranked: Ranked; chunkSimilarity: Map<number, number> } {
+    const owners = this.repo.chunkOwners(keyword.map((r) => r.id));
+    const chunkSimilarity = this.embedding.index()!.similarities(kb, [...owners.keys()], queryVector);
+    const best = new Map<number, number>();
+    for (const [chunkId, similarity] of chunkSimilarity) {
+      const itemId = owners.get(chunkId)!;
+      if (similarity > (best.get(itemId) ?? -Infinity)) best.set(itemId, similarity);
+    }
+    if (keyword.length < options.topK) {
+      const nearest = this.semanticItems(kb, queryVector, options.topK, options.sourceTypes);
+      for (const r of nearest.ranked) if (!best.has(r.id)) best.set(r.id, r.score);
+      for (const [chunkId, similarity] of nearest.chunkSimilarity) chunkSimilarity.set(chunkId, similarity);
+    }
+    const ranked = [...best].map(([id, score]) => ({ id, score })).sort((a, b) => b.score - a.score);
+    return { ranked, chunkSimilarity };
+  }
+
+  /**
    * Items ranked by their best chunk's cosine similarity to the query, plus the similarity of
    * every chunk the nearest-neighbour search returned (reused to pick passages).
    */
@@ -103,17 +134,12 @@ export class SearchService {
     pool: number,
     sourceTypes: string[] | null,
   ): { ranked: Ranked; chunkSimilarity: Map<number, number> } {
-    const vectors = this.embedding.vectors()!;
-    const hits = vectors.nearest(kb, queryVector, Math.min(MAX_KNN, pool * (sourceTypes ? 8 : 3)));
-    const owners = this.repo.chunkItems(hits.map((h) => h.chunkId));
+    const hits = this.embedding.index()!.nearest(kb, queryVector, pool * CHUNKS_PER_ITEM, sourceTypes);
     const best = new Map<number, number>();
     const chunkSimilarity = new Map<number, number>();
     for (const hit of hits) {
-      const owner = owners.get(hit.chunkId);
-      if (!owner || (sourceTypes && !sourceTypes.includes(owner.sourceType))) continue;
-      const similarity = 1 - hit.distance;
-      chunkSimilarity.set(hit.chunkId, similarity);
-      if (similarity > (best.get(owner.itemId) ?? -Infinity)) best.set(owner.itemId, similarity);
+      chunkSimilarity.set(hit.chunkId, hit.similarity);
+      if (hit.similarity > (best.get(hit.itemId) ?? -Infinity)) best.set(hit.itemId, hit.similarity);
     }
     const ranked = [...best].map(([id, score]) => ({ id, score })).sort((a, b) => b.score - a.score).slice(0, pool);
     return { ranked, chunkSimilarity };
@@ -121,8 +147,8 @@ export class SearchService {
 
   /**
    * The passages of each item that answer the query best: chunk BM25 (scaled to the best chunk
-   * overall) and, for chunks among the nearest neighbours, their cosine similarity, averaged.
-   * Reading other chunks' vectors back from the vector table would cost far more than it adds.
+   * overall) and their cosine similarity where search knows it (every chunk of the candidates in
+   * hybrid mode, the nearest neighbours in semantic mode), averaged.
    */
   private bestPassages(
     itemIds: number[],

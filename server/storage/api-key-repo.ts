@@ -39,6 +39,10 @@ export class ApiKeyRepo {
   private readonly listStmt;
   private readonly touchStmt;
   private readonly revokeStmt;
+  private readonly versionStmt;
+  private readonly dataVersionStmt;
+  /** The keys' version as last read, and the connection's data_version when it was read. */
+  private known = { dataVersion: -1, version: 0 };
 
   constructor(db: Db) {
     this.insertStmt = db.prepare(
@@ -53,6 +57,32 @@ export class ApiKeyRepo {
     this.revokeStmt = db.prepare<[number, string, number]>(
       'UPDATE api_keys SET revoked_at = ? WHERE id = ? AND (revoked_at IS NULL OR revoked_at > ?)',
     );
+    this.versionStmt = db
+      .prepare<[], number>("SELECT value FROM counters WHERE name = 'api_keys_version'")
+      .pluck();
+    this.dataVersionStmt = db.prepare<[], number>('PRAGMA data_version').pluck();
+  }
+
+  /**
+   * Changes whenever any key is created, changed or deleted, by any connection or process
+   * (triggers of migration 5); the last-used time does not count as a change.
+   * The counter is read again only when another connection committed anything since the last
+   * read (`data_version`, which needs no page read) or when this repo wrote a key itself
+   * (this connection's own commits do not move data_version, so keys must only be written
+   * through this repo on this connection). Pushes commit on their own connection many times a
+   * second, so this saves a page read on most requests, not all.
+   */
+  version(): number {
+    const dataVersion = this.dataVersionStmt.get()!;
+    if (dataVersion !== this.known.dataVersion) {
+      this.known = { dataVersion, version: this.versionStmt.get() ?? 0 };
+    }
+    return this.known.version;
+  }
+
+  /** After a write through this connection: the next `version()` reads the counter. */
+  private changed(): void {
+    this.known = { dataVersion: -1, version: 0 };
   }
 
   insert(key: Omit<ApiKeyRecord, 'lastUsedAt' | 'revokedAt'>, secretHash: Buffer): void {
@@ -68,6 +98,7 @@ export class ApiKeyRepo {
       expiresAt: key.expiresAt,
       rotatedFrom: key.rotatedFrom,
     });
+    this.changed();
   }
 
   findWithHash(id: string): { key: ApiKeyRecord; secretHash: Buffer } | null {
@@ -89,6 +120,8 @@ export class ApiKeyRepo {
 
   /** Sets the revocation time unless the key is already revoked earlier; returns whether it changed. */
   revoke(id: string, at: number): boolean {
-    return this.revokeStmt.run(at, id, at).changes > 0;
+    const changed = this.revokeStmt.run(at, id, at).changes > 0;
+    this.changed();
+    return changed;
   }
 }

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
+import { scopeColumn } from './keyword-scope.ts';
 import { MIGRATIONS } from './migrations.ts';
 import { loadVectorExtension } from './vector-store.ts';
 
@@ -22,6 +23,10 @@ export function openDatabase(dataDir: string): Db {
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');
   loadVectorExtension(db);
+  // For migrations that rebuild the keyword indexes.
+  db.function('localiq_scope', { deterministic: true }, (kb, type, itemId) =>
+    scopeColumn(String(kb), String(type), itemId === null ? null : Number(itemId)),
+  );
   migrate(db);
   return db;
 }
@@ -39,4 +44,15 @@ function migrate(db: Db): void {
       db.pragma(`user_version = ${version + 1}`);
     }).immediate();
   }
+}
+
+/**
+ * A second, read-only connection to an open database, for long reads (loading the in-memory vector
+ * index) that must not keep the main connection busy between the event loop's turns.
+ */
+export function openReader(db: Db): Db {
+  const reader = new Database(db.name, { readonly: true, fileMustExist: true });
+  reader.pragma('busy_timeout = 5000');
+  loadVectorExtension(reader);
+  return reader;
 }

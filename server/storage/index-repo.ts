@@ -1,5 +1,6 @@
 import type { Db } from './db.ts';
 import type { ItemIdentity } from './job-repo.ts';
+import { scopeColumn } from './keyword-scope.ts';
 import type { VectorStore } from './vector-store.ts';
 
 export type IndexedChunk = {
@@ -65,8 +66,12 @@ export class IndexRepo {
       insertChunk: db.prepare<[number, number, string, number, string]>(
         'INSERT INTO chunks (item_id, position, text, token_count, embed_hash) VALUES (?, ?, ?, ?, ?)',
       ),
-      insertItemFts: db.prepare<[number, string, string]>('INSERT INTO items_fts (rowid, title, text) VALUES (?, ?, ?)'),
-      insertChunkFts: db.prepare<[number, string, string]>('INSERT INTO chunks_fts (rowid, title, text) VALUES (?, ?, ?)'),
+      insertItemFts: db.prepare<[number, string, string, string]>(
+        'INSERT INTO items_fts (rowid, title, text, scope) VALUES (?, ?, ?, ?)',
+      ),
+      insertChunkFts: db.prepare<[number, string, string, string]>(
+        'INSERT INTO chunks_fts (rowid, title, text, scope) VALUES (?, ?, ?, ?)',
+      ),
     };
   }
 
@@ -104,12 +109,13 @@ export class IndexRepo {
       embedderId: item.embedderId,
       now,
     }) as { id: number };
-    this.stmts.insertItemFts.run(itemId, item.title, item.text);
+    this.stmts.insertItemFts.run(itemId, item.title, item.text, scopeColumn(item.knowledgeBaseId, item.sourceType));
+    const chunkScope = scopeColumn(item.knowledgeBaseId, item.sourceType, itemId);
     for (const chunk of item.chunks) {
       const chunkId = Number(
         this.stmts.insertChunk.run(itemId, chunk.position, chunk.text, chunk.tokenCount, chunk.embedHash).lastInsertRowid,
       );
-      this.stmts.insertChunkFts.run(chunkId, item.title, chunk.text);
+      this.stmts.insertChunkFts.run(chunkId, item.title, chunk.text, chunkScope);
       this.vectors.insert(chunkId, item.knowledgeBaseId, chunk.vector);
     }
     return true;

@@ -1,61 +1,99 @@
-import fs from 'node:fs';
-import path from 'node:path';
-import { DB_FILE_NAME, type Db, openDatabase } from './db.ts';
-import { type EnqueueOptions, type EnqueueResult, JobRepo, type PushInput } from './job-repo.ts';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { Settled } from '../domain/commit-batcher.ts';
+import type { FromIngestWriter, IngestWriterData, ToIngestWriter } from './ingest-writer-messages.ts';
+import type { EnqueueOptions, EnqueueResult, PushInput } from './job-repo.ts';
+
+const ENTRY = fileURLToPath(new URL('./ingest-writer-entry.js', import.meta.url));
+
+type InFlight = { resolve: (outcomes: Array<Settled<EnqueueResult>>) => void; reject: (error: Error) => void };
 
 /**
- * The connection that writes pushed jobs. It commits with synchronous=NORMAL (no disk sync inside
- * the commit, so the event loop is not blocked while the disk works) and makes commits durable
- * with an fdatasync of the write-ahead log on libuv's thread pool before anyone is acknowledged.
- * The effect equals synchronous=FULL for acknowledged jobs, while requests keep being parsed and
- * validated during the sync, and every push that arrived meanwhile shares the next one.
+ * Writes pushed jobs on a thread of its own (ingest-writer-thread.ts) with its own connection.
+ * Committing a push costs about as much CPU as everything else about it together (the row and
+ * its five indexes, the content hash, the disk sync, the log checkpoints), so the event loop only
+ * hands pushes over and keeps parsing, authenticating and validating requests meanwhile. The
+ * thread answers once the commit is on disk (synchronous=FULL): an acknowledged job survives
+ * power loss.
  */
 export class IngestWriter {
-  private readonly db: Db;
-  private readonly repo: JobRepo;
-  private readonly walPath: string;
-  private walFile: fs.promises.FileHandle | null = null;
-  private syncing: Promise<void> | null = null;
-  private nextSync: Promise<void> | null = null;
+  private worker: Worker | null = null;
+  private ready: Promise<void> | null = null;
+  private readonly inFlight = new Map<number, InFlight>();
+  private nextId = 1;
+  private closed = false;
 
-  constructor(dataDir: string) {
-    this.db = openDatabase(dataDir);
-    this.db.pragma('synchronous = NORMAL');
-    this.repo = new JobRepo(this.db);
-    this.walPath = path.join(dataDir, `${DB_FILE_NAME}-wal`);
-  }
+  constructor(private readonly dataDir: string) {}
 
-  /** Commits the pushes; they are durable once a later `durable()` resolves. */
-  enqueue(pushes: PushInput[], options: EnqueueOptions): EnqueueResult[] {
-    return this.repo.enqueue(pushes, options);
-  }
-
-  /**
-   * Resolves when everything committed before the call is on disk. A sync already running may
-   * have started before the caller's commit, so callers arriving meanwhile share the next one.
-   */
-  durable(): Promise<void> {
-    if (!this.syncing) {
-      this.syncing = this.syncWal().finally(() => {
-        this.syncing = null;
+  /** Starts the thread (at the latest, the first write does); resolves once it can write. */
+  start(): Promise<void> {
+    if (this.closed) return Promise.reject(new Error('The ingest writer is closed.'));
+    if (this.ready) return this.ready;
+    const worker = new Worker(ENTRY, { workerData: { dataDir: this.dataDir } satisfies IngestWriterData });
+    worker.unref();
+    this.worker = worker;
+    this.ready = new Promise<void>((resolve, reject) => {
+      worker.on('message', (message: FromIngestWriter) => {
+        if (message.type === 'ready') resolve();
+        else if (message.type === 'written') this.settle(message.id, message.outcomes);
+        else this.fail(worker, new Error(message.message));
       });
-      return this.syncing;
-    }
-    this.nextSync ??= this.syncing.then(() => {
-      this.nextSync = null;
-      return this.durable();
+      worker.on('error', (error) => {
+        reject(error);
+        this.fail(worker, error);
+      });
+      worker.on('exit', (code) => {
+        const error = new Error(`The ingest writer thread stopped (exit code ${code}).`);
+        reject(error);
+        this.fail(worker, error);
+      });
     });
-    return this.nextSync;
+    return this.ready;
   }
 
-  private async syncWal(): Promise<void> {
-    // SQLite keeps the same log file while a connection is open; opened once, on first use.
-    this.walFile ??= await fs.promises.open(this.walPath, 'r');
-    await this.walFile.datasync();
+  /** Resolves, once the pushes are committed and on disk, with one outcome per push. */
+  async write(pushes: PushInput[], options: EnqueueOptions): Promise<Array<Settled<EnqueueResult>>> {
+    if (this.closed) throw new Error('The ingest writer is closed.');
+    if (!this.worker) await this.start();
+    const worker = this.worker!;
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      // Only pending writes keep the process alive; an idle writer never holds it open.
+      if (this.inFlight.size === 0) worker.ref();
+      this.inFlight.set(id, { resolve, reject });
+      worker.postMessage({ type: 'write', id, pushes: JSON.stringify(pushes), options } satisfies ToIngestWriter);
+    });
   }
 
+  private settle(id: number, outcomes: Extract<FromIngestWriter, { type: 'written' }>['outcomes']): void {
+    const entry = this.inFlight.get(id);
+    if (!entry) return;
+    this.inFlight.delete(id);
+    if (this.inFlight.size === 0) this.worker?.unref();
+    entry.resolve(
+      outcomes.map((outcome) =>
+        outcome.ok ? outcome : { ok: false, error: Object.assign(new Error(outcome.error.message), { code: outcome.error.code }) },
+      ),
+    );
+  }
+
+  /** A thread that failed is dropped with everything it had; the next write starts a new one. */
+  private fail(worker: Worker, error: Error): void {
+    if (this.worker !== worker) return;
+    this.worker = null;
+    this.ready = null;
+    const entries = [...this.inFlight.values()];
+    this.inFlight.clear();
+    for (const entry of entries) entry.reject(error);
+    void worker.terminate();
+  }
+
+  /** Lets the thread finish what it was given, then close its connection and end. */
   close(): void {
-    void this.walFile?.close();
-    this.db.close();
+    this.closed = true;
+    const worker = this.worker;
+    if (!worker) return;
+    worker.postMessage({ type: 'close' } satisfies ToIngestWriter);
+    worker.unref();
   }
 }

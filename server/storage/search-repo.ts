@@ -1,5 +1,6 @@
 import type { Db } from './db.ts';
 import type { ItemRow } from './item-read-repo.ts';
+import { scopedQuery } from './keyword-scope.ts';
 
 export type ItemSummaryRow = Pick<
   ItemRow,
@@ -17,24 +18,19 @@ export class SearchRepo {
 
   constructor(db: Db) {
     this.stmts = {
-      keywordItems: db.prepare<[{ match: string; kb: string; types: string | null; limit: number }], { id: number; score: number }>(
-        `SELECT i.id, -bm25(items_fts, ${TITLE_WEIGHT}, 1.0) AS score
-         FROM items_fts JOIN items i ON i.id = items_fts.rowid
-         WHERE items_fts MATCH @match AND i.knowledge_base_id = @kb
-           AND (@types IS NULL OR i.source_type IN (SELECT value FROM json_each(@types)))
-         ORDER BY score DESC LIMIT @limit`,
+      // Scoped inside FTS5 (keyword-scope.ts); the scope column weighs 0.
+      keywordItems: db.prepare<[string, number], { id: number; score: number }>(
+        `SELECT rowid AS id, -bm25(items_fts, ${TITLE_WEIGHT}, 1.0, 0.0) AS score
+         FROM items_fts WHERE items_fts MATCH ? ORDER BY score DESC LIMIT ?`,
       ),
-      keywordChunks: db.prepare<[{ match: string; ids: string }], { id: number; score: number }>(
-        `SELECT c.id, -bm25(chunks_fts, ${TITLE_WEIGHT}, 1.0) AS score
-         FROM chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid
-         WHERE chunks_fts MATCH @match AND c.item_id IN (SELECT value FROM json_each(@ids))`,
+      keywordChunks: db.prepare<[string], { id: number; score: number }>(
+        `SELECT rowid AS id, -bm25(chunks_fts, ${TITLE_WEIGHT}, 1.0, 0.0) AS score FROM chunks_fts WHERE chunks_fts MATCH ?`,
       ),
       chunksOfItems: db.prepare<[string], ChunkRow>(
         'SELECT id, item_id, position, text FROM chunks WHERE item_id IN (SELECT value FROM json_each(?)) ORDER BY item_id, position',
       ),
-      chunkItems: db.prepare<[string], { id: number; item_id: number; source_type: string }>(
-        `SELECT c.id, c.item_id, i.source_type FROM chunks c JOIN items i ON i.id = c.item_id
-         WHERE c.id IN (SELECT value FROM json_each(?))`,
+      chunkOwners: db.prepare<[string], { id: number; item_id: number }>(
+        'SELECT id, item_id FROM chunks WHERE item_id IN (SELECT value FROM json_each(?))',
       ),
       items: db.prepare<[string], ItemSummaryRow>(
         `SELECT id, knowledge_base_id, integration_id, external_id, source_type, title, url, updated_at
@@ -43,12 +39,15 @@ export class SearchRepo {
     };
   }
 
-  keywordItems(kb: string, match: string, limit: number, sourceTypes: string[] | null): Array<{ id: number; score: number }> {
-    return this.stmts.keywordItems.all({ match, kb, types: sourceTypes ? JSON.stringify(sourceTypes) : null, limit });
+  /** `terms` is an FTS5 expression of the query's words (query-terms.ts ftsQuery). */
+  keywordItems(kb: string, terms: string, limit: number, sourceTypes: string[] | null): Array<{ id: number; score: number }> {
+    return this.stmts.keywordItems.all(scopedQuery(terms, { knowledgeBaseId: kb, sourceTypes }), limit);
   }
 
-  keywordChunks(match: string, itemIds: number[]): Map<number, number> {
-    const rows = this.stmts.keywordChunks.all({ match, ids: JSON.stringify(itemIds) });
+  /** BM25 of the chunks of these items that match `terms`. */
+  keywordChunks(terms: string, itemIds: number[]): Map<number, number> {
+    if (itemIds.length === 0) return new Map();
+    const rows = this.stmts.keywordChunks.all(scopedQuery(terms, { itemIds }));
     return new Map(rows.map((r) => [r.id, r.score]));
   }
 
@@ -56,9 +55,9 @@ export class SearchRepo {
     return this.stmts.chunksOfItems.all(JSON.stringify(itemIds));
   }
 
-  chunkItems(chunkIds: number[]): Map<number, { itemId: number; sourceType: string }> {
-    const rows = this.stmts.chunkItems.all(JSON.stringify(chunkIds));
-    return new Map(rows.map((r) => [r.id, { itemId: r.item_id, sourceType: r.source_type }]));
+  /** The item of each chunk of these items, by chunk id. */
+  chunkOwners(itemIds: number[]): Map<number, number> {
+    return new Map(this.stmts.chunkOwners.all(JSON.stringify(itemIds)).map((r) => [r.id, r.item_id]));
   }
 
   items(ids: number[]): Map<number, ItemSummaryRow> {

@@ -1,4 +1,5 @@
 import type { Db } from './db.ts';
+import { scopedQuery } from './keyword-scope.ts';
 
 /**
  * How many chunks of a knowledge base contain a word: the document frequencies the assistant
@@ -13,10 +14,7 @@ export class TermStatsRepo {
       chunkCount: db.prepare<[string], { n: number }>(
         'SELECT coalesce(sum(chunk_count), 0) AS n FROM items WHERE knowledge_base_id = ?',
       ),
-      documentFrequency: db.prepare<[string, string], { n: number }>(
-        `SELECT count(*) AS n FROM chunks_fts f JOIN chunks c ON c.id = f.rowid JOIN items i ON i.id = c.item_id
-         WHERE chunks_fts MATCH ? AND i.knowledge_base_id = ?`,
-      ),
+      documentFrequency: db.prepare<[string], { n: number }>('SELECT count(*) AS n FROM chunks_fts WHERE chunks_fts MATCH ?'),
     };
   }
 
@@ -26,6 +24,7 @@ export class TermStatsRepo {
 
   /** `word` must be a bare word (letters and digits); it is quoted so it is never FTS5 syntax. */
   documentFrequency(knowledgeBaseId: string, word: string): number {
-    return this.stmts.documentFrequency.get(`"${word.replaceAll('"', '')}"`, knowledgeBaseId)!.n;
+    const match = scopedQuery(`"${word.replaceAll('"', '')}"`, { knowledgeBaseId });
+    return this.stmts.documentFrequency.get(match)!.n;
   }
 }

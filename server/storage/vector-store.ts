@@ -61,6 +61,10 @@ export class VectorStore {
     return row ? fromBlob(row.embedding) : null;
   }
 
+  /**
+   * Exact nearest neighbours by sqlite-vec. Search uses the in-memory copy instead
+   * (retrieval/vector-index.ts, far faster); this is the reference the benches and tests hold it to.
+   */
   nearest(knowledgeBaseId: string, query: Float32Array, k: number): VectorHit[] {
     return this.stmts.knn
       .all(toBlob(query), k, knowledgeBaseId)

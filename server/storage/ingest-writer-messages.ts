@@ -1,0 +1,16 @@
+import type { EnqueueOptions, EnqueueResult } from './job-repo.ts';
+
+/** Main thread → ingest writer thread. `pushes` is a JSON array of PushInput (cheaper to post). */
+export type ToIngestWriter =
+  | { type: 'write'; id: number; pushes: string; options: EnqueueOptions }
+  | { type: 'close' };
+
+export type WrittenOutcome = { ok: true; out: EnqueueResult } | { ok: false; error: { message: string; code?: string } };
+
+/** Ingest writer thread → main thread. */
+export type FromIngestWriter =
+  | { type: 'ready' }
+  | { type: 'written'; id: number; outcomes: WrittenOutcome[] }
+  | { type: 'failed'; message: string };
+
+export type IngestWriterData = { dataDir: string };

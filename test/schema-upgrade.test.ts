@@ -1,0 +1,68 @@
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { describe, it } from 'node:test';
+import Database from 'better-sqlite3';
+import { DB_FILE_NAME, openDatabase } from '../server/storage/db.ts';
+import { MIGRATIONS } from '../server/storage/migrations.ts';
+import { SearchRepo } from '../server/storage/search-repo.ts';
+import { loadVectorExtension } from '../server/storage/vector-store.ts';
+import { tempDataDir } from './helpers/test-app.ts';
+
+/** The migration that gave the keyword indexes their scope column. */
+const SCOPED = MIGRATIONS.findIndex((m) => m.includes('localiq_scope('));
+
+/** A data folder as the release before that migration left it, with two indexed items. */
+function previousRelease(dataDir: string): void {
+  const db = new Database(path.join(dataDir, DB_FILE_NAME));
+  loadVectorExtension(db);
+  for (const migration of MIGRATIONS.slice(0, SCOPED)) db.exec(migration);
+  db.pragma(`user_version = ${SCOPED}`);
+  const items: Array<[string, string, string, string]> = [
+    ['kb-shop', 'PRODUCT', 'Espresso grinder', 'A conical burr grinder for espresso.'],
+    ['kb-help', 'PAGE', 'Returns', 'Return any grinder within thirty days.'],
+  ];
+  items.forEach(([kb, type, title, text], i) => {
+    const id = Number(
+      db
+        .prepare(
+          `INSERT INTO items (knowledge_base_id, integration_id, external_id, source_type, title, content, text,
+             content_hash, seq, chunk_count, embedder_id, created_at, updated_at)
+           VALUES (?, 'cms', ?, ?, ?, ?, ?, 'h', 1, 1, 'use-lite', 0, 0)`,
+        )
+        .run(kb, `x-${i}`, type, title, text, text).lastInsertRowid,
+    );
+    const chunk = Number(
+      db.prepare("INSERT INTO chunks (item_id, position, text, token_count, embed_hash) VALUES (?, 0, ?, 8, 'e')").run(id, text)
+        .lastInsertRowid,
+    );
+    db.prepare('INSERT INTO items_fts (rowid, title, text) VALUES (?, ?, ?)').run(id, title, text);
+    db.prepare('INSERT INTO chunks_fts (rowid, title, text) VALUES (?, ?, ?)').run(chunk, title, text);
+  });
+  db.close();
+}
+
+describe('upgrading a data folder', () => {
+  it('rebuilds the keyword indexes with their scope column without losing an item', () => {
+    assert.ok(SCOPED > 0);
+    const dataDir = tempDataDir();
+    previousRelease(dataDir);
+    const db = openDatabase(dataDir);
+    try {
+      assert.equal(db.pragma('user_version', { simple: true }), MIGRATIONS.length);
+      const repo = new SearchRepo(db);
+      const shop = repo.keywordItems('kb-shop', '"grinder"', 10, null);
+      const help = repo.keywordItems('kb-help', '"grinder"', 10, null);
+      assert.equal(shop.length, 1);
+      assert.equal(help.length, 1);
+      assert.notEqual(shop[0]!.id, help[0]!.id);
+      assert.deepEqual(repo.keywordItems('kb-shop', '"grinder"', 10, ['PAGE']), []);
+      assert.equal(repo.keywordItems('kb-shop', '"grinder"', 10, ['PRODUCT']).length, 1);
+      assert.equal(repo.keywordChunks('"thirty"', [help[0]!.id]).size, 1);
+      assert.equal(repo.keywordChunks('"thirty"', [shop[0]!.id]).size, 0);
+      assert.equal(db.prepare('SELECT count(*) FROM chunks_fts').pluck().get(), 2);
+      assert.equal(db.pragma('integrity_check', { simple: true }), 'ok');
+    } finally {
+      db.close();
+    }
+  });
+});
