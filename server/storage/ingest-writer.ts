@@ -29,7 +29,12 @@ export class IngestWriter {
   start(): Promise<void> {
     if (this.closed) return Promise.reject(new Error('The ingest writer is closed.'));
     if (this.ready) return this.ready;
-    const worker = new Worker(ENTRY, { workerData: { dataDir: this.dataDir } satisfies IngestWriterData });
+    const worker = new Worker(ENTRY, {
+      workerData: { dataDir: this.dataDir } satisfies IngestWriterData,
+      // Its objects live for one commit: a small young generation keeps the thread's memory low
+      // (the server's peak stays within its 600 MB budget with two pipeline workers).
+      resourceLimits: { maxYoungGenerationSizeMb: 4 },
+    });
     worker.unref();
     this.worker = worker;
     this.ready = new Promise<void>((resolve, reject) => {

@@ -1,11 +1,17 @@
 import type { TokenCounter } from '../types.ts';
 
 export type BatchPlan = {
+  /** Most texts in one call to the model (bounds its working memory). */
   batchSize: number;
   maxTokens: number;
   countTokens: TokenCounter;
   /** Embeds one batch; returns one unit-length vector per text, same order. */
   embedBatch: (texts: string[]) => Promise<Float32Array[]>;
+  /**
+   * Measured work of one call on `size` texts padded to `tokens` each (any unit). When given,
+   * batches are cut where the total is least; without it, texts go in runs of `batchSize`.
+   */
+  callCost?: (size: number, tokens: number) => number;
 };
 
 /**
@@ -15,13 +21,17 @@ export type BatchPlan = {
 export async function embedInBatches(texts: string[], plan: BatchPlan): Promise<Float32Array[]> {
   // Whitespace has no meaning to embed, and USE-lite would even misalign its output on an empty text.
   if (texts.some((text) => text.trim() === '')) throw new RangeError('Cannot embed an empty or blank text');
-  const order = texts
+  const sorted = texts
     .map((text, index) => ({ index, tokens: Math.min(plan.countTokens(text), plan.maxTokens) }))
-    .sort((a, b) => a.tokens - b.tokens)
-    .map((entry) => entry.index);
+    .sort((a, b) => a.tokens - b.tokens);
+  const sizes = plan.callCost
+    ? cheapestBatchSizes(sorted.map((entry) => entry.tokens), plan.batchSize, plan.callCost)
+    : fixedBatchSizes(sorted.length, plan.batchSize);
   const vectors = new Array<Float32Array>(texts.length);
-  for (let start = 0; start < order.length; start += plan.batchSize) {
-    const indices = order.slice(start, start + plan.batchSize);
+  let start = 0;
+  for (const size of sizes) {
+    const indices = sorted.slice(start, start + size).map((entry) => entry.index);
+    start += size;
     const batch = await plan.embedBatch(indices.map((i) => texts[i]!));
     if (batch.length !== indices.length) throw new Error(`Model returned ${batch.length} vectors for ${indices.length} texts`);
     indices.forEach((textIndex, row) => {
@@ -29,4 +39,35 @@ export async function embedInBatches(texts: string[], plan: BatchPlan): Promise<
     });
   }
   return vectors;
+}
+
+function fixedBatchSizes(count: number, batchSize: number): number[] {
+  return Array.from({ length: Math.ceil(count / batchSize) }, (_, i) => Math.min(batchSize, count - i * batchSize));
+}
+
+/**
+ * Sizes of consecutive batches of the length-sorted texts that minimize the summed call cost
+ * (each batch costs as if all its texts were as long as its last). A few texts of a claim are
+ * sorted into batches as even as the whole set would be: runs of 8 mixed a 20-token text with
+ * 120-token ones and spent ~15 % of the model's time on padding. (What a text is batched with
+ * moves its vector by float rounding only, ~1e-7.)
+ */
+export function cheapestBatchSizes(sortedTokens: number[], batchSize: number, callCost: (size: number, tokens: number) => number): number[] {
+  const count = sortedTokens.length;
+  // best[i]: least cost of the first i texts; last[i]: size of the batch ending at i.
+  const best = new Float64Array(count + 1).fill(Infinity);
+  const last = new Int32Array(count + 1);
+  best[0] = 0;
+  for (let end = 1; end <= count; end++) {
+    for (let size = 1; size <= Math.min(batchSize, end); size++) {
+      const cost = best[end - size]! + callCost(size, sortedTokens[end - 1]!);
+      if (cost < best[end]!) {
+        best[end] = cost;
+        last[end] = size;
+      }
+    }
+  }
+  const sizes: number[] = [];
+  for (let end = count; end > 0; end -= last[end]!) sizes.push(last[end]!);
+  return sizes.reverse();
 }

