@@ -1,8 +1,9 @@
 /**
  * A large search index for latency benchmarks, written straight through the index repository:
  * SciFact abstracts cut into chunks of two sentences, with random unit vectors, because embedding
- * 100,000 chunks with the default model would take over an hour here. Exact KNN and BM25 cost the
- * same whatever the vectors mean, so timings hold; rankings do not.
+ * 100,000 chunks with the default model would take over an hour here. BM25 and the vector scans
+ * cost the same whatever the vectors mean, so timings hold; rankings do not (search-alternatives.ts
+ * measures the vector search's agreement on real vectors).
  */
 import path from 'node:path';
 import { loadConfig } from '../../server/config.ts';
