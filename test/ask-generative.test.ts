@@ -28,6 +28,14 @@ describe('POST /knowledge-bases/{id}/ask with an OpenAI-compatible endpoint (tes
 
   const ask = (body: object) => api(server, 'POST', `/knowledge-bases/${KB}/ask`, body);
   const question = 'How far ahead should I order a wedding cake?';
+  const streamAsk = (signal?: AbortSignal) =>
+    fetch(`${server.url}/knowledge-bases/${KB}/ask`, {
+      method: 'POST',
+      headers: { 'x-api-key': server.key, 'content-type': 'application/json' },
+      body: JSON.stringify({ question, stream: true }),
+      ...(signal ? { signal } : {}),
+    });
+  const askStream = async () => readEvents(await streamAsk());
 
   it('generates an answer grounded in the retrieved passages and cites them by number', async () => {
     const res = await ask({ question });
@@ -65,12 +73,7 @@ describe('POST /knowledge-bases/{id}/ask with an OpenAI-compatible endpoint (tes
   });
 
   it('streams the generated tokens, then citations, then done', async () => {
-    const res = await fetch(`${server.url}/knowledge-bases/${KB}/ask`, {
-      method: 'POST',
-      headers: { 'x-api-key': server.key, 'content-type': 'application/json' },
-      body: JSON.stringify({ question, stream: true }),
-    });
-    const events = await readEvents(res);
+    const events = await askStream();
     const names = events.map((e) => e.event);
     const answers = events.filter((e) => e.event === 'answer');
     assert.ok(answers.length > 3, 'token by token, not one block');
@@ -125,12 +128,7 @@ describe('POST /knowledge-bases/{id}/ask with an OpenAI-compatible endpoint (tes
   it('in a stream, a stall midway voids the partial text with a fallback event', async () => {
     llm.behaviour = 'stall-midway';
     server.services.llmSettings.set({ baseUrl: llm.baseUrl, model: 'test-double-model', timeoutMs: 300 });
-    const res = await fetch(`${server.url}/knowledge-bases/${KB}/ask`, {
-      method: 'POST',
-      headers: { 'x-api-key': server.key, 'content-type': 'application/json' },
-      body: JSON.stringify({ question, stream: true }),
-    });
-    const events = await readEvents(res);
+    const events = await askStream();
     const names = events.map((e) => e.event);
     const fallback = names.indexOf('fallback');
     assert.ok(fallback > 0, names.join(','));
@@ -145,12 +143,7 @@ describe('POST /knowledge-bases/{id}/ask with an OpenAI-compatible endpoint (tes
     llm.behaviour = 'stall-midway';
     server.services.llmSettings.set({ baseUrl: llm.baseUrl, model: 'test-double-model', timeoutMs: 60_000 });
     const controller = new AbortController();
-    const res = await fetch(`${server.url}/knowledge-bases/${KB}/ask`, {
-      method: 'POST',
-      headers: { 'x-api-key': server.key, 'content-type': 'application/json' },
-      body: JSON.stringify({ question, stream: true }),
-      signal: controller.signal,
-    });
+    const res = await streamAsk(controller.signal);
     const closedBefore = llm.closedEarly;
     await readEvents(res, (e) => {
       if (e.event === 'answer') controller.abort();

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { ApiClient, ApiRequestError } from '../server/import/api-client.ts';
+import { ErrorAnswer } from '../server/contract/errors.ts';
+import { ApiClient } from '../server/import/api-client.ts';
 
 /**
  * Test double: a scripted HTTP server standing in for LocalIQ, because the real one cannot be
@@ -66,7 +67,7 @@ describe('import API client retries', () => {
   it('gives up after the last attempt on repeated 5xx, with the server error', async () => {
     script = [{ status: 500 }, { status: 502 }, { status: 503, body: { code: 'internal_error', message: 'down' } }];
     const waits: number[] = [];
-    await assert.rejects(client(waits, 3).request('GET', '/jobs'), (e) => e instanceof ApiRequestError && e.status === 503 && e.message === 'down');
+    await assert.rejects(client(waits, 3).request('GET', '/jobs'), (e) => e instanceof ErrorAnswer && e.status === 503 && e.message === 'down');
     assert.deepEqual(waits, [100, 200]);
   });
 
@@ -76,7 +77,7 @@ describe('import API client retries', () => {
     const waits: number[] = [];
     await assert.rejects(
       client(waits).request('POST', '/ingest/bulk', { items: [] }),
-      (e) => e instanceof ApiRequestError && e.code === 'invalid_body' && e.details[0]!.path === 'items.0.data.title',
+      (e) => e instanceof ErrorAnswer && e.code === 'invalid_body' && e.details[0]!.path === 'items.0.data.title',
     );
     assert.equal(seen.length, 1);
     assert.deepEqual(waits, []);

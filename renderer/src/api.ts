@@ -1,16 +1,6 @@
 import { ADMIN_PREFIX, CSRF_HEADER } from '../../server/contract/admin.ts';
+import { ErrorAnswer } from '../../server/contract/errors.ts';
 
-/** An error answer of the admin API, in the contract's error shape. */
-export class ApiFailure extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-    readonly details: Array<{ path: string; message: string }> = [],
-  ) {
-    super(message);
-  }
-}
 
 /**
  * The CSRF token lives in memory only (never in localStorage): it comes with the session and is
@@ -41,7 +31,7 @@ export async function api<T>(method: string, path: string, body?: unknown, signa
   if (res.status === 204) return undefined as T;
   const json = (await res.json().catch(() => null)) as { code?: string; message?: string; details?: [] } | null;
   if (!res.ok) {
-    const failure = new ApiFailure(res.status, json?.code ?? 'error', json?.message ?? `Request failed (${res.status}).`, json?.details ?? []);
+    const failure = new ErrorAnswer(res.status, json?.code ?? 'error', json?.message ?? `Request failed (${res.status}).`, json?.details ?? []);
     if (res.status === 401 && failure.code === 'not_signed_in' && !path.startsWith('/session') && !path.startsWith('/setup')) {
       onSignedOut();
     }
@@ -74,7 +64,7 @@ export async function postStream(
   });
   if (!res.ok || !res.body) {
     const json = (await res.json().catch(() => null)) as { code?: string; message?: string } | null;
-    throw new ApiFailure(res.status, json?.code ?? 'error', json?.message ?? `Request failed (${res.status}).`);
+    throw new ErrorAnswer(res.status, json?.code ?? 'error', json?.message ?? `Request failed (${res.status}).`);
   }
   const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
   let buffer = '';

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import { ROLE_LABELS, type SessionInfo, type SetupStatus } from '../../server/contract/admin.ts';
-import { ApiFailure, del, get, setCsrfToken, setSignedOutHandler } from './api.ts';
+import { ErrorAnswer } from '../../server/contract/errors.ts';
+import { del, get, setCsrfToken, setSignedOutHandler } from './api.ts';
 import { useRoute } from './router.ts';
 import { SCREENS } from './screens/index.ts';
 import { SetupScreen, SignInScreen } from './screens/auth.tsx';
@@ -28,7 +29,7 @@ export function App() {
         if ((await get<SetupStatus>('/setup')).needsOwner) return setState({ kind: 'setup' });
         signedIn(await get<SessionInfo>('/session'));
       } catch (e) {
-        if (e instanceof ApiFailure && e.status === 401) setState({ kind: 'signin' });
+        if (e instanceof ErrorAnswer && e.status === 401) setState({ kind: 'signin' });
         else setState({ kind: 'error', message: e instanceof Error ? e.message : String(e) });
       }
     })();

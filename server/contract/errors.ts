@@ -47,3 +47,18 @@ export const errorSchema = z
   })
   .meta({ id: 'Error' });
 export type ErrorBody = z.infer<typeof errorSchema>;
+
+/**
+ * An error answer as a client of the API receives it (the dashboard, the import command): the
+ * status and the error shape's code, message and details.
+ */
+export class ErrorAnswer extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly details: Array<{ path: string; message: string }> = [],
+  ) {
+    super(message);
+  }
+}

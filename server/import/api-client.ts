@@ -1,19 +1,4 @@
-/**
- * A small client of LocalIQ's HTTP API for the import command. It behaves the way the
- * integration guide asks every integration to: waits out `429` for as long as `Retry-After`
- * says, retries `5xx` and network failures with exponential backoff, and gives up on any other
- * `4xx` at once (retrying a request the server refused as wrong cannot succeed).
- */
-export class ApiRequestError extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-    readonly details: Array<{ path: string; message: string }> = [],
-  ) {
-    super(message);
-  }
-}
+import { ErrorAnswer } from '../contract/errors.ts';
 
 export type ApiClientOptions = {
   url: string;
@@ -33,6 +18,12 @@ const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(r
 /** The wait before the next try after `failures` 5xx or network failures: doubling, capped at 30 s. */
 const backoffMs = (baseDelayMs: number, failures: number) => Math.min(30_000, baseDelayMs * 2 ** (failures - 1));
 
+/**
+ * A small client of LocalIQ's HTTP API for the import command. It behaves the way the
+ * integration guide asks every integration to: waits out `429` for as long as `Retry-After`
+ * says, retries `5xx` and network failures with exponential backoff, and gives up on any other
+ * `4xx` at once (retrying a request the server refused as wrong cannot succeed).
+ */
 export class ApiClient {
   private readonly base: string;
 
@@ -83,7 +74,7 @@ export class ApiClient {
         await sleep(waitMs);
         continue;
       }
-      throw new ApiRequestError(
+      throw new ErrorAnswer(
         response.status,
         payload?.code ?? `http_${response.status}`,
         payload?.message ?? `${method} ${path} answered ${response.status}.`,

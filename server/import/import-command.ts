@@ -5,7 +5,8 @@ import { loadConfig } from '../config.ts';
 import { type ImportMapping, importTargetSchema, parseMapping, parseMappingSpec, type RowError } from '../contract/import-mapping.ts';
 import { PRIORITIES, SOURCE_TYPES } from '../contract/ingest.ts';
 import { LIMITS } from '../contract/limits.ts';
-import { ApiClient, ApiRequestError } from './api-client.ts';
+import { ErrorAnswer } from '../contract/errors.ts';
+import { ApiClient } from './api-client.ts';
 import { defaultCheckpointPath } from './checkpoint.ts';
 import { createProgress } from './progress.ts';
 import { FileFormatError, formatFromPath, IMPORT_FORMATS, type ImportFormat } from './readers.ts';
@@ -201,7 +202,7 @@ export async function importCommand(args: string[], usageError: (message: string
   } catch (error) {
     progress.end();
     if (error instanceof FileFormatError) throw new Error(`${file}: ${error.message}`);
-    if (error instanceof ApiRequestError) {
+    if (error instanceof ErrorAnswer) {
       const details = error.details.map((d) => `\n  ${d.path}: ${d.message}`).join('');
       const resume = dryRun ? '' : `\nRows acknowledged so far are recorded in ${checkpointPath}; run the same command again to resume.`;
       throw new Error(`the server answered ${error.status} ${error.code}: ${error.message}${details}${resume}`);

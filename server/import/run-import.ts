@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import type { ImportMapping, ImportTarget, RowError } from '../contract/import-mapping.ts';
 import { mapRecord } from '../contract/import-mapping.ts';
 import type { IngestItem } from '../contract/ingest.ts';
-import { ApiRequestError, type ApiClient } from './api-client.ts';
+import { ErrorAnswer } from '../contract/errors.ts';
+import type { ApiClient } from './api-client.ts';
 import { CheckpointFile, checkpointKey } from './checkpoint.ts';
 import { followJobs, type JobTally } from './follow-jobs.ts';
 import { openRecords, type ImportFormat } from './readers.ts';
@@ -177,7 +178,7 @@ async function sendBatch(client: ApiClient, items: IngestItem[], counted: () => 
     await client.request('POST', '/ingest/bulk', { items });
     counted();
   } catch (error) {
-    const tooBig = error instanceof ApiRequestError && (error.code === 'too_many_items' || error.code === 'payload_too_large');
+    const tooBig = error instanceof ErrorAnswer && (error.code === 'too_many_items' || error.code === 'payload_too_large');
     if (!tooBig || items.length === 1) throw error;
     const half = Math.ceil(items.length / 2);
     await sendBatch(client, items.slice(0, half), counted);

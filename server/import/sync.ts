@@ -1,6 +1,7 @@
 import type { ImportTarget } from '../contract/import-mapping.ts';
 import type { JobStatus, JobView } from '../contract/jobs.ts';
-import { ApiRequestError, type ApiClient } from './api-client.ts';
+import { ErrorAnswer } from '../contract/errors.ts';
+import type { ApiClient } from './api-client.ts';
 import { jobsPagePath } from './follow-jobs.ts';
 
 /**
@@ -45,7 +46,7 @@ export async function deleteItems(client: ApiClient, target: ImportTarget, exter
       try {
         await client.request('DELETE', path(id));
       } catch (error) {
-        if (!(error instanceof ApiRequestError && error.code === 'not_found')) throw error;
+        if (!(error instanceof ErrorAnswer && error.code === 'not_found')) throw error;
       }
       deleted++;
     }

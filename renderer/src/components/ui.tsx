@@ -1,5 +1,5 @@
 import { type ReactNode, useCallback, useEffect, useId, useRef, useState } from 'react';
-import { ApiFailure } from '../api.ts';
+import { ErrorAnswer } from '../../../server/contract/errors.ts';
 
 /** Loads data and reloads on demand; keeps the last good data while reloading. */
 export function useLoad<T>(load: (signal: AbortSignal) => Promise<T>, deps: unknown[]) {
@@ -24,7 +24,7 @@ export function useLoad<T>(load: (signal: AbortSignal) => Promise<T>, deps: unkn
 }
 
 export function errorText(error: unknown): string {
-  if (error instanceof ApiFailure) {
+  if (error instanceof ErrorAnswer) {
     const details = error.details.map((d) => `${d.path ? `${d.path}: ` : ''}${d.message}`).join('; ');
     return details ? `${error.message} (${details})` : error.message;
   }

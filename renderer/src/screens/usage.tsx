@@ -1,26 +1,27 @@
 import { useState } from 'react';
 import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import type { z } from 'zod';
 import type { AdminKey, AdminKnowledgeBase } from '../../../server/contract/admin.ts';
+import type { usageResponseSchema } from '../../../server/contract/usage.ts';
 import { get } from '../api.ts';
-import { EmptyState, ErrorNote, PageHeader, useLoad } from '../components/ui.tsx';
+import { DataTable, EmptyState, ErrorNote, PageHeader, useLoad } from '../components/ui.tsx';
 import { formatNumber } from '../format.ts';
 
-type Totals = {
-  requests: number;
-  itemsPushed: number;
-  jobs: { succeeded: number; skipped: number; failed: number; cancelled: number };
-  chunksEmbedded: number;
-  searches: number;
-  questions: number;
-};
-type UsageResponse = {
-  from: string;
-  to: string;
-  series: Array<Totals & { start: string }>;
-  totals: Totals;
-  byKey: Array<{ keyId: string; totals: Totals }>;
-  byKnowledgeBase: Array<{ knowledgeBaseId: string; totals: Totals }>;
-};
+type UsageResponse = z.infer<typeof usageResponseSchema>;
+type Totals = UsageResponse['totals'];
+
+/** One row of a per-key or per-knowledge-base table. */
+function TotalsRow({ name, totals }: { name: string; totals: Totals }) {
+  return (
+    <tr>
+      <td>{name}</td>
+      <td>{formatNumber(totals.requests)}</td>
+      <td>{formatNumber(totals.itemsPushed)}</td>
+      <td>{formatNumber(totals.questions)}</td>
+    </tr>
+  );
+}
+const TOTALS_COLUMNS = ['Requests', 'Items', 'Questions'];
 
 const RANGES = [7, 30, 90] as const;
 const SERIES = [
@@ -164,49 +165,19 @@ export function UsageScreen() {
         <div className="two-col">
           <section className="panel" aria-labelledby="by-key-heading">
             <h2 id="by-key-heading">By API key</h2>
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">Key</th>
-                  <th scope="col">Requests</th>
-                  <th scope="col">Items</th>
-                  <th scope="col">Questions</th>
-                </tr>
-              </thead>
-              <tbody>
-                {usage.data.byKey.map((row) => (
-                  <tr key={row.keyId}>
-                    <td>{keyName(row.keyId)}</td>
-                    <td>{formatNumber(row.totals.requests)}</td>
-                    <td>{formatNumber(row.totals.itemsPushed)}</td>
-                    <td>{formatNumber(row.totals.questions)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+            <DataTable caption="Usage by API key" columns={['Key', ...TOTALS_COLUMNS]}>
+              {usage.data.byKey.map((row) => (
+                <TotalsRow key={row.keyId} name={keyName(row.keyId)} totals={row.totals} />
+              ))}
+            </DataTable>
           </section>
           <section className="panel" aria-labelledby="by-kb-heading">
             <h2 id="by-kb-heading">By knowledge base</h2>
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">Knowledge base</th>
-                  <th scope="col">Requests</th>
-                  <th scope="col">Items</th>
-                  <th scope="col">Questions</th>
-                </tr>
-              </thead>
-              <tbody>
-                {usage.data.byKnowledgeBase.map((row) => (
-                  <tr key={row.knowledgeBaseId}>
-                    <td>{row.knowledgeBaseId || '—'}</td>
-                    <td>{formatNumber(row.totals.requests)}</td>
-                    <td>{formatNumber(row.totals.itemsPushed)}</td>
-                    <td>{formatNumber(row.totals.questions)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+            <DataTable caption="Usage by knowledge base" columns={['Knowledge base', ...TOTALS_COLUMNS]}>
+              {usage.data.byKnowledgeBase.map((row) => (
+                <TotalsRow key={row.knowledgeBaseId} name={row.knowledgeBaseId || '—'} totals={row.totals} />
+              ))}
+            </DataTable>
           </section>
         </div>
       ) : null}

@@ -9,7 +9,8 @@ import type { LlmSettings } from '../../retrieval/answer/llm-settings.ts';
 import type { UsageRepo } from '../../storage/usage-repo.ts';
 import { ApiError } from '../api-error.ts';
 import { answerQuestion } from '../ask-stream.ts';
-import { isoSeries, isoTime, usageRange } from '../usage-query.ts';
+import { isoTime } from '../iso-time.ts';
+import { isoSeries, usageRange } from '../usage-query.ts';
 
 export type AssistantAdminOptions = { assistant: Assistant; usage: UsageRepo; llmSettings: LlmSettings };
 

@@ -15,6 +15,7 @@ import type { ItemRepo } from '../../storage/item-repo.ts';
 import { type JobRepo, toJobView } from '../../storage/job-repo.ts';
 import type { MonitorRepo } from '../../storage/monitor-repo.ts';
 import { ApiError } from '../api-error.ts';
+import { indexedItemView, itemSummaryView } from '../item-view.ts';
 import { iso } from './views.ts';
 
 export type KnowledgeAdminOptions = {
@@ -39,16 +40,7 @@ type SummaryRow = {
 };
 
 function summary(row: SummaryRow): AdminItemSummary {
-  return {
-    knowledgeBaseId: row.knowledge_base_id,
-    integrationId: row.integration_id,
-    externalId: row.external_id,
-    sourceType: row.source_type,
-    title: row.title,
-    url: row.url,
-    updatedAt: iso(row.updated_at)!,
-    chunkCount: row.chunk_count ?? null,
-  };
+  return { ...itemSummaryView(row), chunkCount: row.chunk_count ?? null };
 }
 
 /** Knowledge bases, items and jobs for the dashboard, on the same repositories as the API. */
@@ -104,18 +96,7 @@ export const knowledgeAdminRoutes: FastifyPluginAsyncZod<KnowledgeAdminOptions> 
         // Pushed but not indexed yet (or failed): the history is what there is to show.
         return { indexed: false, jobs: history, ...identity };
       }
-      return {
-        indexed: true,
-        ...summary(row),
-        content: row.content,
-        text: row.text,
-        sourceData: row.source_data ? (JSON.parse(row.source_data) as Record<string, unknown>) : null,
-        contentHash: row.content_hash,
-        embedder: row.embedder_id,
-        createdAt: iso(row.created_at)!,
-        chunks: reader.chunks(row.id).map((c) => ({ id: c.id, position: c.position, text: c.text, tokenCount: c.token_count })),
-        jobs: history,
-      };
+      return { indexed: true, ...indexedItemView(row, reader), chunkCount: row.chunk_count, jobs: history };
     },
   );
 

@@ -5,11 +5,11 @@ import { decodeCursor, paginate } from '../../domain/cursor.ts';
 import type { ArticleRepo, ArticleRow } from '../../storage/article-repo.ts';
 import { ApiError } from '../api-error.ts';
 import { allowedKnowledgeBases, assertKnowledgeBaseAccess } from '../api-key-auth.ts';
+import { isoTime } from '../iso-time.ts';
 import { apiKeyErrorResponses, apiKeySecurity } from '../route-schemas.ts';
 
 export type ArticleRoutesOptions = { articles: ArticleRepo };
 
-const iso = (ms: number) => new Date(ms).toISOString();
 
 function summary(row: ArticleRow) {
   return {
@@ -19,8 +19,8 @@ function summary(row: ArticleRow) {
     externalId: row.external_id,
     title: row.title,
     url: row.url,
-    createdAt: iso(row.created_at),
-    updatedAt: iso(row.updated_at),
+    createdAt: isoTime(row.created_at),
+    updatedAt: isoTime(row.updated_at),
   };
 }
 

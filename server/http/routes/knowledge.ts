@@ -1,6 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { errorSchema } from '../../contract/errors.ts';
-import type { SourceType } from '../../contract/ingest.ts';
 import {
   itemDetailSchema,
   itemListQuerySchema,
@@ -13,27 +12,16 @@ import {
 } from '../../contract/knowledge.ts';
 import { decodeCursor, paginate } from '../../domain/cursor.ts';
 import type { SearchService } from '../../retrieval/search.ts';
-import type { ItemReadRepo, ItemRow } from '../../storage/item-read-repo.ts';
+import type { ItemReadRepo } from '../../storage/item-read-repo.ts';
 import { type JobRepo, toJobView } from '../../storage/job-repo.ts';
 import { ApiError } from '../api-error.ts';
+import { isoTime } from '../iso-time.ts';
+import { indexedItemView, itemSummaryView } from '../item-view.ts';
 import { allowedKnowledgeBases, assertKnowledgeBaseAccess } from '../api-key-auth.ts';
 import { apiKeyErrorResponses, apiKeySecurity } from '../route-schemas.ts';
 
 export type KnowledgeRoutesOptions = { reader: ItemReadRepo; jobs: JobRepo; search: SearchService };
 
-const iso = (ms: number) => new Date(ms).toISOString();
-
-function summary(row: Pick<ItemRow, 'knowledge_base_id' | 'integration_id' | 'external_id' | 'source_type' | 'title' | 'url' | 'updated_at'>) {
-  return {
-    knowledgeBaseId: row.knowledge_base_id,
-    integrationId: row.integration_id,
-    externalId: row.external_id,
-    sourceType: row.source_type as SourceType,
-    title: row.title,
-    url: row.url,
-    updatedAt: iso(row.updated_at),
-  };
-}
 
 export const knowledgeRoutes: FastifyPluginAsyncZod<KnowledgeRoutesOptions> = async (app, { reader, jobs, search }) => {
   app.get(
@@ -57,7 +45,7 @@ export const knowledgeRoutes: FastifyPluginAsyncZod<KnowledgeRoutesOptions> = as
           itemCount: kb.item_count,
           chunkCount: kb.chunk_count,
           pendingJobs: kb.pending_jobs,
-          createdAt: iso(kb.created_at),
+          createdAt: isoTime(kb.created_at),
         }));
       return { data };
     },
@@ -82,7 +70,7 @@ export const knowledgeRoutes: FastifyPluginAsyncZod<KnowledgeRoutesOptions> = as
       const { limit, cursor, ...filter } = request.query;
       const beforeId = cursor === undefined ? null : decodeCursor(cursor);
       const page = paginate(reader.list(knowledgeBaseId, filter, limit + 1, beforeId), limit);
-      return { data: page.rows.map((row) => ({ ...summary(row), chunkCount: row.chunk_count })), nextCursor: page.nextCursor };
+      return { data: page.rows.map((row) => ({ ...itemSummaryView(row), chunkCount: row.chunk_count })), nextCursor: page.nextCursor };
     },
   );
 
@@ -103,17 +91,7 @@ export const knowledgeRoutes: FastifyPluginAsyncZod<KnowledgeRoutesOptions> = as
       const row = reader.get(request.params);
       if (!row) throw new ApiError('not_found', `No indexed item "${request.params.externalId}" from "${request.params.integrationId}".`);
       const latest = jobs.latestForItem(request.params);
-      return {
-        ...summary(row),
-        content: row.content,
-        text: row.text,
-        sourceData: row.source_data ? (JSON.parse(row.source_data) as Record<string, unknown>) : null,
-        contentHash: row.content_hash,
-        embedder: row.embedder_id,
-        createdAt: iso(row.created_at),
-        chunks: reader.chunks(row.id).map((c) => ({ id: c.id, position: c.position, text: c.text, tokenCount: c.token_count })),
-        latestJob: latest ? toJobView(latest) : null,
-      };
+      return { ...indexedItemView(row, reader), latestJob: latest ? toJobView(latest) : null };
     },
   );
 
@@ -145,7 +123,7 @@ export const knowledgeRoutes: FastifyPluginAsyncZod<KnowledgeRoutesOptions> = as
       return {
         query: body.query,
         mode: outcome.mode,
-        results: outcome.hits.map((hit) => ({ ...summary(hit.item), score: hit.score, passages: hit.passages })),
+        results: outcome.hits.map((hit) => ({ ...itemSummaryView(hit.item), score: hit.score, passages: hit.passages })),
         tookMs: Math.round((performance.now() - started) * 10) / 10,
       };
     },

@@ -3,7 +3,8 @@ import { usageQuerySchema, usageResponseSchema } from '../../contract/usage.ts';
 import type { UsageRepo } from '../../storage/usage-repo.ts';
 import { allowedKnowledgeBases, assertKnowledgeBaseAccess } from '../api-key-auth.ts';
 import { apiKeyErrorResponses, apiKeySecurity } from '../route-schemas.ts';
-import { isoSeries, isoTime, usageRange } from '../usage-query.ts';
+import { isoTime } from '../iso-time.ts';
+import { isoSeries, usageRange } from '../usage-query.ts';
 
 export type UsageRoutesOptions = { usage: UsageRepo };
 

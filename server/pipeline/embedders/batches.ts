@@ -49,7 +49,7 @@ function fixedBatchSizes(count: number, batchSize: number): number[] {
  * Sizes of consecutive batches of the length-sorted texts that minimize the summed call cost
  * (each batch costs as if all its texts were as long as its last). A few texts of a claim are
  * sorted into batches as even as the whole set would be: runs of 8 mixed a 20-token text with
- * 120-token ones and spent ~15 % of the model's time on padding. (What a text is batched with
+ * 120-token ones, and the model pads every text of a call to the longest. (What a text is batched with
  * moves its vector by float rounding only, ~1e-7.)
  */
 export function cheapestBatchSizes(sortedTokens: number[], batchSize: number, callCost: (size: number, tokens: number) => number): number[] {
