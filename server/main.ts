@@ -12,7 +12,7 @@ export type RunningServer = {
   stop(): Promise<void>;
 };
 
-const VECTOR_FOLLOW_MS = 1_000;
+const INDEX_FOLLOW_MS = 1_000;
 
 /** config → open the data folder → start the pipeline workers → build the app → listen. */
 export async function startServer(config: Config): Promise<RunningServer> {
@@ -36,11 +36,16 @@ export async function startServer(config: Config): Promise<RunningServer> {
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   let stopped = false;
   const running = app;
-  // Semantic search's in-memory vectors load in the background, a slice per event-loop turn, then
-  // follow the pipeline's writes every second, so no search waits for a load or a large backlog.
-  const followVectors = setInterval(() => services.embedding.index()?.follow(), VECTOR_FOLLOW_MS);
-  followVectors.unref();
-  services.embedding.index()?.follow();
+  // Search's in-memory indexes (vectors, keyword postings) load in the background, a slice per
+  // event-loop turn, then follow the pipeline's writes every second, so no search waits for a load
+  // or a large backlog.
+  const followIndexes = () => {
+    services.keywords.follow();
+    services.embedding.index()?.follow();
+  };
+  const following = setInterval(followIndexes, INDEX_FOLLOW_MS);
+  following.unref();
+  followIndexes();
   return {
     app: running,
     services,
@@ -49,7 +54,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
     async stop() {
       if (stopped) return;
       stopped = true;
-      clearInterval(followVectors);
+      clearInterval(following);
       // Stop taking requests first, then let the workers finish their batches, then close the db.
       await running.close();
       await pipeline?.stop();

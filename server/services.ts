@@ -3,6 +3,7 @@ import { ApiKeyService } from './domain/api-key-service.ts';
 import { JobQueue } from './domain/job-queue.ts';
 import { ThroughputMeter } from './domain/throughput.ts';
 import { EmbeddingModel } from './pipeline/embedding-model.ts';
+import { KeywordIndex } from './retrieval/keyword-index.ts';
 import { SearchService } from './retrieval/search.ts';
 import { ItemReadRepo } from './storage/item-read-repo.ts';
 import { SearchRepo } from './storage/search-repo.ts';
@@ -35,6 +36,7 @@ export type Services = {
   items: ItemRepo;
   throughput: ThroughputMeter;
   embedding: EmbeddingModel;
+  keywords: KeywordIndex;
   reader: ItemReadRepo;
   search: SearchService;
   /** Dashboard users, their sessions, and the live ingestion monitor. */
@@ -65,7 +67,8 @@ export async function openServices(
     const monitor = new MonitorService(new MonitorRepo(db), queue, throughput);
     // Live dashboard viewers hear of pushes and retries (the pipeline adds waking its workers).
     queue.onPushed = () => monitor.notify();
-    const search = new SearchService(new SearchRepo(db), embedding);
+    const keywords = KeywordIndex.open(db);
+    const search = new SearchService(new SearchRepo(db), keywords, embedding);
     const llmSettings = new LlmSettings(settings, secret.secret, config.llm ?? { baseUrl: null, model: null, apiKey: null, timeoutMs: DEFAULT_LLM_TIMEOUT_MS });
     const usage = new UsageRepo(db);
     return {
@@ -77,6 +80,7 @@ export async function openServices(
       items: new ItemRepo(db),
       throughput,
       embedding,
+      keywords,
       reader: new ItemReadRepo(db),
       search,
       assistant: new Assistant(search, embedding, new TermStatsRepo(db), llmSettings),
@@ -89,6 +93,7 @@ export async function openServices(
       close: () => {
         void embedding.queries.close();
         embedding.close();
+        keywords.close();
         usage.close();
         ingestWriter.close();
         db.close();

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { QuantizedVectors } from '../server/retrieval/quantized-vectors.ts';
 import { VectorIndex } from '../server/retrieval/vector-index.ts';
-import { ChunkVectorFeed } from '../server/storage/chunk-vector-feed.ts';
+import { chunkVectorFeed } from '../server/storage/chunk-vector-feed.ts';
 import { openDatabase, openReader, type Db } from '../server/storage/db.ts';
 import { IndexCleaner, IndexRepo } from '../server/storage/index-repo.ts';
 import { VectorStore } from '../server/storage/vector-store.ts';
@@ -125,7 +125,7 @@ describe('vector index over the database', () => {
     const reader = openDatabase(dataDir);
     const writer = openDatabase(dataDir);
     const store = new VectorStore(reader, 'test-model', DIMENSION);
-    const index = new VectorIndex(new ChunkVectorFeed(reader, store.table), DIMENSION);
+    const index = new VectorIndex(chunkVectorFeed(reader, store.table), DIMENSION);
     const vectors = clustered(40, random(11));
     try {
       writeItem(writer, 'kb-a', 'first', vectors.slice(0, 4), 1);
@@ -169,11 +169,11 @@ describe('vector index over the database', () => {
     try {
       for (let i = 0; i < 400; i++) writeItem(db, 'kb-a', `item-${i}`, vectors.slice(i * 4, i * 4 + 4), 1);
       const table = new VectorStore(db, 'test-model', DIMENSION).table;
-      const background = new VectorIndex(new ChunkVectorFeed(readers[0]!, table), DIMENSION);
+      const background = new VectorIndex(chunkVectorFeed(readers[0]!, table), DIMENSION);
       await background.load();
       assert.equal(background.size(), 1600);
 
-      const index = new VectorIndex(new ChunkVectorFeed(readers[1]!, table), DIMENSION);
+      const index = new VectorIndex(chunkVectorFeed(readers[1]!, table), DIMENSION);
       const loading = index.load();
       // Written while the load is under way: the change log brings it in.
       writeItem(db, 'kb-a', 'late', vectors.slice(0, 2), 1);

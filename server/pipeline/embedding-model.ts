@@ -2,7 +2,7 @@ import { type Db, openReader } from '../storage/db.ts';
 import type { JobRepo } from '../storage/job-repo.ts';
 import type { SettingsRepo } from '../storage/settings-repo.ts';
 import { VectorIndex } from '../retrieval/vector-index.ts';
-import { ChunkVectorFeed } from '../storage/chunk-vector-feed.ts';
+import { chunkVectorFeed } from '../storage/chunk-vector-feed.ts';
 import { VectorStore } from '../storage/vector-store.ts';
 import type { EmbedderConfig } from './embedders/index.ts';
 import { QueryEmbedder } from './query-embedder.ts';
@@ -58,7 +58,7 @@ export class EmbeddingModel {
     const active = this.active;
     if (!active) return null;
     this.reader ??= openReader(this.db);
-    active.index ??= new VectorIndex(new ChunkVectorFeed(this.reader, active.vectors.table), active.dimension);
+    active.index ??= new VectorIndex(chunkVectorFeed(this.reader, active.vectors.table), active.dimension);
     return active.index;
   }
 

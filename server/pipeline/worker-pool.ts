@@ -68,7 +68,9 @@ export class WorkerPool {
       batchJobs: this.options.batchJobs,
       overlapTokens: this.options.overlapTokens,
     };
-    const worker = new Worker(ENTRY, { workerData: data });
+    // A young generation of 16 MB instead of V8's default keeps two workers' peak within the
+    // server's 600 MB budget (docs/benchmarks.md, pipeline throughput).
+    const worker = new Worker(ENTRY, { workerData: data, resourceLimits: { maxYoungGenerationSizeMb: 16 } });
     this.workers.add(worker);
     return new Promise((resolve, reject) => {
       let ready = false;

@@ -14,9 +14,14 @@ export function queryWords(query: string): string[] {
   return (query.normalize('NFKC').toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).filter((w) => w.length > 0);
 }
 
-export function ftsQuery(query: string): string | null {
+/** The words a keyword search looks for, each once. */
+export function searchWords(query: string): string[] {
   const words = queryWords(query);
   const content = words.filter((w) => !STOPWORDS.has(w));
-  const chosen = [...new Set(content.length ? content : words)];
-  return chosen.length ? chosen.map((w) => `"${w}"`).join(' OR ') : null;
+  return [...new Set(content.length ? content : words)];
+}
+
+/** The FTS5 query for those words (null when there are none). */
+export function ftsQuery(words: string[]): string | null {
+  return words.length ? words.map((w) => `"${w}"`).join(' OR ') : null;
 }

@@ -1,7 +1,8 @@
 import type { EmbeddingModel } from '../pipeline/embedding-model.ts';
 import type { ChunkRow, ItemSummaryRow, SearchRepo } from '../storage/search-repo.ts';
 import { type FusionMethod, keywordCandidatesFirst, minMaxFusion, type Ranked, reciprocalRankFusion } from './fusion.ts';
-import { ftsQuery } from './query-terms.ts';
+import type { KeywordIndex } from './keyword-index.ts';
+import { ftsQuery, searchWords } from './query-terms.ts';
 
 export type SearchMode = 'keyword' | 'semantic' | 'hybrid';
 
@@ -47,6 +48,7 @@ const CHUNKS_PER_ITEM = 3;
 export class SearchService {
   constructor(
     private readonly repo: SearchRepo,
+    private readonly keywords: KeywordIndex,
     private readonly embedding: EmbeddingModel,
     private readonly hybrid: HybridSettings = DEFAULT_HYBRID,
   ) {}
@@ -65,10 +67,14 @@ export class SearchService {
     options: SearchOptions,
   ): SearchOutcome {
     const mode: SearchMode = queryVector ? options.mode : 'keyword';
-    const match = ftsQuery(query);
+    const words = searchWords(query);
+    const match = ftsQuery(words);
     const pool = Math.max(CANDIDATES, options.topK);
     const keyword: Ranked =
-      mode !== 'semantic' && match ? this.repo.keywordItems(knowledgeBaseId, match, pool, options.sourceTypes) : [];
+      mode !== 'semantic' && match
+        ? (this.keywords.search(knowledgeBaseId, words, pool, options.sourceTypes) ??
+          this.repo.keywordItems(knowledgeBaseId, match, pool, options.sourceTypes))
+        : [];
     const { ranked: semantic, chunkSimilarity } =
       mode === 'keyword' || !queryVector
         ? { ranked: [], chunkSimilarity: new Map<number, number>() }

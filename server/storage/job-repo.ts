@@ -96,9 +96,19 @@ export class JobRepo {
       ensureKnowledgeBase: db.prepare<[string, number]>(
         'INSERT INTO knowledge_bases (id, created_at) VALUES (?, ?) ON CONFLICT (id) DO NOTHING',
       ),
-      findQueued: db.prepare<[string, string, string], { id: number; enqueued_at: number }>(
-        `SELECT id, enqueued_at FROM jobs
-         WHERE knowledge_base_id = ? AND integration_id = ? AND external_id = ? AND status = 'queued'`,
+      // What a push needs to know about its item, in one lookup: its queued job, if any, and
+      // otherwise whether the active model (the last parameter; NULL for none) has already indexed
+      // this very content with no run under way, so the push can settle as skipped at once.
+      itemState: db.prepare<[string, string, string, string, string | null], { queued_id: number | null; queued_at: number | null; unchanged: number }>(
+        `SELECT q.id AS queued_id, q.enqueued_at AS queued_at,
+           q.id IS NULL AND EXISTS (SELECT 1 FROM items i
+             WHERE i.knowledge_base_id = k.kb AND i.integration_id = k.integ AND i.external_id = k.ext
+               AND i.content_hash = k.hash AND i.embedder_id = k.model
+               AND NOT EXISTS (SELECT 1 FROM jobs j WHERE j.knowledge_base_id = k.kb
+                 AND j.integration_id = k.integ AND j.external_id = k.ext AND j.status = 'processing')) AS unchanged
+         FROM (SELECT ? AS kb, ? AS integ, ? AS ext, ? AS hash, ? AS model) k
+         LEFT JOIN jobs q ON q.knowledge_base_id = k.kb AND q.integration_id = k.integ
+           AND q.external_id = k.ext AND q.status = 'queued'`,
       ),
       replaceQueued: db.prepare(
         `UPDATE jobs SET source_type = @sourceType, data = @data, content_hash = @contentHash,
@@ -117,26 +127,20 @@ export class JobRepo {
            api_key_id, created_at, updated_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'queued', ?, ?, ?, ?, ?)`,
       ),
-      insertSkipped: db.prepare(
+      insertSkipped: db.prepare<
+        [string, string, string, string, string, string, string, number, number, number, number, number, number, number, string | null, number, number, number, number]
+      >(
         `INSERT INTO jobs (job_id, knowledge_base_id, integration_id, external_id, source_type, data,
            content_hash, force_refresh, priority, seq, enqueued_at, sort_key, status, max_attempts, run_at,
            api_key_id, created_at, updated_at, started_at, finished_at)
-         VALUES (@jobId, @knowledgeBaseId, @integrationId, @externalId, @sourceType, @data,
-           @contentHash, @forceRefresh, @priority, @seq, @now, @sortKey, 'skipped', @maxAttempts, @now,
-           @apiKeyId, @now, @now, @now, @now)`,
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'skipped', ?, ?, ?, ?, ?, ?, ?)`,
       ),
-      // What the dropped insert trigger counted (migration 5): a job settled as it was inserted.
-      countSkipped: db.prepare<[{ now: number; apiKeyId: string | null; knowledgeBaseId: string }]>(
+      // What the dropped insert trigger counted (migration 5): jobs settled as they were inserted,
+      // added once per push and knowledge base.
+      countSkipped: db.prepare<[{ now: number; apiKeyId: string | null; knowledgeBaseId: string; count: number }]>(
         `INSERT INTO usage_counts (hour, key_id, knowledge_base_id, route, metric, value)
-         VALUES ((CAST(@now AS INTEGER) / 3600000) * 3600000, coalesce(@apiKeyId, ''), @knowledgeBaseId, '', 'jobs_skipped', 1)
-         ON CONFLICT (hour, metric, key_id, knowledge_base_id, route) DO UPDATE SET value = value + 1`,
-      ),
-      indexedUnchanged: db.prepare<[{ knowledgeBaseId: string; integrationId: string; externalId: string; hash: string; model: string }], { n: number }>(
-        `SELECT count(*) AS n FROM items i
-         WHERE i.knowledge_base_id = @knowledgeBaseId AND i.integration_id = @integrationId
-           AND i.external_id = @externalId AND i.content_hash = @hash AND i.embedder_id = @model
-           AND NOT EXISTS (SELECT 1 FROM jobs j WHERE j.knowledge_base_id = i.knowledge_base_id
-             AND j.integration_id = i.integration_id AND j.external_id = i.external_id AND j.status = 'processing')`,
+         VALUES ((CAST(@now AS INTEGER) / 3600000) * 3600000, coalesce(@apiKeyId, ''), @knowledgeBaseId, '', 'jobs_skipped', @count)
+         ON CONFLICT (hour, metric, key_id, knowledge_base_id, route) DO UPDATE SET value = value + excluded.value`,
       ),
       requeueAll: db.prepare<[{ now: number; maxAttempts: number; base: number; sortKey: number }]>(
         `INSERT INTO jobs (job_id, knowledge_base_id, integration_id, external_id, source_type, data, content_hash,
@@ -202,11 +206,13 @@ export class JobRepo {
   private enqueueOne(push: PushInput, opts: EnqueueOptions, createdKbs: Set<string>, firstSeq: number): EnqueueResult {
     const jobIds: string[] = [];
     const touched = new Set<number>();
+    const skippedPerKnowledgeBase = new Map<string, number>();
     let lastSortKey = 0;
     let seq = firstSeq;
+    const now = opts.now;
     for (const item of push.items) {
       if (!this.knownKnowledgeBases.has(item.knowledgeBaseId) && !createdKbs.has(item.knowledgeBaseId)) {
-        this.stmts.ensureKnowledgeBase.run(item.knowledgeBaseId, opts.now);
+        this.stmts.ensureKnowledgeBase.run(item.knowledgeBaseId, now);
         createdKbs.add(item.knowledgeBaseId);
       }
       const priority = priorityLevel(item);
@@ -215,47 +221,43 @@ export class JobRepo {
       const forceRefresh = item.options?.forceRefresh ? 1 : 0;
       const itemSeq = seq++;
       const jobId = jobIdOf(item.integrationId, item.externalId);
-      const queued = this.stmts.findQueued.get(item.knowledgeBaseId, item.integrationId, item.externalId);
+      const state = this.stmts.itemState.get(item.knowledgeBaseId, item.integrationId, item.externalId, hash, opts.activeModelId)!;
       let id: number;
       let key: number;
-      if (queued) {
-        key = sortKey(queued.enqueued_at, priority);
+      if (state.queued_id !== null) {
+        key = sortKey(state.queued_at!, priority);
         this.stmts.replaceQueued.run({
           sourceType: item.sourceType, data, contentHash: hash, forceRefresh, priority, seq: itemSeq,
-          maxAttempts: opts.maxAttempts, apiKeyId: push.apiKeyId, now: opts.now, id: queued.id, sortKey: key,
+          maxAttempts: opts.maxAttempts, apiKeyId: push.apiKeyId, now, id: state.queued_id, sortKey: key,
         });
-        id = queued.id;
+        id = state.queued_id;
+      } else if (state.unchanged && !forceRefresh) {
+        // Unchanged content already indexed by the active model ends here, without a trip through
+        // the queue: a full re-sync of an unchanged catalogue costs one lookup per item.
+        id = Number(
+          this.stmts.insertSkipped.run(
+            jobId, item.knowledgeBaseId, item.integrationId, item.externalId, item.sourceType, data, hash,
+            forceRefresh, priority, itemSeq, now, sortKey(now, priority), opts.maxAttempts, now, push.apiKeyId,
+            now, now, now, now,
+          ).lastInsertRowid,
+        );
+        skippedPerKnowledgeBase.set(item.knowledgeBaseId, (skippedPerKnowledgeBase.get(item.knowledgeBaseId) ?? 0) + 1);
+        key = 0;
       } else {
-        key = sortKey(opts.now, priority);
-        // Unchanged content that is already indexed by the active model ends here, without a
-        // trip through the queue: a full re-sync of an unchanged catalogue costs one lookup per item.
-        const identity = { knowledgeBaseId: item.knowledgeBaseId, integrationId: item.integrationId, externalId: item.externalId };
-        const unchanged =
-          !forceRefresh &&
-          opts.activeModelId !== null &&
-          this.stmts.indexedUnchanged.get({ ...identity, hash, model: opts.activeModelId })!.n > 0;
-        if (unchanged) {
-          id = Number(
-            this.stmts.insertSkipped.run({
-              ...identity, jobId, sourceType: item.sourceType, data, contentHash: hash, forceRefresh, priority,
-              seq: itemSeq, maxAttempts: opts.maxAttempts, apiKeyId: push.apiKeyId, now: opts.now, sortKey: key,
-            }).lastInsertRowid,
-          );
-          this.stmts.countSkipped.run({ now: opts.now, apiKeyId: push.apiKeyId, knowledgeBaseId: item.knowledgeBaseId });
-          key = 0;
-        } else {
-          const now = opts.now;
-          id = Number(
-            this.stmts.insertQueued.run(
-              jobId, item.knowledgeBaseId, item.integrationId, item.externalId, item.sourceType, data, hash,
-              forceRefresh, priority, itemSeq, now, key, opts.maxAttempts, now, push.apiKeyId, now, now,
-            ).lastInsertRowid,
-          );
-        }
+        key = sortKey(now, priority);
+        id = Number(
+          this.stmts.insertQueued.run(
+            jobId, item.knowledgeBaseId, item.integrationId, item.externalId, item.sourceType, data, hash,
+            forceRefresh, priority, itemSeq, now, key, opts.maxAttempts, now, push.apiKeyId, now, now,
+          ).lastInsertRowid,
+        );
       }
       touched.add(id);
       lastSortKey = Math.max(lastSortKey, key);
       jobIds.push(jobId);
+    }
+    for (const [knowledgeBaseId, count] of skippedPerKnowledgeBase) {
+      this.stmts.countSkipped.run({ now, apiKeyId: push.apiKeyId, knowledgeBaseId, count });
     }
     return { jobIds, jobCount: touched.size, lastSortKey };
   }

@@ -9,8 +9,12 @@ export type ItemSummaryRow = Pick<
 
 export type ChunkRow = { id: number; item_id: number; position: number; text: string };
 
-/** Title matches count three times as much as body matches in BM25 (measured on the eval sets). */
-export const TITLE_WEIGHT = 3;
+/**
+ * BM25 weights of the keyword tables' columns: title, text, scope (a filter, weightless). Title
+ * matches count three times as much as body matches (measured on the eval sets).
+ */
+export const ITEM_COLUMN_WEIGHTS = [3, 1, 0];
+const BM25_WEIGHTS = ITEM_COLUMN_WEIGHTS.map((w) => w.toFixed(1)).join(', ');
 
 /** The read side of the index: the SQL behind keyword search and passage selection. */
 export class SearchRepo {
@@ -20,11 +24,11 @@ export class SearchRepo {
     this.stmts = {
       // Scoped inside FTS5 (keyword-scope.ts); the scope column weighs 0.
       keywordItems: db.prepare<[string, number], { id: number; score: number }>(
-        `SELECT rowid AS id, -bm25(items_fts, ${TITLE_WEIGHT}, 1.0, 0.0) AS score
+        `SELECT rowid AS id, -bm25(items_fts, ${BM25_WEIGHTS}) AS score
          FROM items_fts WHERE items_fts MATCH ? ORDER BY score DESC LIMIT ?`,
       ),
       keywordChunks: db.prepare<[string], { id: number; score: number }>(
-        `SELECT rowid AS id, -bm25(chunks_fts, ${TITLE_WEIGHT}, 1.0, 0.0) AS score FROM chunks_fts WHERE chunks_fts MATCH ?`,
+        `SELECT rowid AS id, -bm25(chunks_fts, ${BM25_WEIGHTS}) AS score FROM chunks_fts WHERE chunks_fts MATCH ?`,
       ),
       chunksOfItems: db.prepare<[string], ChunkRow>(
         'SELECT id, item_id, position, text FROM chunks WHERE item_id IN (SELECT value FROM json_each(?)) ORDER BY item_id, position',

@@ -1,0 +1,121 @@
+import type { ChangeLogFeed, Snapshot } from '../storage/change-log-feed.ts';
+
+/**
+ * An in-memory copy of indexed rows that follows the database: loaded from a feed's snapshot in
+ * the background (`load`, a slice per turn of the event loop, so requests keep being answered) or
+ * at once by `refresh`, then kept current by replaying the feed's change log: in the background by
+ * `follow` (also a slice per turn: a busy pipeline writes thousands of rows between two calls),
+ * and before a search by `refresh` (one indexed read when nothing changed), so a search sees
+ * exactly the committed index, whichever process or thread wrote it. Subclasses hold the data.
+ */
+export abstract class FollowedIndex<Entry> {
+  /** Position in the change log the copy reflects; null until loaded. */
+  private seq: number | null = null;
+  private loading: Snapshot<Entry> | null = null;
+  private catchingUp = false;
+  private stopped = false;
+
+  constructor(
+    private readonly feed: ChangeLogFeed<unknown, Entry>,
+    /** Entries read or changes applied per turn of the event loop in the background. */
+    private readonly slice: number,
+  ) {}
+
+  /** Forgets everything (a load starts). */
+  protected abstract clear(): void;
+  /** Adds the row, or replaces what its key held. */
+  protected abstract put(entry: Entry): void;
+  /** Drops whatever the key held (keys can be reused once freed). */
+  protected abstract remove(key: number): void;
+
+  get loaded(): boolean {
+    return this.seq !== null;
+  }
+
+  async load(): Promise<void> {
+    if (this.seq !== null || this.loading) return;
+    this.begin();
+    while (this.loading && !this.read(this.slice)) await nextTurn();
+  }
+
+  /** Starts a background load if none has run yet, else applies what was committed since. */
+  follow(): void {
+    if (this.stopped) return;
+    if (this.seq !== null) void this.catchUp();
+    else if (!this.loading) void this.load();
+  }
+
+  /** Stops background work for good (the connection is about to close). */
+  stop(): void {
+    this.stopped = true;
+    this.loading?.close();
+    this.loading = null;
+  }
+
+  /** Brings the copy up to date, finishing or redoing the load at once when needed. */
+  protected refresh(): void {
+    if (this.seq === null) {
+      if (!this.loading) this.begin();
+      this.read(Infinity);
+    }
+    if (this.apply(Infinity) === 'behind') {
+      this.seq = null;
+      this.refresh();
+    }
+  }
+
+  private async catchUp(): Promise<void> {
+    if (this.catchingUp) return;
+    this.catchingUp = true;
+    try {
+      for (;;) {
+        const outcome = this.seq === null || this.stopped ? 'done' : this.apply(this.slice);
+        if (outcome === 'done') return;
+        if (outcome === 'behind') {
+          this.seq = null;
+          return void this.load();
+        }
+        await nextTurn();
+      }
+    } finally {
+      this.catchingUp = false;
+    }
+  }
+
+  /** Applies up to `limit` committed changes: 'more' when others may follow. */
+  private apply(limit: number): 'done' | 'more' | 'behind' {
+    const changes = this.feed.changesSince(this.seq!, limit);
+    if (changes === null) return 'behind';
+    for (const change of changes) {
+      this.remove(change.key);
+      if (change.current) this.put(change.current);
+      this.seq = change.seq;
+    }
+    return changes.length === limit ? 'more' : 'done';
+  }
+
+  private begin(): void {
+    this.clear();
+    this.loading = this.feed.snapshot();
+  }
+
+  /** Reads up to `count` entries of the load in progress; true when it is complete. */
+  private read(count: number): boolean {
+    const loading = this.loading!;
+    for (let read = 0; read < count; read++) {
+      const next = loading.entries.next();
+      if (next.done) {
+        loading.close();
+        this.loading = null;
+        this.seq = loading.seq;
+        return true;
+      }
+      this.put(next.value);
+    }
+    return false;
+  }
+}
+
+function nextTurn(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}

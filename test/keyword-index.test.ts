@@ -1,0 +1,197 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { Bm25Postings, type KeywordRow } from '../server/retrieval/bm25-postings.ts';
+import { KeywordIndex } from '../server/retrieval/keyword-index.ts';
+import { ftsQuery } from '../server/retrieval/query-terms.ts';
+import { openDatabase, openReader, type Db } from '../server/storage/db.ts';
+import { IndexCleaner, IndexRepo } from '../server/storage/index-repo.ts';
+import { scopedQuery } from '../server/storage/keyword-scope.ts';
+import { ITEM_COLUMN_WEIGHTS, SearchRepo } from '../server/storage/search-repo.ts';
+import { VectorStore } from '../server/storage/vector-store.ts';
+import { tempDataDir } from './helpers/test-app.ts';
+
+/** A seeded generator, so a failure can be replayed. */
+function random(seed: number): () => number {
+  return () => {
+    seed = (seed * 1664525 + 1013904223) >>> 0;
+    return seed / 2 ** 32;
+  };
+}
+
+// Words with stems in common, diacritics, case and punctuation, some frequent (in more than half
+// of the rows, where FTS5's IDF floor applies) and some rare.
+const COMMON = ['the', 'cell', 'cells', 'protein', 'Running', 'runs'];
+const RARE = ['café', 'CAFE', 'naïve', 'insulin,', '(IL-6)', 'tumour', 'mitochondrial', 'zebrafish', 'x-ray', 'ångström', '42'];
+
+function text(next: () => number, words: number): string {
+  return Array.from({ length: words }, () => {
+    const pool = next() < 0.7 ? COMMON : RARE;
+    return pool[Math.floor(next() * pool.length)]!;
+  }).join(next() < 0.5 ? ' ' : '\n ');
+}
+
+type Written = { kb: string; externalId: string; sourceType: string; seq: number };
+
+function writeItem(db: Db, item: Written, next: () => number): void {
+  const index = new IndexRepo(db, new VectorStore(db, 'test-model', 4));
+  db.transaction(() =>
+    index.writeItem(
+      {
+        knowledgeBaseId: item.kb,
+        integrationId: 'test',
+        externalId: item.externalId,
+        sourceType: item.sourceType,
+        title: text(next, 1 + Math.floor(next() * 4)),
+        content: 'unused',
+        text: text(next, 5 + Math.floor(next() * 60)),
+        url: null,
+        sourceData: null,
+        contentHash: `${item.externalId}-${item.seq}`,
+        seq: item.seq,
+        embedderId: 'test-model',
+        chunks: [],
+      },
+      Date.now(),
+    ),
+  )();
+}
+
+const QUERIES = [['cell'], ['running', 'café'], ['naive', 'insulin', 'the'], ['run', 'runs', 'running'], ['angstrom', 'x', 'ray'], ['il', '6', '42'], ['nowhere']];
+
+type Fts5Search = (kb: string, match: string, limit: number, sourceTypes: string[] | null) => Array<{ id: number; score: number }>;
+
+/** FTS5's answer and the in-memory one agree: same items, same order, same scores. */
+function assertSameAsFts5(index: KeywordIndex, fts5: Fts5Search, kb: string, sourceTypes: string[] | null): number {
+  let compared = 0;
+  for (const words of QUERIES) {
+    // A limit above the matches, so ties at the cut cannot differ.
+    const fts = fts5(kb, ftsQuery(words)!, 10_000, sourceTypes).sort((a, b) => b.score - a.score || a.id - b.id);
+    const memory = index.search(kb, words, 10_000, sourceTypes);
+    assert.ok(memory, 'the index is loaded and every word is one token');
+    assert.deepEqual(
+      memory.map((r) => r.id),
+      fts.map((r) => r.id),
+      `${words.join(' ')} in ${kb}`,
+    );
+    memory.forEach((r, i) => assert.ok(Math.abs(r.score - fts[i]!.score) < 1e-9, `${r.score} vs ${fts[i]!.score}`));
+    compared += memory.length;
+  }
+  return compared;
+}
+
+describe('keyword index', () => {
+/**
+ * FTS5 over the live items only: a table of items_fts's definition filled afresh. A contentless
+ * FTS5 table with deletions does not take deleted rows out of the row and token counts bm25()
+ * uses; the in-memory index counts live rows, as a table without deletions does.
+ */
+function freshFts5(db: Db): Fts5Search {
+  const { sql } = db.prepare("SELECT sql FROM sqlite_master WHERE name = 'items_fts'").get() as { sql: string };
+  db.exec('DROP TABLE IF EXISTS temp.live_fts');
+  db.exec(sql.replace('items_fts', 'temp.live_fts'));
+  db.exec(`INSERT INTO live_fts (rowid, title, text, scope)
+    SELECT id, title, text, localiq_scope(knowledge_base_id, source_type, NULL) FROM items`);
+  const search = db.prepare<[string, number], { id: number; score: number }>(
+    `SELECT rowid AS id, -bm25(live_fts, ${ITEM_COLUMN_WEIGHTS.join(', ')}) AS score
+     FROM live_fts WHERE live_fts MATCH ? ORDER BY score DESC LIMIT ?`,
+  );
+  return (kb, match, limit, sourceTypes) => search.all(scopedQuery(match, { knowledgeBaseId: kb, sourceTypes }), limit);
+}
+
+  it('ranks exactly as FTS5 bm25() does, through writes, replacements and removals by another connection', async () => {
+    const dataDir = tempDataDir();
+    const db = openDatabase(dataDir);
+    const index = new KeywordIndex(openReader(db));
+    const repo = new SearchRepo(db);
+    const production: Fts5Search = (kb, match, limit, sourceTypes) => repo.keywordItems(kb, match, limit, sourceTypes);
+    const next = random(3);
+    const items: Written[] = Array.from({ length: 240 }, (_, i) => ({
+      kb: i % 3 === 0 ? 'kb-b' : 'kb-a',
+      externalId: `item-${i}`,
+      sourceType: i % 2 === 0 ? 'ARTICLE' : 'PRODUCT',
+      seq: 1,
+    }));
+    try {
+      for (const item of items) writeItem(db, item, next);
+      await index.load();
+      let compared = 0;
+      for (const kb of ['kb-a', 'kb-b']) {
+        for (const types of [null, ['PRODUCT'], ['ARTICLE', 'PRODUCT']]) compared += assertSameAsFts5(index, production, kb, types);
+      }
+      assert.ok(compared > 500, `results compared: ${compared}`);
+      assert.deepEqual(index.search('kb-none', ['cell'], 10, null), []);
+      assert.deepEqual(index.search('kb-a', ['cell'], 10, ['EVENT']), []);
+
+      // Replaced and removed items, written after the load, change the statistics of every query.
+      for (const item of items.slice(0, 60)) writeItem(db, { ...item, seq: 2 }, next);
+      const cleaner = new IndexCleaner(db);
+      for (const item of items.slice(60, 120)) {
+        cleaner.removeItem({ knowledgeBaseId: item.kb, integrationId: 'test', externalId: item.externalId });
+      }
+      writeItem(db, { kb: 'kb-c', externalId: 'new', sourceType: 'FAQ', seq: 1 }, next);
+      for (const kb of ['kb-a', 'kb-b', 'kb-c']) assertSameAsFts5(index, freshFts5(db), kb, null);
+
+      // Further behind than the change log reaches: it loads again.
+      db.exec('DELETE FROM item_changes');
+      writeItem(db, { kb: 'kb-c', externalId: 'newer', sourceType: 'FAQ', seq: 1 }, next);
+      assert.equal(index.search('kb-c', ['cell'], 10, null)!.length > 0, true);
+      assertSameAsFts5(index, freshFts5(db), 'kb-c', null);
+      assertSameAsFts5(index, freshFts5(db), 'kb-a', null);
+    } finally {
+      index.close();
+      db.close();
+    }
+  });
+
+  it('leaves the answer to FTS5 until loaded, and starts loading in the background', async () => {
+    const dataDir = tempDataDir();
+    const db = openDatabase(dataDir);
+    const index = new KeywordIndex(openReader(db));
+    try {
+      const next = random(9);
+      for (let i = 0; i < 500; i++) writeItem(db, { kb: 'kb-a', externalId: `item-${i}`, sourceType: 'PAGE', seq: 1 }, next);
+      assert.equal(index.search('kb-a', ['cell'], 10, null), null);
+      // The load runs a slice per turn of the event loop.
+      assert.equal(index.loaded, false);
+      while (!index.loaded) await new Promise((resolve) => setImmediate(resolve));
+      assert.notEqual(index.search('kb-a', ['cell'], 10, null), null);
+
+      // Following many changes also goes a slice per turn; a search in between applies the rest.
+      for (let i = 0; i < 500; i++) writeItem(db, { kb: 'kb-b', externalId: `late-${i}`, sourceType: 'PAGE', seq: 1 }, next);
+      index.follow();
+      const fts5 = new SearchRepo(db);
+      const all = (kb: string) => index.search(kb, ['the', 'cell', 'protein', 'run'], 10_000, null)!.length;
+      assert.equal(all('kb-b'), fts5.keywordItems('kb-b', ftsQuery(['the', 'cell', 'protein', 'run'])!, 10_000, null).length);
+      assert.equal(all('kb-b'), 500);
+    } finally {
+      index.close();
+      db.close();
+    }
+  });
+});
+
+describe('BM25 postings', () => {
+  it('gives the same results after many removals (dead postings swept) as a fresh build of what is left', () => {
+    const next = random(21);
+    const rows: KeywordRow[] = Array.from({ length: 3000 }, (_, id) => {
+      const termIds = [...new Set(Array.from({ length: 20 }, () => Math.floor(next() * 200)))];
+      return { id, group: id % 2, kind: id % 3, length: 30, termIds, weights: termIds.map(() => 1 + Math.floor(next() * 4)) };
+    });
+    const churned = new Bm25Postings();
+    for (const row of rows) churned.put(row);
+    // Removed and replaced rows: enough dead postings to be swept more than once.
+    for (const row of rows.slice(0, 2400)) churned.remove(row.id);
+    const replaced = rows.slice(2400, 2700).map((row) => ({ ...row, length: 25, weights: row.weights.map((w) => w + 1) }));
+    for (const row of replaced) churned.put(row);
+    const fresh = new Bm25Postings();
+    for (const row of [...replaced, ...rows.slice(2700)]) fresh.put(row);
+    assert.equal(churned.rows, 600);
+    for (const terms of [[1], [2, 3, 150], [7, 7], [199, 0, 55, 60]]) {
+      for (const group of [0, 1]) {
+        const expected = fresh.search(terms, group, new Set([0, 2]), 50);
+        assert.ok(expected.length > 0);
+        assert.deepEqual(churned.search(terms, group, new Set([0, 2]), 50), expected);
+      }
+    }
+  });
+});
