@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import Database from 'better-sqlite3';
 import { describe, it } from 'node:test';
 import { Bm25Postings, type KeywordRow } from '../server/retrieval/bm25-postings.ts';
 import { KeywordIndex } from '../server/retrieval/keyword-index.ts';
@@ -167,6 +168,34 @@ function freshFts5(db: Db): Fts5Search {
       index.close();
       db.close();
     }
+  });
+});
+
+describe('FTS5 statistics after deletions (why the postings count rows themselves)', () => {
+  it('a contentless FTS5 table keeps deleted rows in the counts bm25() uses; a table without them scores differently', () => {
+    const db = new Database(':memory:');
+    const score = (table: string) =>
+      (db.prepare(`SELECT bm25(${table}) AS s FROM ${table} WHERE ${table} MATCH 'apple' AND rowid = 2`).get() as { s: number }).s;
+    for (const table of ['churned', 'fresh']) {
+      db.exec(`CREATE VIRTUAL TABLE ${table} USING fts5 (text, content = '', contentless_delete = 1)`);
+    }
+    const texts = ['pear plum fig kiwi lime', 'apple pear', 'plum fig', 'kiwi lime apple fig', 'fig'];
+    texts.forEach((text, i) => db.prepare('INSERT INTO churned (rowid, text) VALUES (?, ?)').run(i + 1, text));
+    db.exec('DELETE FROM churned WHERE rowid = 1');
+    texts.slice(1).forEach((text, i) => db.prepare('INSERT INTO fresh (rowid, text) VALUES (?, ?)').run(i + 2, text));
+    assert.notEqual(score('churned'), score('fresh'));
+    // The postings' answer for the live rows is the fresh table's (one column of weight 1; these
+    // words are their own terms).
+    const termIds = new Map<string, number>();
+    const postings = new Bm25Postings();
+    texts.slice(1).forEach((text, i) => {
+      const words = text.split(' ');
+      const ids = words.map((w) => termIds.get(w) ?? termIds.set(w, termIds.size).get(w)!);
+      postings.put({ id: i + 2, group: 0, kind: 0, length: words.length, termIds: ids, weights: ids.map(() => 1) });
+    });
+    const best = postings.search([termIds.get('apple')!], 0, null, 10).find((r) => r.id === 2)!;
+    assert.ok(Math.abs(best.score + score('fresh')) <= 1e-12 * best.score, `${best.score} vs ${-score('fresh')}`);
+    db.close();
   });
 });
 

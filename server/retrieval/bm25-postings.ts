@@ -28,9 +28,9 @@ type Postings = { slots: Int32Array; weights: Float32Array; size: number };
  * time when a query's common words match half of the table.
  *
  * The statistics are those of the live rows. A contentless FTS5 table with deletions keeps deleted
- * rows in the row and token counts its bm25() uses (measured: a table of 3 rows keeps counting 3
- * after a delete), so FTS5's own figure drifts as items are replaced; this one equals what FTS5
- * computes on a table holding only the live rows (test/keyword-index.test.ts).
+ * rows in the row and token counts its bm25() uses, so FTS5's own figure drifts as items are
+ * replaced; this one equals what FTS5 computes on a table holding only the live rows (both shown
+ * in test/keyword-index.test.ts).
  *
  * Rows live in slots; replacing or removing a row kills its slot and its postings are skipped
  * until a sweep drops them (when dead postings pass half of the live ones). Terms are ids

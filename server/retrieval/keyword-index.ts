@@ -6,7 +6,7 @@ import { ITEM_COLUMN_WEIGHTS } from '../storage/search-repo.ts';
 import { Bm25Postings } from './bm25-postings.ts';
 import { FollowedIndex } from './followed-index.ts';
 
-/** Items tokenized per turn of the event loop while loading in the background (~10 ms of work). */
+/** Items tokenized (or changes applied) per turn of the event loop in the background. */
 const LOAD_SLICE = 200;
 
 /**

@@ -7,13 +7,13 @@ export type WeightedTerms = { termIds: number[]; weights: number[]; /** tokens i
 /** The terms of one piece of text: most pieces are one word, one term, kept as a bare number. */
 type PieceTerms = number | readonly number[];
 
-/** Pieces remembered; past this the piece cache starts again (about 25 MB). */
+/** Pieces remembered; past this the piece cache starts again (tens of MB at most). */
 const CACHE_LIMIT = 200_000;
 
 /**
  * FTS5's own tokenizer, outside the index: terms exactly as a keyword table indexes them (Porter
  * stems, diacritics removed, case folded), from a private in-memory copy of the table's definition
- * read from the schema. Reading FTS5's vocabulary costs about a microsecond per token, so texts are
+ * read from the schema. Reading FTS5's vocabulary back costs more than tokenizing, so texts are
  * cut at whitespace (a separator for every FTS5 tokenizer, so no token spans two pieces) and each
  * distinct piece is tokenized once and remembered: after a few thousand texts almost every piece
  * ("cells.", "(IL-6)") is known and a text costs a split and a lookup per piece.

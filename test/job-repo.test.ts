@@ -1,0 +1,81 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { IngestItem } from '../server/contract/ingest.ts';
+import { contentHash } from '../server/domain/jobs.ts';
+import { openDatabase, type Db } from '../server/storage/db.ts';
+import { IndexRepo } from '../server/storage/index-repo.ts';
+import { JobRepo } from '../server/storage/job-repo.ts';
+import { VectorStore } from '../server/storage/vector-store.ts';
+import { item, tempDataDir } from './helpers/test-app.ts';
+
+const MODEL = 'test-model';
+
+/** Indexes the item's current content as the given model would have. */
+function indexed(db: Db, pushed: IngestItem, model = MODEL): void {
+  const index = new IndexRepo(db, new VectorStore(db, model, 4));
+  db.transaction(() =>
+    index.writeItem(
+      {
+        knowledgeBaseId: pushed.knowledgeBaseId, integrationId: pushed.integrationId, externalId: pushed.externalId,
+        sourceType: pushed.sourceType, title: 'title', content: 'content', text: 'text', url: null, sourceData: null,
+        contentHash: contentHash(pushed), seq: 1, embedderId: model, chunks: [],
+      },
+      Date.now(),
+    ),
+  )();
+}
+
+function statusOf(db: Db, externalId: string): string[] {
+  return (db.prepare('SELECT status FROM jobs WHERE external_id = ? ORDER BY id').all(externalId) as Array<{ status: string }>).map((r) => r.status);
+}
+
+function skippedCount(db: Db, knowledgeBaseId: string): number {
+  const row = db
+    .prepare("SELECT coalesce(sum(value), 0) AS n FROM usage_counts WHERE metric = 'jobs_skipped' AND knowledge_base_id = ?")
+    .get(knowledgeBaseId) as { n: number };
+  return row.n;
+}
+
+describe('job repository: what a push becomes', () => {
+  it('skips content the active model already indexed, unless forced, re-queued or under way, and counts skips per push', () => {
+    const db = openDatabase(tempDataDir());
+    const repo = new JobRepo(db);
+    const push = (items: IngestItem[], activeModelId: string | null = MODEL) =>
+      repo.enqueue([{ items, apiKeyId: 'key-1' }], { now: Date.now(), maxAttempts: 3, activeModelId });
+    const items = ['a', 'b', 'c'].map((id) => item({ externalId: id }) as IngestItem);
+    for (const pushed of items) indexed(db, pushed);
+
+    // Unchanged and indexed by the active model: settled at once, counted once per push.
+    push(items);
+    for (const pushed of items) assert.deepEqual(statusOf(db, pushed.externalId), ['skipped']);
+    assert.equal(skippedCount(db, 'kb-main'), 3);
+    push(items.slice(0, 2));
+    assert.equal(skippedCount(db, 'kb-main'), 5);
+
+    // No model active yet, another model, changed content or forceRefresh: queued.
+    push([item({ externalId: 'a' }) as IngestItem], null);
+    assert.deepEqual(statusOf(db, 'a'), ['skipped', 'skipped', 'queued']);
+    push([item({ externalId: 'b' }) as IngestItem], 'other-model');
+    assert.deepEqual(statusOf(db, 'b'), ['skipped', 'skipped', 'queued']);
+    push([{ ...(item({ externalId: 'c' }) as IngestItem), options: { forceRefresh: true } }]);
+    assert.deepEqual(statusOf(db, 'c'), ['skipped', 'queued']);
+
+    // A queued job takes the new push in place, even of unchanged content.
+    push([item({ externalId: 'a' }) as IngestItem]);
+    assert.deepEqual(statusOf(db, 'a'), ['skipped', 'skipped', 'queued']);
+
+    // While a run of the item is under way, unchanged content is queued: the run may be indexing
+    // something else.
+    const d = item({ externalId: 'd' }) as IngestItem;
+    indexed(db, d);
+    db.prepare(
+      `INSERT INTO jobs (job_id, knowledge_base_id, integration_id, external_id, source_type, data, content_hash,
+         force_refresh, priority, seq, enqueued_at, sort_key, status, max_attempts, run_at, created_at, updated_at)
+       VALUES ('cms-d', 'kb-main', 'cms', 'd', 'ARTICLE', '{}', 'x', 0, 1, 99, 0, 0, 'processing', 3, 0, 0, 0)`,
+    ).run();
+    push([d]);
+    assert.deepEqual(statusOf(db, 'd'), ['processing', 'queued']);
+    assert.equal(skippedCount(db, 'kb-main'), 5);
+    db.close();
+  });
+});
