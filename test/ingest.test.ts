@@ -210,7 +210,6 @@ describe('POST /ingest/bulk', () => {
     assert.ok(!paths.some((p: string) => p.startsWith('items.0') || p.startsWith('items.2')));
     assert.equal(countRows(t.services, 'jobs'), before);
   });
-
 });
 
 describe('commitSettled', () => {

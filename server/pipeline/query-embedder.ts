@@ -3,7 +3,7 @@ import { Worker } from 'node:worker_threads';
 import type { EmbedderConfig } from './embedders/index.ts';
 import type { QueryResponse } from './query-embedder-worker.ts';
 
-const ENTRY = fileURLToPath(new URL('./worker-entry.js', import.meta.url));
+const ENTRY = fileURLToPath(new URL('../worker-entry.js', import.meta.url));
 const MODULE = new URL('./query-embedder-worker.ts', import.meta.url).href;
 
 /** Embeds queries in a worker thread of its own; started on first use, restarted if it dies. */

@@ -18,7 +18,7 @@ export type WorkerPoolOptions = {
   restartDelayMs?: number;
 };
 
-const ENTRY = fileURLToPath(new URL('./worker-entry.js', import.meta.url));
+const ENTRY = fileURLToPath(new URL('../worker-entry.js', import.meta.url));
 const MODULE = new URL('./pipeline-worker.ts', import.meta.url).href;
 const STOP_TIMEOUT_MS = 60_000;
 

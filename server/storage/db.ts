@@ -47,8 +47,9 @@ function migrate(db: Db): void {
 }
 
 /**
- * A second, read-only connection to an open database, for long reads (loading the in-memory vector
- * index) that must not keep the main connection busy between the event loop's turns.
+ * A second, read-only connection to an open database, for long reads (loading search's in-memory
+ * vector and keyword indexes) that must not keep the main connection busy between the event
+ * loop's turns.
  */
 export function openReader(db: Db): Db {
   const reader = new Database(db.name, { readonly: true, fileMustExist: true });

@@ -10,7 +10,7 @@ export type WrittenOutcome = { ok: true; out: EnqueueResult } | { ok: false; err
 /** Ingest writer thread → main thread. */
 export type FromIngestWriter =
   | { type: 'ready' }
-  | { type: 'written'; id: number; outcomes: WrittenOutcome[] }
-  | { type: 'failed'; message: string };
+  | { type: 'written'; id: number; outcomes: WrittenOutcome[] };
 
-export type IngestWriterData = { dataDir: string };
+/** `module` is the thread's code, loaded by the shared worker entry (server/worker-entry.js). */
+export type IngestWriterData = { module: string; dataDir: string };

@@ -4,7 +4,8 @@ import type { Settled } from '../domain/commit-batcher.ts';
 import type { FromIngestWriter, IngestWriterData, ToIngestWriter } from './ingest-writer-messages.ts';
 import type { EnqueueOptions, EnqueueResult, PushInput } from './job-repo.ts';
 
-const ENTRY = fileURLToPath(new URL('./ingest-writer-entry.js', import.meta.url));
+const ENTRY = fileURLToPath(new URL('../worker-entry.js', import.meta.url));
+const MODULE = new URL('./ingest-writer-thread.ts', import.meta.url).href;
 
 type InFlight = { resolve: (outcomes: Array<Settled<EnqueueResult>>) => void; reject: (error: Error) => void };
 
@@ -30,7 +31,7 @@ export class IngestWriter {
     if (this.closed) return Promise.reject(new Error('The ingest writer is closed.'));
     if (this.ready) return this.ready;
     const worker = new Worker(ENTRY, {
-      workerData: { dataDir: this.dataDir } satisfies IngestWriterData,
+      workerData: { module: MODULE, dataDir: this.dataDir } satisfies IngestWriterData,
       // Its objects live for one commit: a small young generation keeps the thread's memory low
       // (the server's peak stays within its 600 MB budget with two pipeline workers).
       resourceLimits: { maxYoungGenerationSizeMb: 4 },
@@ -40,8 +41,7 @@ export class IngestWriter {
     this.ready = new Promise<void>((resolve, reject) => {
       worker.on('message', (message: FromIngestWriter) => {
         if (message.type === 'ready') resolve();
-        else if (message.type === 'written') this.settle(message.id, message.outcomes);
-        else this.fail(worker, new Error(message.message));
+        else this.settle(message.id, message.outcomes);
       });
       worker.on('error', (error) => {
         reject(error);

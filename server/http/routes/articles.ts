@@ -10,7 +10,6 @@ import { apiKeyErrorResponses, apiKeySecurity } from '../route-schemas.ts';
 
 export type ArticleRoutesOptions = { articles: ArticleRepo };
 
-
 function summary(row: ArticleRow) {
   return {
     id: `art_${row.id}`,

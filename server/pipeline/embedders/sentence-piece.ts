@@ -1,9 +1,9 @@
 /**
  * USE-lite's SentencePiece tokenizer, giving exactly the ids of the one in @energetic-ai/embeddings
  * (test/embedders.test.ts compares them on real passages and odd Unicode), only faster. The
- * package's copy hands every position a copy of the rest of the text to search from, so one
- * 128-token chunk cost ~1.2 ms and sentence-level counting while chunking cost ~2 ms per chunk;
- * this one walks the trie in place. The Viterbi pass keeps the package's order and its ties
+ * package's copy hands every position a copy of the rest of the text to search from (quadratic in
+ * the text's length, and the chunker counts tokens sentence by sentence); this one walks the trie
+ * in place. The Viterbi pass keeps the package's order and its ties
  * (`>=`, and a best score of exactly 0 counting as unset) so the chosen pieces never differ.
  */
 
