@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { IngestItem } from '../server/contract/ingest.ts';
-import { contentHash } from '../server/domain/jobs.ts';
+import { contentHash, jobIdSplits } from '../server/domain/jobs.ts';
 import { openDatabase, type Db } from '../server/storage/db.ts';
 import { IndexRepo } from '../server/storage/index-repo.ts';
 import { JobRepo } from '../server/storage/job-repo.ts';
@@ -76,6 +76,32 @@ describe('job repository: what a push becomes', () => {
     push([d]);
     assert.deepEqual(statusOf(db, 'd'), ['processing', 'queued']);
     assert.equal(skippedCount(db, 'kb-main'), 5);
+    db.close();
+  });
+
+  it('finds the latest job of every item a jobId can name, however its hyphens split it', () => {
+    assert.deepEqual(jobIdSplits('shop-sku-1'), [['shop', 'sku-1'], ['shop-sku', '1']]);
+    assert.deepEqual(jobIdSplits('nohyphen'), []);
+    const db = openDatabase(tempDataDir());
+    const repo = new JobRepo(db);
+    const push = (fields: Partial<IngestItem>) =>
+      repo.enqueue([{ items: [item(fields) as IngestItem], apiKeyId: null }], { now: Date.now(), maxAttempts: 3, activeModelId: null });
+    push({ integrationId: 'shop', externalId: 'sku-1' });
+    push({ integrationId: 'shop-sku', externalId: '1' });
+    push({ integrationId: 'shop-sku', externalId: '1', knowledgeBaseId: 'kb-other' });
+    push({ integrationId: 'shop', externalId: 'sku-2' });
+    // A second push of one item while queued replaces its job; after its run, a new job is added.
+    db.prepare("UPDATE jobs SET status = 'succeeded' WHERE integration_id = 'shop' AND external_id = 'sku-1'").run();
+    push({ integrationId: 'shop', externalId: 'sku-1' });
+
+    const found = repo.latestForJobId('shop-sku-1').map((row) => [row.knowledge_base_id, row.integration_id, row.external_id, row.status]);
+    assert.deepEqual(found, [
+      ['kb-main', 'shop', 'sku-1', 'queued'],
+      ['kb-other', 'shop-sku', '1', 'queued'],
+      ['kb-main', 'shop-sku', '1', 'queued'],
+    ]);
+    assert.deepEqual(repo.latestForJobId('shop-sku-3'), []);
+    assert.deepEqual(repo.latestForJobId('shop'), []);
     db.close();
   });
 });

@@ -18,6 +18,15 @@ export function jobIdOf(integrationId: string, externalId: string): string {
   return `${integrationId}-${externalId}`;
 }
 
+/** Every (integration id, external id) whose jobId this is: one per hyphen to split at. */
+export function jobIdSplits(jobId: string): Array<[string, string]> {
+  const splits: Array<[string, string]> = [];
+  for (let at = jobId.indexOf('-'); at !== -1; at = jobId.indexOf('-', at + 1)) {
+    splits.push([jobId.slice(0, at), jobId.slice(at + 1)]);
+  }
+  return splits;
+}
+
 export function sortKey(enqueuedAt: number, priority: number): number {
   return enqueuedAt + priority * AGING_MS;
 }

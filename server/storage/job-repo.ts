@@ -1,7 +1,7 @@
 import type { IngestItem } from '../contract/ingest.ts';
 import type { JobStatus, JobView } from '../contract/jobs.ts';
 import { PRIORITY_NAMES } from '../contract/jobs.ts';
-import { contentHash, jobIdOf, PRIORITY_LEVELS, priorityLevel, sortKey } from '../domain/jobs.ts';
+import { contentHash, jobIdOf, jobIdSplits, PRIORITY_LEVELS, priorityLevel, sortKey } from '../domain/jobs.ts';
 import type { Db } from './db.ts';
 import { prepareNextItemSeq } from './item-seq.ts';
 
@@ -167,10 +167,12 @@ export class JobRepo {
         'SELECT status, count(*) AS n FROM jobs GROUP BY status',
       ),
       byId: db.prepare<[number], JobRow>('SELECT * FROM jobs WHERE id = ?'),
+      // The parameter is a JSON array of [integrationId, externalId] pairs (jobIdSplits).
       latestPerItemForJobId: db.prepare<[string], JobRow>(
         `SELECT * FROM jobs WHERE id IN (
-           SELECT max(id) FROM jobs WHERE job_id = ?
-           GROUP BY knowledge_base_id, integration_id, external_id)
+           SELECT max(j.id) FROM json_each(?) s
+           JOIN jobs j ON j.integration_id = s.value ->> 0 AND j.external_id = s.value ->> 1
+           GROUP BY j.knowledge_base_id, j.integration_id, j.external_id)
          ORDER BY id DESC`,
       ),
       retry: db.prepare<[{ id: number; now: number }]>(
@@ -298,7 +300,7 @@ export class JobRepo {
 
   /** The latest job of every item whose seed jobId is this string (several when ids contain hyphens). */
   latestForJobId(jobId: string): JobRow[] {
-    return this.stmts.latestPerItemForJobId.all(jobId);
+    return this.stmts.latestPerItemForJobId.all(JSON.stringify(jobIdSplits(jobId)));
   }
 
   /** Newest first; the cursor is the internal id of the last row of the previous page. */

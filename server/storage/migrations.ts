@@ -303,4 +303,13 @@ export const MIGRATIONS: readonly string[] = [
     DELETE FROM item_changes WHERE seq <= NEW.seq - 200000;
   END;
   `,
+  `
+  -- A job's seed jobId is integration_id || '-' || external_id, so jobs_by_job_id held the same
+  -- strings as jobs_by_item a second time, and every pushed job paid for both (with scattered
+  -- external ids, a leaf page each per job in every commit). One index, led by integration and
+  -- external id, now serves a jobId (looked up as each way it splits at a hyphen) and an item.
+  DROP INDEX jobs_by_job_id;
+  DROP INDEX jobs_by_item;
+  CREATE INDEX jobs_by_item ON jobs (integration_id, external_id, knowledge_base_id, id);
+  `,
 ];
