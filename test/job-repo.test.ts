@@ -90,7 +90,7 @@ describe('job repository: what a push becomes', () => {
     push({ integrationId: 'shop-sku', externalId: '1' });
     push({ integrationId: 'shop-sku', externalId: '1', knowledgeBaseId: 'kb-other' });
     push({ integrationId: 'shop', externalId: 'sku-2' });
-    // A second push of one item while queued replaces its job; after its run, a new job is added.
+    // After a run of shop/sku-1, pushing it again adds a second job: the lookup answers the newer.
     db.prepare("UPDATE jobs SET status = 'succeeded' WHERE integration_id = 'shop' AND external_id = 'sku-1'").run();
     push({ integrationId: 'shop', externalId: 'sku-1' });
 
