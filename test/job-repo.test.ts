@@ -5,6 +5,7 @@ import { contentHash, jobIdSplits } from '../server/domain/jobs.ts';
 import { openDatabase, type Db } from '../server/storage/db.ts';
 import { IndexRepo } from '../server/storage/index-repo.ts';
 import { JobRepo } from '../server/storage/job-repo.ts';
+import { JobRuns } from '../server/storage/job-runs.ts';
 import { VectorStore } from '../server/storage/vector-store.ts';
 import { item, tempDataDir } from './helpers/test-app.ts';
 
@@ -102,6 +103,19 @@ describe('job repository: what a push becomes', () => {
     ]);
     assert.deepEqual(repo.latestForJobId('shop-sku-3'), []);
     assert.deepEqual(repo.latestForJobId('shop'), []);
+    db.close();
+  });
+
+  it('claims and counts the queue from the claim-order index, never by reading every queued job', () => {
+    const db = openDatabase(tempDataDir());
+    type Statements = Record<string, { source: string }>;
+    const plan = (sql: string) =>
+      (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all({ now: 0, limit: 1 }) as Array<{ detail: string }>).map((row) => row.detail).join(' / ');
+    const claim = plan((new JobRuns(db) as unknown as { stmts: Statements }).stmts.claim!.source);
+    assert.match(claim, /jobs_claim_order/);
+    assert.doesNotMatch(claim, /TEMP B-TREE/);
+    const count = (new JobRepo(db) as unknown as { stmts: Statements }).stmts.countQueuedUpTo!.source;
+    assert.match(plan(count.replace('?', '0')), /COVERING INDEX jobs_claim_order/);
     db.close();
   });
 });

@@ -160,8 +160,10 @@ export class JobRepo {
         `SELECT * FROM jobs WHERE knowledge_base_id = @knowledgeBaseId AND integration_id = @integrationId
            AND external_id = @externalId ORDER BY id DESC LIMIT 1`,
       ),
+      // Counted from the claim-order index alone: through jobs_by_status (the planner's own
+      // choice) it read every queued row, on the event loop (bench/queue-scale.ts).
       countQueuedUpTo: db.prepare<[number], { n: number }>(
-        "SELECT count(*) AS n FROM jobs WHERE status = 'queued' AND sort_key <= ?",
+        "SELECT count(*) AS n FROM jobs INDEXED BY jobs_claim_order WHERE status = 'queued' AND sort_key <= ?",
       ),
       countByStatus: db.prepare<[], { status: JobStatus; n: number }>(
         'SELECT status, count(*) AS n FROM jobs GROUP BY status',

@@ -14,11 +14,15 @@ export class JobRuns {
 
   constructor(private readonly db: Db) {
     this.stmts = {
+      // Walks the queue in claim order and stops after `limit` due jobs. Left to itself, the
+      // planner reads every queued job through jobs_by_status and sorts them all, inside this
+      // write transaction that every commit waits for (bench/queue-scale.ts).
       claim: db.prepare<[{ now: number; limit: number }], JobRow>(
         `UPDATE jobs SET status = 'processing', locked_at = @now, started_at = @now, updated_at = @now,
            attempts = attempts + 1
          WHERE id IN (
-           SELECT id FROM jobs WHERE status = 'queued' AND run_at <= @now ORDER BY sort_key LIMIT @limit)
+           SELECT id FROM jobs INDEXED BY jobs_claim_order
+           WHERE status = 'queued' AND run_at <= @now ORDER BY sort_key LIMIT @limit)
          RETURNING *`,
       ),
       finish: db.prepare<[{ id: number; status: JobOutcome; now: number; note: string | null }]>(
