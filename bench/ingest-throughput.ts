@@ -85,6 +85,8 @@ async function hammer(url: string, key: string, prefix: string, pid: number, con
 
 type Run = Awaited<ReturnType<typeof hammer>>;
 
+const median = (values: number[]) => percentile(values, 50);
+
 /** One server's runs at one level: median rate, worst p99, CPU per request over all of them. */
 function summary(runs: Run[]) {
   const requests = runs.reduce((sum, run) => sum + run.requests, 0);
@@ -94,7 +96,6 @@ function summary(runs: Run[]) {
   return { rps: Math.round(median(runs.map((run) => run.rps))), p99Ms: Math.max(...runs.map((run) => run.p99)), cpu };
 }
 
-const median = (values: number[]) => percentile(values, 50);
 
 async function startBare(): Promise<ServerChild> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'bench/bare-server.ts'], { stdio: ['ignore', 'pipe', 'inherit'] });

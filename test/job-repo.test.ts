@@ -37,7 +37,7 @@ function skippedCount(db: Db, knowledgeBaseId: string): number {
   return row.n;
 }
 
-describe('job repository: what a push becomes', () => {
+describe('job repository', () => {
   it('skips content the active model already indexed, unless forced, re-queued or under way, and counts skips per push', () => {
     const db = openDatabase(tempDataDir());
     const repo = new JobRepo(db);
@@ -108,14 +108,15 @@ describe('job repository: what a push becomes', () => {
 
   it('claims and counts the queue from the claim-order index, never by reading every queued job', () => {
     const db = openDatabase(tempDataDir());
+    // The statements as the repositories prepared them (private, read here for their SQL).
     type Statements = Record<string, { source: string }>;
-    const plan = (sql: string) =>
-      (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all({ now: 0, limit: 1 }) as Array<{ detail: string }>).map((row) => row.detail).join(' / ');
-    const claim = plan((new JobRuns(db) as unknown as { stmts: Statements }).stmts.claim!.source);
+    const sourceOf = (repo: object, name: string) => (repo as { stmts: Statements }).stmts[name]!.source;
+    const plan = (sql: string, ...params: unknown[]) =>
+      (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as Array<{ detail: string }>).map((row) => row.detail).join(' / ');
+    const claim = plan(sourceOf(new JobRuns(db), 'claim'), { now: 0, limit: 1 });
     assert.match(claim, /jobs_claim_order/);
     assert.doesNotMatch(claim, /TEMP B-TREE/);
-    const count = (new JobRepo(db) as unknown as { stmts: Statements }).stmts.countQueuedUpTo!.source;
-    assert.match(plan(count.replace('?', '0')), /COVERING INDEX jobs_claim_order/);
+    assert.match(plan(sourceOf(new JobRepo(db), 'countQueuedUpTo'), 0), /COVERING INDEX jobs_claim_order/);
     db.close();
   });
 });

@@ -20,6 +20,7 @@ export class VectorIndex extends FollowedIndex<ChunkVector> {
   ) {
     super(feed, LOAD_SLICE);
   }
+
   /** The k chunks of a knowledge base closest to a unit query, optionally of some source types only. */
   nearest(knowledgeBaseId: string, query: Float32Array, k: number, sourceTypes: string[] | null): Neighbour[] {
     this.refresh();
