@@ -96,7 +96,6 @@ function summary(runs: Run[]) {
   return { rps: Math.round(median(runs.map((run) => run.rps))), p99Ms: Math.max(...runs.map((run) => run.p99)), cpu };
 }
 
-
 async function startBare(): Promise<ServerChild> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'bench/bare-server.ts'], { stdio: ['ignore', 'pipe', 'inherit'] });
   const url = await new Promise<string>((resolve) => {
