@@ -2,9 +2,11 @@
  * The queue's own reads with a large backlog: a worker's claim of 8 due jobs (in its write
  * transaction, so every commit waits for it) and the count of queued jobs ahead that a bulk push's
  * `estimatedTime` needs (on the event loop), each as LocalIQ runs it and as SQLite's planner runs
- * the same statement without the index hint. Then, with every other job finished, the reads of
- * the dashboard's live monitor (a snapshot while jobs change, the change check every 1.5 s while a
- * dashboard is open), all on the event loop.
+ * the same statement without the index hint. Then, with every other job finished (one in a
+ * thousand of them failed) and a batch processing, the reads of the dashboard's live monitor (a
+ * whole snapshot while jobs change and its parts, the change check every 1.5 s while a dashboard
+ * is open, the knowledge-base list with its pending jobs) and a first page of `GET /jobs` by
+ * state, all on the event loop.
  * Usage: node --import tsx bench/queue-scale.ts [--queued 300000 --repeat 5]
  */
 import fs from 'node:fs';
@@ -13,6 +15,10 @@ import { openDatabase } from '../server/storage/db.ts';
 import { JobRepo } from '../server/storage/job-repo.ts';
 import { JobRuns } from '../server/storage/job-runs.ts';
 import { MonitorRepo } from '../server/storage/monitor-repo.ts';
+import { ItemReadRepo } from '../server/storage/item-read-repo.ts';
+import { JobQueue } from '../server/domain/job-queue.ts';
+import { MonitorService } from '../server/domain/monitor.ts';
+import { ThroughputMeter } from '../server/domain/throughput.ts';
 import { percentile, tempDir } from './lib/server-child.ts';
 
 const { values } = parseArgs({
@@ -64,18 +70,33 @@ const queue = {
   countQueuedAhead: time(() => repo.countQueuedUpTo(horizon)),
   countQueuedAheadUnhinted: time(() => unhintedCount.get(horizon)),
 };
-db.exec("UPDATE jobs SET status = 'succeeded', finished_at = updated_at WHERE id % 2 = 0");
+// Half the jobs finished (one in a thousand of them failed), a batch processing now.
+db.exec(`UPDATE jobs SET status = CASE WHEN id % 2000 = 0 THEN 'failed' ELSE 'succeeded' END,
+  finished_at = updated_at WHERE id % 2 = 0`);
+runs.claim(8, Date.now());
 const monitor = new MonitorRepo(db);
+const throughput = new ThroughputMeter();
+const jobQueue = new JobQueue(repo, { write: () => Promise.reject(new Error('no pushes here')) }, throughput, 3);
+const service = new MonitorService(monitor, jobQueue, throughput);
+const reader = new ItemReadRepo(db);
 const monitorReads = {
+  snapshot: time(() => service.snapshot()),
+  changeCheck: time(() => monitor.fingerprint()),
   countByStatus: time(() => repo.countByStatus()),
   queuedByPriority: time(() => monitor.queuedByPriority()),
   progress: time(() => monitor.progress()),
-  changeCheck: time(() => monitor.fingerprint()),
+  knowledgeBases: time(() => reader.knowledgeBases()),
+};
+const jobLists = {
+  queued: time(() => repo.list({ status: 'queued' }, 51, null)),
+  succeeded: time(() => repo.list({ status: 'succeeded' }, 51, null)),
+  failed: time(() => repo.list({ status: 'failed' }, 51, null)),
+  all: time(() => repo.list({}, 51, null)),
 };
 
 console.log(
   JSON.stringify(
-    { when: new Date().toISOString(), queued, fillSeconds: Number(fillSeconds.toFixed(1)), medianMs: { queue, monitorReads } },
+    { when: new Date().toISOString(), queued, fillSeconds: Number(fillSeconds.toFixed(1)), medianMs: { queue, monitorReads, jobLists } },
     null,
     2,
   ),

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { describe, it } from 'node:test';
 import Database from 'better-sqlite3';
 import { DB_FILE_NAME, openDatabase } from '../server/storage/db.ts';
+import { scopeColumn } from '../server/storage/keyword-scope.ts';
 import { MIGRATIONS } from '../server/storage/migrations.ts';
 import { SearchRepo } from '../server/storage/search-repo.ts';
 import { loadVectorExtension } from '../server/storage/vector-store.ts';
@@ -10,13 +11,24 @@ import { tempDataDir } from './helpers/test-app.ts';
 
 /** The migration that gave the keyword indexes their scope column. */
 const SCOPED = MIGRATIONS.findIndex((m) => m.includes('localiq_scope('));
+/** The migration that started keeping job counts. */
+const COUNTED = MIGRATIONS.findIndex((m) => m.includes('CREATE TABLE job_counts'));
 
-/** A data folder as the release before that migration left it, with two indexed items. */
-function previousRelease(dataDir: string): void {
+/** A database as a release that knew the first `migrations` migrations left it. */
+function releaseWith(dataDir: string, migrations: number): Database.Database {
   const db = new Database(path.join(dataDir, DB_FILE_NAME));
   loadVectorExtension(db);
-  for (const migration of MIGRATIONS.slice(0, SCOPED)) db.exec(migration);
-  db.pragma(`user_version = ${SCOPED}`);
+  db.function('localiq_scope', { deterministic: true }, (kb, type, itemId) =>
+    scopeColumn(String(kb), String(type), itemId === null ? null : Number(itemId)),
+  );
+  for (const migration of MIGRATIONS.slice(0, migrations)) db.exec(migration);
+  db.pragma(`user_version = ${migrations}`);
+  return db;
+}
+
+/** A data folder as the release before the scope column left it, with two indexed items. */
+function previousRelease(dataDir: string): void {
+  const db = releaseWith(dataDir, SCOPED);
   const items: Array<[string, string, string, string]> = [
     ['kb-shop', 'PRODUCT', 'Espresso grinder', 'A conical burr grinder for espresso.'],
     ['kb-help', 'PAGE', 'Returns', 'Return any grinder within thirty days.'],
@@ -61,6 +73,32 @@ describe('upgrading a data folder', () => {
       assert.equal(repo.keywordChunks('"thirty"', [shop[0]!.id]).size, 0);
       assert.equal(db.prepare('SELECT count(*) FROM chunks_fts').pluck().get(), 2);
       assert.equal(db.pragma('integrity_check', { simple: true }), 'ok');
+    } finally {
+      db.close();
+    }
+  });
+
+  it('counts the jobs a data folder already holds when it starts keeping job counts', () => {
+    assert.ok(COUNTED > 0);
+    const dataDir = tempDataDir();
+    const before = releaseWith(dataDir, COUNTED);
+    const insert = before.prepare(
+      `INSERT INTO jobs (job_id, knowledge_base_id, integration_id, external_id, source_type, data, content_hash,
+         force_refresh, priority, seq, enqueued_at, sort_key, status, max_attempts, run_at, created_at, updated_at)
+       VALUES (?, ?, 'cms', ?, 'ARTICLE', '{}', 'h', 0, ?, ?, 0, 0, ?, 3, 0, 0, 0)`,
+    );
+    const jobs: Array<[string, string, number, string]> = [
+      ['kb-a', 'x-1', 1, 'succeeded'], ['kb-a', 'x-2', 1, 'succeeded'], ['kb-a', 'x-3', 0, 'queued'],
+      ['kb-b', 'x-1', 2, 'queued'], ['kb-b', 'x-2', 1, 'failed'],
+    ];
+    jobs.forEach(([kb, externalId, priority, status], seq) => insert.run(`cms-${externalId}`, kb, externalId, priority, seq, status));
+    before.close();
+
+    const db = openDatabase(dataDir);
+    try {
+      assert.deepEqual(db.prepare('SELECT knowledge_base_id, status, priority, n FROM job_counts ORDER BY 1, 2, 3').raw().all(), [
+        ['kb-a', 'queued', 0, 1], ['kb-a', 'succeeded', 1, 2], ['kb-b', 'failed', 1, 1], ['kb-b', 'queued', 2, 1],
+      ]);
     } finally {
       db.close();
     }

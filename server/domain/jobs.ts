@@ -31,6 +31,11 @@ export function sortKey(enqueuedAt: number, priority: number): number {
   return enqueuedAt + priority * AGING_MS;
 }
 
+/** The inverse of sortKey: when a job with this claim key and priority was queued. */
+export function enqueuedAtOf(key: number, priority: number): number {
+  return key - priority * AGING_MS;
+}
+
 export function priorityLevel(item: IngestItem): number {
   return PRIORITY_LEVELS[item.options?.priority ?? 'normal'];
 }

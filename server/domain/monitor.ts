@@ -34,7 +34,7 @@ export class MonitorService {
     const now = this.clock();
     const counts = this.queue.counts();
     const byPriority = this.repo.queuedByPriority();
-    const progress = this.repo.progress();
+    const progress = this.repo.progress(byPriority);
     const rate = this.throughput.jobsPerSecond();
     return {
       at: new Date(now).toISOString(),
@@ -45,7 +45,7 @@ export class MonitorService {
       jobsPerSecond: Math.round(rate * 100) / 100,
       etaSeconds: progress.pending === 0 ? 0 : rate > 0 ? Math.ceil(progress.pending / rate) : null,
       failures: this.queue.list({ status: 'failed' }, 20, undefined).rows.map(toJobView),
-      recent: this.repo.changedSince(now - 10 * 60_000, 15).map(toJobView),
+      recent: this.repo.recent(now - 10 * 60_000, 15).map(toJobView),
     };
   }
 

@@ -12,7 +12,7 @@ type InFlight = { resolve: (outcomes: Array<Settled<EnqueueResult>>) => void; re
 /**
  * Writes pushed jobs on a thread of its own (ingest-writer-thread.ts) with its own connection.
  * Committing a push costs about as much CPU as everything else about it together (the row and
- * its five indexes, the content hash, the disk sync, the log checkpoints), so the event loop only
+ * its indexes, the content hash, the disk sync, the log checkpoints), so the event loop only
  * hands pushes over and keeps parsing, authenticating and validating requests meanwhile. The
  * thread answers once the commit is on disk (synchronous=FULL): an acknowledged job survives
  * power loss.

@@ -31,8 +31,8 @@ export class ItemReadRepo {
         `SELECT kb.id, kb.created_at,
            (SELECT count(*) FROM items i WHERE i.knowledge_base_id = kb.id) AS item_count,
            (SELECT coalesce(sum(chunk_count), 0) FROM items i WHERE i.knowledge_base_id = kb.id) AS chunk_count,
-           (SELECT count(*) FROM jobs j WHERE j.knowledge_base_id = kb.id AND j.status IN ('queued', 'processing'))
-             AS pending_jobs
+           (SELECT coalesce(sum(n), 0) FROM job_counts c WHERE c.knowledge_base_id = kb.id
+              AND c.status IN ('queued', 'processing')) AS pending_jobs
          FROM knowledge_bases kb ORDER BY kb.id`,
       ),
       item: db.prepare<[ItemIdentity], ItemRow>(

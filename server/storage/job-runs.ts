@@ -15,7 +15,7 @@ export class JobRuns {
   constructor(private readonly db: Db) {
     this.stmts = {
       // Walks the queue in claim order and stops after `limit` due jobs. Left to itself, the
-      // planner reads every queued job through jobs_by_status and sorts them all, inside this
+      // planner read every queued job through the status index and sorted them all, inside this
       // write transaction that every commit waits for (bench/queue-scale.ts).
       claim: db.prepare<[{ now: number; limit: number }], JobRow>(
         `UPDATE jobs SET status = 'processing', locked_at = @now, started_at = @now, updated_at = @now,
@@ -45,7 +45,7 @@ export class JobRuns {
            last_error = @error, errors = @errors
          WHERE id = @id`,
       ),
-      stale: db.prepare<[], JobRow>("SELECT * FROM jobs WHERE status = 'processing'"),
+      stale: db.prepare<[], JobRow>("SELECT * FROM jobs WHERE status = 'processing' AND status <> 'queued'"),
       nextRunAt: db.prepare<[], { runAt: number | null }>("SELECT min(run_at) AS runAt FROM jobs WHERE status = 'queued'"),
     };
   }

@@ -1,34 +1,49 @@
+import { enqueuedAtOf } from '../domain/jobs.ts';
 import type { Db } from './db.ts';
 import type { ItemIdentity, JobRow } from './job-repo.ts';
 
-/** The dashboard's live view of the queue: read-only aggregates over the job table. */
+/**
+ * The dashboard's live view of the queue. Every read is bounded by what it shows, not by the
+ * size of the job table: counts come from job_counts (kept as jobs change, migration 9), rows from
+ * short index ranges (bench/queue-scale.ts).
+ */
 export class MonitorRepo {
   private readonly stmts;
 
   constructor(db: Db) {
     this.stmts = {
       queuedByPriority: db.prepare<[], { priority: number; n: number }>(
-        "SELECT priority, count(*) AS n FROM jobs WHERE status = 'queued' GROUP BY priority",
+        "SELECT priority, sum(n) AS n FROM job_counts WHERE status = 'queued' GROUP BY priority",
       ),
+      running: db.prepare<[], { n: number }>("SELECT coalesce(sum(n), 0) AS n FROM job_counts WHERE status = 'processing'"),
+      // "status <> 'queued'" word for word, so the partial jobs_by_status_not_queued serves it.
       processing: db.prepare<[number], JobRow>(
-        "SELECT * FROM jobs WHERE status = 'processing' ORDER BY started_at, id LIMIT ?",
+        "SELECT * FROM jobs WHERE status = 'processing' AND status <> 'queued' ORDER BY started_at, id LIMIT ?",
       ),
-      // The current run of work: everything finished since the oldest job still waiting was queued.
-      progress: db.prepare<[], { pending: number; done: number }>(
-        `WITH start AS (SELECT min(created_at) AS t FROM jobs WHERE status IN ('queued', 'processing'))
-         SELECT
-           (SELECT count(*) FROM jobs WHERE status IN ('queued', 'processing')) AS pending,
-           (SELECT count(*) FROM jobs, start WHERE start.t IS NOT NULL AND finished_at >= start.t
-              AND status IN ('succeeded', 'skipped', 'failed', 'cancelled')) AS done`,
+      oldestRunning: db.prepare<[], { t: number | null }>(
+        "SELECT min(enqueued_at) AS t FROM jobs WHERE status = 'processing' AND status <> 'queued'",
       ),
-      changedSince: db.prepare<[number, number], JobRow>(
-        'SELECT * FROM jobs WHERE updated_at >= ? ORDER BY updated_at DESC, id DESC LIMIT ?',
+      firstQueuedOfPriority: db.prepare<[number], { sort_key: number }>(
+        `SELECT sort_key FROM jobs INDEXED BY jobs_claim_order WHERE status = 'queued' AND priority = ?
+         ORDER BY sort_key LIMIT 1`,
+      ),
+      // Only finished jobs have a finished_at (a retry clears it), so the index alone counts them.
+      finishedSince: db.prepare<[number], { n: number }>('SELECT count(*) AS n FROM jobs WHERE finished_at >= ?'),
+      latestFinished: db.prepare<[number, number], JobRow>(
+        'SELECT * FROM jobs WHERE finished_at >= ? ORDER BY finished_at DESC, id DESC LIMIT ?',
+      ),
+      latestPushed: db.prepare<[number, number], JobRow>(
+        'SELECT * FROM (SELECT * FROM jobs ORDER BY id DESC LIMIT ?) WHERE updated_at >= ?',
       ),
       itemJobs: db.prepare<[string, string, string, number], JobRow>(
         `SELECT * FROM jobs WHERE knowledge_base_id = ? AND integration_id = ? AND external_id = ?
          ORDER BY id DESC LIMIT ?`,
       ),
-      lastChange: db.prepare<[], { t: number | null; n: number }>('SELECT max(updated_at) AS t, count(*) AS n FROM jobs'),
+      lastChange: db.prepare<[], { counts: string | null; last: number | null }>(
+        `SELECT (SELECT group_concat(knowledge_base_id || '/' || status || '/' || priority || '=' || n, ',')
+                   FROM job_counts) AS counts,
+                (SELECT max(id) FROM jobs) AS last`,
+      ),
     };
   }
 
@@ -40,12 +55,39 @@ export class MonitorRepo {
     return this.stmts.processing.all(limit);
   }
 
-  progress(): { pending: number; done: number } {
-    return this.stmts.progress.get()!;
+  /**
+   * The current run of work: jobs still waiting or running, and the jobs finished since the
+   * oldest of those was queued.
+   */
+  progress(queuedByPriority: Map<number, number> = this.queuedByPriority()): { pending: number; done: number } {
+    let pending = this.stmts.running.get()!.n;
+    const since: number[] = [];
+    const running = this.stmts.oldestRunning.get()!.t;
+    if (running !== null) since.push(running);
+    for (const [priority, queued] of queuedByPriority) {
+      if (queued === 0) continue; // Looking for a priority nobody waits at would walk the whole queue.
+      pending += queued;
+      const first = this.stmts.firstQueuedOfPriority.get(priority);
+      if (first) since.push(enqueuedAtOf(first.sort_key, priority));
+    }
+    const done = since.length === 0 ? 0 : this.stmts.finishedSince.get(Math.min(...since))!.n;
+    return { pending, done };
   }
 
-  changedSince(since: number, limit: number): JobRow[] {
-    return this.stmts.changedSince.all(since, limit);
+  /**
+   * What happened since `since`, latest first: jobs pushed, started and finished. (A re-push that
+   * replaces a queued job's payload, or a failed attempt going back to the queue, does not show.)
+   */
+  recent(since: number, limit: number): JobRow[] {
+    const byId = new Map<number, JobRow>();
+    for (const row of [
+      ...this.stmts.latestFinished.all(since, limit),
+      ...this.processing(limit).filter((row) => row.updated_at >= since),
+      ...this.stmts.latestPushed.all(limit, since),
+    ]) {
+      byId.set(row.id, row);
+    }
+    return [...byId.values()].sort((a, b) => b.updated_at - a.updated_at || b.id - a.id).slice(0, limit);
   }
 
   /** An item's job history, newest first. */
@@ -53,9 +95,13 @@ export class MonitorRepo {
     return this.stmts.itemJobs.all(identity.knowledgeBaseId, identity.integrationId, identity.externalId, limit);
   }
 
-  /** A cheap fingerprint of the job table: when it is unchanged, there is nothing to send. */
+  /**
+   * A cheap fingerprint of the job table: the counts by knowledge base, state and priority, and
+   * the newest job. Any push or change of state moves it; when it is unchanged, there is nothing
+   * to send (a re-push of a queued job's payload announces itself: the queue notifies the monitor).
+   */
   fingerprint(): string {
     const row = this.stmts.lastChange.get()!;
-    return `${row.t ?? 0}:${row.n}`;
+    return `${row.counts ?? ''}:${row.last ?? 0}`;
   }
 }
