@@ -28,12 +28,11 @@ export class ItemReadRepo {
   constructor(private readonly db: Db) {
     this.stmts = {
       knowledgeBases: db.prepare<[], KnowledgeBaseRow>(
-        `SELECT kb.id, kb.created_at,
-           (SELECT count(*) FROM items i WHERE i.knowledge_base_id = kb.id) AS item_count,
-           (SELECT coalesce(sum(chunk_count), 0) FROM items i WHERE i.knowledge_base_id = kb.id) AS chunk_count,
-           (SELECT coalesce(sum(n), 0) FROM job_counts c WHERE c.knowledge_base_id = kb.id
-              AND c.status IN ('queued', 'processing')) AS pending_jobs
-         FROM knowledge_bases kb ORDER BY kb.id`,
+        `SELECT kb.id, kb.created_at, coalesce(ic.items, 0) AS item_count, coalesce(ic.chunks, 0) AS chunk_count,
+           (SELECT coalesce(sum(n), 0) FROM job_counts jc WHERE jc.knowledge_base_id = kb.id
+              AND jc.status IN ('queued', 'processing')) AS pending_jobs
+         FROM knowledge_bases kb LEFT JOIN item_counts ic ON ic.knowledge_base_id = kb.id
+         ORDER BY kb.id`,
       ),
       item: db.prepare<[ItemIdentity], ItemRow>(
         `SELECT * FROM items WHERE knowledge_base_id = @knowledgeBaseId AND integration_id = @integrationId

@@ -12,7 +12,7 @@ export class TermStatsRepo {
   constructor(db: Db) {
     this.stmts = {
       chunkCount: db.prepare<[string], { n: number }>(
-        'SELECT coalesce(sum(chunk_count), 0) AS n FROM items WHERE knowledge_base_id = ?',
+        'SELECT coalesce(sum(chunks), 0) AS n FROM item_counts WHERE knowledge_base_id = ?',
       ),
       documentFrequency: db.prepare<[string], { n: number }>('SELECT count(*) AS n FROM chunks_fts WHERE chunks_fts MATCH ?'),
     };
