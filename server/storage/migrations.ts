@@ -361,7 +361,7 @@ export const MIGRATIONS: readonly string[] = [
   -- Items and chunks per knowledge base, kept as items change: the knowledge-base lists and the
   -- assistant (its word weights need the chunk total) summed chunk_count over every item row,
   -- about 0.65 s with 300,000 items. Items are written one at a time by the pipeline, after
-  -- embedding, so a trigger costs nothing that shows.
+  -- their chunks are embedded (tens of milliseconds each), so the triggers' cost does not show.
   CREATE TABLE item_counts (
     knowledge_base_id TEXT PRIMARY KEY,
     items             INTEGER NOT NULL,
