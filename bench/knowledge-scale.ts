@@ -10,7 +10,7 @@ import { parseArgs } from 'node:util';
 import { openDatabase } from '../server/storage/db.ts';
 import { ItemReadRepo } from '../server/storage/item-read-repo.ts';
 import { TermStatsRepo } from '../server/storage/term-stats-repo.ts';
-import { percentile, tempDir } from './lib/server-child.ts';
+import { medianMs, tempDir } from './lib/server-child.ts';
 
 const { values } = parseArgs({
   options: { items: { type: 'string', default: '300000' }, repeat: { type: 'string', default: '5' } },
@@ -34,16 +34,7 @@ db.transaction(() => {
   }
 })();
 
-/** Median milliseconds of `repeat` runs. */
-function time(run: () => unknown): number {
-  const ms: number[] = [];
-  for (let i = 0; i < repeat; i++) {
-    const t = performance.now();
-    run();
-    ms.push(performance.now() - t);
-  }
-  return Number(percentile(ms, 50).toFixed(2));
-}
+const time = (run: () => unknown) => medianMs(repeat, run);
 
 const reader = new ItemReadRepo(db);
 const termStats = new TermStatsRepo(db);

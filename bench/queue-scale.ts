@@ -19,7 +19,7 @@ import { ItemReadRepo } from '../server/storage/item-read-repo.ts';
 import { JobQueue } from '../server/domain/job-queue.ts';
 import { MonitorService } from '../server/domain/monitor.ts';
 import { ThroughputMeter } from '../server/domain/throughput.ts';
-import { percentile, tempDir } from './lib/server-child.ts';
+import { medianMs, tempDir } from './lib/server-child.ts';
 
 const { values } = parseArgs({
   options: { queued: { type: 'string', default: '300000' }, repeat: { type: 'string', default: '5' } },
@@ -44,16 +44,7 @@ for (let pushed = 0; pushed < queued; pushed += 1000) {
 }
 const fillSeconds = (performance.now() - started) / 1000;
 
-/** Median milliseconds of `repeat` runs. */
-function time(run: () => unknown): number {
-  const ms: number[] = [];
-  for (let i = 0; i < repeat; i++) {
-    const t = performance.now();
-    run();
-    ms.push(performance.now() - t);
-  }
-  return Number(percentile(ms, 50).toFixed(2));
-}
+const time = (run: () => unknown) => medianMs(repeat, run);
 
 const runs = new JobRuns(db);
 const unhintedClaim = db.prepare(

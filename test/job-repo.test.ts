@@ -4,6 +4,7 @@ import type { IngestItem } from '../server/contract/ingest.ts';
 import { contentHash, jobIdSplits } from '../server/domain/jobs.ts';
 import { openDatabase, type Db } from '../server/storage/db.ts';
 import { IndexRepo } from '../server/storage/index-repo.ts';
+import { ItemRepo } from '../server/storage/item-repo.ts';
 import { JobRepo } from '../server/storage/job-repo.ts';
 import { JobRuns } from '../server/storage/job-runs.ts';
 import { VectorStore } from '../server/storage/vector-store.ts';
@@ -103,6 +104,40 @@ describe('job repository', () => {
     ]);
     assert.deepEqual(repo.latestForJobId('shop-sku-3'), []);
     assert.deepEqual(repo.latestForJobId('shop'), []);
+    db.close();
+  });
+
+  it('drops the payload of a job once it settles and keeps it while the job may still run', () => {
+    const db = openDatabase(tempDataDir());
+    const repo = new JobRepo(db);
+    const runs = new JobRuns(db);
+    const push = (externalId: string, activeModelId: string | null = null) =>
+      repo.enqueue([{ items: [item({ externalId }) as IngestItem], apiKeyId: null }], { now: Date.now(), maxAttempts: 2, activeModelId });
+    const dataOf = (externalId: string) =>
+      (db.prepare('SELECT status, data FROM jobs WHERE external_id = ? ORDER BY id').all(externalId) as Array<{ status: string; data: string }>).map(
+        (row) => [row.status, row.data === '{}' ? 'dropped' : (JSON.parse(row.data) as { title: string }).title],
+      );
+    for (const id of ['done', 'retrying', 'failing', 'superseded', 'deleted']) push(id);
+    const claimed = new Map(runs.claim(4, Date.now()).map((job) => [job.external_id, job]));
+    runs.finish(claimed.get('done')!.id, 'succeeded', Date.now());
+    runs.recordFailure(claimed.get('retrying')!, 'boom', Date.now());
+    runs.recordFailure({ ...claimed.get('failing')!, attempts: 2 }, 'boom', Date.now());
+    push('superseded');
+    runs.recordFailure(claimed.get('superseded')!, 'boom', Date.now());
+    new ItemRepo(db).delete({ knowledgeBaseId: 'kb-main', integrationId: 'cms', externalId: 'deleted' }, Date.now());
+    indexed(db, item({ externalId: 'unchanged' }) as IngestItem);
+    push('unchanged', MODEL);
+
+    assert.deepEqual(dataOf('done'), [['succeeded', 'dropped']]);
+    assert.deepEqual(dataOf('retrying'), [['queued', 'Opening hours']]);
+    assert.deepEqual(dataOf('failing'), [['failed', 'Opening hours']]);
+    assert.deepEqual(dataOf('superseded'), [['cancelled', 'dropped'], ['queued', 'Opening hours']]);
+    assert.deepEqual(dataOf('deleted'), [['cancelled', 'dropped']]);
+    assert.deepEqual(dataOf('unchanged'), [['skipped', 'dropped']]);
+    // A failed job retried runs with its payload.
+    const failed = db.prepare("SELECT id FROM jobs WHERE external_id = 'failing'").get() as { id: number };
+    assert.ok(repo.retry(failed.id, Date.now()));
+    assert.deepEqual(dataOf('failing'), [['queued', 'Opening hours']]);
     db.close();
   });
 

@@ -97,6 +97,17 @@ export function percentile(values: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
 }
 
+/** Median milliseconds of `repeat` runs of `run`, to two decimals. */
+export function medianMs(repeat: number, run: () => unknown): number {
+  const ms: number[] = [];
+  for (let i = 0; i < repeat; i++) {
+    const t = performance.now();
+    run();
+    ms.push(performance.now() - t);
+  }
+  return Number(percentile(ms, 50).toFixed(2));
+}
+
 export function readJsonl<T>(file: string): T[] {
   return fs.readFileSync(file, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as T);
 }

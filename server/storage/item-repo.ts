@@ -1,7 +1,7 @@
 import type { Db } from './db.ts';
 import { IndexCleaner } from './index-repo.ts';
 import { prepareNextItemSeq } from './item-seq.ts';
-import type { ItemIdentity } from './job-repo.ts';
+import { SETTLED_DATA, type ItemIdentity } from './job-repo.ts';
 
 export type DeleteOutcome = { existed: boolean; cancelledJobs: number };
 
@@ -23,7 +23,7 @@ export class ItemRepo {
                AND t.external_id = @externalId), 0)`,
       ),
       cancelQueued: db.prepare<[ItemIdentity & { now: number }]>(
-        `UPDATE jobs SET status = 'cancelled', finished_at = @now, updated_at = @now
+        `UPDATE jobs SET status = 'cancelled', finished_at = @now, updated_at = @now, data = ${SETTLED_DATA}
          WHERE knowledge_base_id = @knowledgeBaseId AND integration_id = @integrationId
            AND external_id = @externalId AND status = 'queued'`,
       ),

@@ -60,6 +60,14 @@ export type EnqueueResult = {
   lastSortKey: number;
 };
 
+/**
+ * The payload a settled job keeps, as an SQL literal. A job that succeeded, was skipped or was
+ * cancelled never runs again and the item's content lives in the items table, so its payload is
+ * dropped when it settles: a catalogue re-synced every day would otherwise store every payload
+ * again each day. A failed job keeps its payload for a retry.
+ */
+export const SETTLED_DATA = "'{}'";
+
 /** What one enqueue transaction gathers: knowledge bases it created, jobs it inserted. */
 type BatchState = {
   createdKbs: Set<string>;
@@ -141,13 +149,14 @@ export class JobRepo {
            api_key_id, created_at, updated_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'queued', ?, ?, ?, ?, ?)`,
       ),
+      // Settled jobs keep no payload (SETTLED_DATA).
       insertSkipped: db.prepare<
-        [string, string, string, string, string, string, string, number, number, number, number, number, number, number, string | null, number, number, number, number]
+        [string, string, string, string, string, string, number, number, number, number, number, number, number, string | null, number, number, number, number]
       >(
         `INSERT INTO jobs (job_id, knowledge_base_id, integration_id, external_id, source_type, data,
            content_hash, force_refresh, priority, seq, enqueued_at, sort_key, status, max_attempts, run_at,
            api_key_id, created_at, updated_at, started_at, finished_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'skipped', ?, ?, ?, ?, ?, ?, ?)`,
+         VALUES (?, ?, ?, ?, ?, ${SETTLED_DATA}, ?, ?, ?, ?, ?, ?, 'skipped', ?, ?, ?, ?, ?, ?, ?)`,
       ),
       // What the dropped insert trigger counted (migration 5): jobs settled as they were inserted,
       // added once per push and knowledge base.
@@ -251,7 +260,6 @@ export class JobRepo {
         createdKbs.add(item.knowledgeBaseId);
       }
       const priority = priorityLevel(item);
-      const data = JSON.stringify(item.data);
       const hash = contentHash(item);
       const forceRefresh = item.options?.forceRefresh ? 1 : 0;
       const itemSeq = seq++;
@@ -262,7 +270,7 @@ export class JobRepo {
       if (state.queued_id !== null) {
         key = sortKey(state.queued_at!, priority);
         this.stmts.replaceQueued.run({
-          sourceType: item.sourceType, data, contentHash: hash, forceRefresh, priority, seq: itemSeq,
+          sourceType: item.sourceType, data: JSON.stringify(item.data), contentHash: hash, forceRefresh, priority, seq: itemSeq,
           maxAttempts: opts.maxAttempts, apiKeyId: push.apiKeyId, now, id: state.queued_id, sortKey: key,
         });
         id = state.queued_id;
@@ -271,7 +279,7 @@ export class JobRepo {
         // the queue: a full re-sync of an unchanged catalogue costs one lookup per item.
         id = Number(
           this.stmts.insertSkipped.run(
-            jobId, item.knowledgeBaseId, item.integrationId, item.externalId, item.sourceType, data, hash,
+            jobId, item.knowledgeBaseId, item.integrationId, item.externalId, item.sourceType, hash,
             forceRefresh, priority, itemSeq, now, sortKey(now, priority), opts.maxAttempts, now, push.apiKeyId,
             now, now, now, now,
           ).lastInsertRowid,
@@ -283,7 +291,7 @@ export class JobRepo {
         key = sortKey(now, priority);
         id = Number(
           this.stmts.insertQueued.run(
-            jobId, item.knowledgeBaseId, item.integrationId, item.externalId, item.sourceType, data, hash,
+            jobId, item.knowledgeBaseId, item.integrationId, item.externalId, item.sourceType, JSON.stringify(item.data), hash,
             forceRefresh, priority, itemSeq, now, key, opts.maxAttempts, now, push.apiKeyId, now, now,
           ).lastInsertRowid,
         );

@@ -1,6 +1,6 @@
 import { backoffMs } from '../domain/jobs.ts';
 import type { Db } from './db.ts';
-import type { JobRow } from './job-repo.ts';
+import { SETTLED_DATA, type JobRow } from './job-repo.ts';
 
 export type JobOutcome = 'succeeded' | 'skipped' | 'cancelled';
 export type FailureOutcome = 'retrying' | 'failed' | 'cancelled';
@@ -27,7 +27,7 @@ export class JobRuns {
       ),
       finish: db.prepare<[{ id: number; status: JobOutcome; now: number; note: string | null }]>(
         `UPDATE jobs SET status = @status, finished_at = @now, updated_at = @now, locked_at = NULL,
-           last_error = coalesce(@note, last_error)
+           last_error = coalesce(@note, last_error), data = ${SETTLED_DATA}
          WHERE id = @id AND status = 'processing'`,
       ),
       get: db.prepare<[number], JobRow>('SELECT * FROM jobs WHERE id = ?'),
@@ -42,7 +42,8 @@ export class JobRuns {
       ),
       fail: db.prepare<[{ id: number; now: number; status: string; error: string; errors: string }]>(
         `UPDATE jobs SET status = @status, finished_at = @now, locked_at = NULL, updated_at = @now,
-           last_error = @error, errors = @errors
+           last_error = @error, errors = @errors,
+           data = CASE WHEN @status = 'cancelled' THEN ${SETTLED_DATA} ELSE data END
          WHERE id = @id`,
       ),
       stale: db.prepare<[], JobRow>("SELECT * FROM jobs WHERE status = 'processing' AND status <> 'queued'"),
