@@ -320,7 +320,7 @@ export const MIGRATIONS: readonly string[] = [
   -- table (about 0.7 s per snapshot at 300,000 jobs). Counts per knowledge base, state and
   -- priority are now kept as jobs change, in the transaction that changes them: by triggers when
   -- a job changes or goes, and by the job repository for the jobs it inserts (a trigger on every
-  -- insert made a bulk push's inserts a quarter slower; job-repo.ts, countInserted).
+  -- insert made bulk pushes about a quarter slower; job-repo.ts, countInserted).
   CREATE TABLE job_counts (
     knowledge_base_id TEXT NOT NULL,
     status            TEXT NOT NULL,
