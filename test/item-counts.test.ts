@@ -30,9 +30,10 @@ describe('item counts per knowledge base', () => {
   it('stay equal to the items table as items are indexed, re-indexed and deleted', () => {
     const db = openDatabase(tempDataDir());
     const index = new IndexRepo(db, new VectorStore(db, 'test-model', 4));
+    const knowledgeBase = db.prepare('INSERT INTO knowledge_bases (id, created_at) VALUES (?, 0) ON CONFLICT DO NOTHING');
     let seq = 0;
     const write = (knowledgeBaseId: string, externalId: string, chunkCount: number) => {
-      db.exec(`INSERT INTO knowledge_bases (id, created_at) VALUES ('${knowledgeBaseId}', 0) ON CONFLICT DO NOTHING`);
+      knowledgeBase.run(knowledgeBaseId);
       db.transaction(() =>
         index.writeItem(
           {

@@ -68,6 +68,12 @@ export type EnqueueResult = {
  */
 export const SETTLED_DATA = "'{}'";
 
+/**
+ * The condition of the partial index jobs_by_status_not_queued (migration 9). SQLite uses that
+ * index only for a query whose WHERE clause holds this condition word for word.
+ */
+export const NOT_QUEUED = "status <> 'queued'";
+
 /** What one enqueue transaction gathers: knowledge bases it created, jobs it inserted. */
 type BatchState = {
   createdKbs: Set<string>;
@@ -231,7 +237,7 @@ export class JobRepo {
       .transaction(() => {
         // One reservation of sequence numbers for the whole batch, handed out in order.
         let seq = this.nextSeq(pushes.reduce((n, push) => n + push.items.length, 0));
-        const results = pushes.map((push) => {
+        const pushed = pushes.map((push) => {
           const result = this.enqueueOne(push, opts, batch, seq);
           seq += push.items.length;
           return result;
@@ -239,7 +245,7 @@ export class JobRepo {
         for (const { knowledgeBaseId, status, priority, n } of batch.inserted.values()) {
           this.stmts.countInserted.run(knowledgeBaseId, status, priority, n);
         }
-        return results;
+        return pushed;
       })
       .immediate();
     for (const id of batch.createdKbs) this.knownKnowledgeBases.add(id);
@@ -370,8 +376,7 @@ export function jobListQuery(filter: JobFilter, beforeId: number | null): { sql:
     // walks the table newest first, which behind a long history with a short queue reads every row.
     where.push("id IN (SELECT id FROM jobs INDEXED BY jobs_claim_order WHERE status = 'queued')");
   } else if (filter.status) {
-    // Word for word the condition of the partial index jobs_by_status_not_queued.
-    where.push("status = ? AND status <> 'queued'");
+    where.push(`status = ? AND ${NOT_QUEUED}`);
     params.push(filter.status);
   }
   if (filter.knowledgeBaseId) {

@@ -1,6 +1,6 @@
 import { backoffMs } from '../domain/jobs.ts';
 import type { Db } from './db.ts';
-import { SETTLED_DATA, type JobRow } from './job-repo.ts';
+import { NOT_QUEUED, SETTLED_DATA, type JobRow } from './job-repo.ts';
 
 export type JobOutcome = 'succeeded' | 'skipped' | 'cancelled';
 export type FailureOutcome = 'retrying' | 'failed' | 'cancelled';
@@ -46,7 +46,7 @@ export class JobRuns {
            data = CASE WHEN @status = 'cancelled' THEN ${SETTLED_DATA} ELSE data END
          WHERE id = @id`,
       ),
-      stale: db.prepare<[], JobRow>("SELECT * FROM jobs WHERE status = 'processing' AND status <> 'queued'"),
+      stale: db.prepare<[], JobRow>(`SELECT * FROM jobs WHERE status = 'processing' AND ${NOT_QUEUED}`),
       nextRunAt: db.prepare<[], { runAt: number | null }>("SELECT min(run_at) AS runAt FROM jobs WHERE status = 'queued'"),
     };
   }

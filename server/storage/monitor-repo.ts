@@ -1,6 +1,6 @@
 import { enqueuedAtOf } from '../domain/jobs.ts';
 import type { Db } from './db.ts';
-import type { ItemIdentity, JobRow } from './job-repo.ts';
+import { NOT_QUEUED, type ItemIdentity, type JobRow } from './job-repo.ts';
 
 /**
  * The dashboard's live view of the queue. Every read is bounded by what it shows, not by the
@@ -16,12 +16,11 @@ export class MonitorRepo {
         "SELECT priority, sum(n) AS n FROM job_counts WHERE status = 'queued' GROUP BY priority",
       ),
       running: db.prepare<[], { n: number }>("SELECT coalesce(sum(n), 0) AS n FROM job_counts WHERE status = 'processing'"),
-      // "status <> 'queued'" word for word, so the partial jobs_by_status_not_queued serves it.
       processing: db.prepare<[number], JobRow>(
-        "SELECT * FROM jobs WHERE status = 'processing' AND status <> 'queued' ORDER BY started_at, id LIMIT ?",
+        `SELECT * FROM jobs WHERE status = 'processing' AND ${NOT_QUEUED} ORDER BY started_at, id LIMIT ?`,
       ),
       oldestRunning: db.prepare<[], { t: number | null }>(
-        "SELECT min(enqueued_at) AS t FROM jobs WHERE status = 'processing' AND status <> 'queued'",
+        `SELECT min(enqueued_at) AS t FROM jobs WHERE status = 'processing' AND ${NOT_QUEUED}`,
       ),
       firstQueuedOfPriority: db.prepare<[number], { sort_key: number }>(
         `SELECT sort_key FROM jobs INDEXED BY jobs_claim_order WHERE status = 'queued' AND priority = ?
