@@ -2,8 +2,9 @@
  * Search latency at scale, excluding query embedding: builds indexes of 10,000 and 100,000
  * chunks in-process (bench/lib/scale-index.ts: real texts, random vectors) and times hybrid,
  * keyword and semantic searches with precomputed query vectors (a first round warms up, the
- * second is measured), and the loads of the in-memory keyword and vector indexes.
- * Usage: node --import tsx bench/search-latency.ts [--sizes 10000,100000] [--queries 200]
+ * second is measured), the loads of the in-memory keyword and vector indexes, and the memory the
+ * keyword index holds once loaded.
+ * Usage: node --expose-gc --import tsx bench/search-latency.ts [--sizes 10000,100000] [--queries 200]
  */
 import os from 'node:os';
 import path from 'node:path';
@@ -20,6 +21,15 @@ const queries = readJsonl<{ text: string }>(path.join(EVAL_DIR, 'scifact/queries
   .slice(0, Number(values.queries))
   .map((q) => q.text);
 
+if (!globalThis.gc) throw new Error('Run with --expose-gc (npm run bench:search does): the memory figures need a full collection.');
+
+/** Live memory (V8 heap and array buffers) after a full collection, in MB. */
+function liveMb(): number {
+  globalThis.gc!();
+  const { heapUsed, arrayBuffers } = process.memoryUsage();
+  return (heapUsed + arrayBuffers) / 2 ** 20;
+}
+
 const embedder = await createEmbedder({ kind: 'use-lite' });
 const queryVectors = await embedder.embed(queries);
 await embedder.close();
@@ -33,9 +43,12 @@ for (const size of values.sizes!.split(',').map(Number)) {
   const { services, buildSeconds } = await buildScaleIndex(size);
   // The in-memory indexes load in the background after start-up (until then keyword search asks
   // FTS5 and the first semantic search finishes the vectors' load); timed apart.
+  const liveBefore = liveMb();
   let loadStarted = performance.now();
   await services.keywords.load();
   const keywordIndexLoadMs = Math.round(performance.now() - loadStarted);
+  // The postings and the tokenizer's cache of pieces.
+  const keywordIndexMb = Math.round(liveMb() - liveBefore);
   loadStarted = performance.now();
   services.embedding.index()!.size();
   const vectorIndexLoadMs = Math.round(performance.now() - loadStarted);
@@ -54,6 +67,7 @@ for (const size of values.sizes!.split(',').map(Number)) {
   report[`${size} chunks`] = {
     buildSeconds: Math.round(buildSeconds),
     keywordIndexLoadMs,
+    keywordIndexMb,
     vectorIndexLoadMs,
     ...timings,
     rssMb: Math.round(process.memoryUsage().rss / 2 ** 20),

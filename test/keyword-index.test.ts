@@ -199,7 +199,70 @@ describe('FTS5 statistics after deletions (why the postings count rows themselve
   });
 });
 
+/** BM25 as FTS5 computes it, row by row over the live rows: what the postings must equal. */
+function referenceSearch(rows: Map<number, KeywordRow>, terms: number[], group: number, limit: number) {
+  const live = [...rows.values()];
+  const averageLength = live.reduce((sum, row) => sum + row.length, 0) / live.length;
+  const scores = new Map<number, number>();
+  for (const term of terms) {
+    const documents = live.filter((row) => row.termIds.includes(term)).length;
+    if (documents === 0) continue;
+    let idf = Math.log((live.length - documents + 0.5) / (documents + 0.5));
+    if (idf <= 0) idf = 1e-6;
+    for (const row of live) {
+      const at = row.termIds.indexOf(term);
+      if (at < 0 || row.group !== group) continue;
+      // Stored as the postings store it, in 32 bits.
+      const weight = Math.fround(row.weights[at]!);
+      const add = idf * ((weight * (1.2 + 1.0)) / (weight + 1.2 * (1 - 0.75 + (0.75 * row.length) / averageLength)));
+      scores.set(row.id, (scores.get(row.id) ?? 0) + add);
+    }
+  }
+  return [...scores]
+    .map(([id, score]) => ({ id, score }))
+    .sort((a, b) => b.score - a.score || a.id - b.id)
+    .slice(0, limit);
+}
+
 describe('BM25 postings', () => {
+  it('equals a row-by-row BM25 while growing through many packs, with some words in every row', () => {
+    const next = random(7);
+    const postings = new Bm25Postings();
+    const rows = new Map<number, KeywordRow>();
+    // Terms 0 and 1 are in every row (more new postings than a block of the log holds, 4,096,
+    // between two packs); the rest are spread out, some rare.
+    const makeRow = (id: number): KeywordRow => {
+      const termIds = [...new Set([0, 1, ...Array.from({ length: 6 }, () => 2 + Math.floor(next() ** 2 * 5000))])];
+      return { id, group: id % 3 === 0 ? 1 : 0, kind: 0, length: 10 + Math.floor(next() * 40), termIds, weights: termIds.map(() => 1 + Math.floor(next() * 3)) };
+    };
+    const queries = [[0], [1, 2, 3], [4999, 17, 0], [250, 250, 9]];
+    for (let id = 0; id < 40_000; id++) {
+      const row = makeRow(id);
+      postings.put(row);
+      rows.set(id, row);
+      // Some rows replaced or removed on the way, so packs also drop dead postings.
+      if (id % 7 === 0 && id > 0) {
+        const replaced = makeRow(id - 1);
+        postings.put(replaced);
+        rows.set(id - 1, replaced);
+      }
+      if (id % 11 === 0) {
+        postings.remove(id - 5);
+        rows.delete(id - 5);
+      }
+      if (id % 2_500 === 1_234) {
+        for (const terms of queries) {
+          for (const group of [0, 1]) {
+            const expected = referenceSearch(rows, terms, group, 20);
+            assert.ok(expected.length > 0);
+            assert.deepEqual(postings.search(terms, group, null, 20), expected, `after row ${id}, terms ${terms}, group ${group}`);
+          }
+        }
+      }
+    }
+    assert.equal(postings.rows, rows.size);
+  });
+
   it('gives the same results after many removals (dead postings swept) as a fresh build of what is left', () => {
     const next = random(21);
     const rows: KeywordRow[] = Array.from({ length: 3000 }, (_, id) => {
