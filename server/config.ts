@@ -25,6 +25,7 @@ const envSchema = z.object({
   LOCALIQ_RATE_LIMIT_PER_SECOND: positiveInt.default(100),
   LOCALIQ_RATE_LIMIT_BURST: positiveInt.default(500),
   LOCALIQ_MAX_ATTEMPTS: positiveInt.default(5),
+  LOCALIQ_JOB_HISTORY_DAYS: z.coerce.number().int().min(0).max(36_500).default(30),
   LOCALIQ_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Pipeline worker threads; each loads its own copy of the model. */
   LOCALIQ_WORKERS: z.coerce.number().int().min(0).max(16).optional(),
@@ -50,6 +51,8 @@ export type Config = {
   bulkLimit: number;
   rateLimit: { perSecond: number; burst: number };
   maxAttempts: number;
+  /** Days a finished job is kept once a newer job of its item exists; 0 keeps every job. */
+  jobHistoryDays: number;
   logLevel: string;
   /** 0 runs no pipeline (jobs stay queued): for tools that only read or write the queue. */
   workers: number;
@@ -83,6 +86,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     bulkLimit: e.LOCALIQ_BULK_LIMIT,
     rateLimit: { perSecond: e.LOCALIQ_RATE_LIMIT_PER_SECOND, burst: e.LOCALIQ_RATE_LIMIT_BURST },
     maxAttempts: e.LOCALIQ_MAX_ATTEMPTS,
+    jobHistoryDays: e.LOCALIQ_JOB_HISTORY_DAYS,
     logLevel: e.LOCALIQ_LOG_LEVEL,
     workers: e.LOCALIQ_WORKERS ?? defaultWorkers(),
     embedder: e.LOCALIQ_EMBEDDER === 'use-lite' ? { kind: 'use-lite' } : { kind: 'onnx-folder', path: path.resolve(e.LOCALIQ_EMBEDDER) },

@@ -1,8 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
 import type { Config } from './config.ts';
+import { JobHistoryRetention } from './domain/job-history-retention.ts';
 import { startPipeline, type Pipeline } from './pipeline/start-pipeline.ts';
 import { openServices, type Services } from './services.ts';
+import { JobHistory } from './storage/job-history.ts';
 
 export type RunningServer = {
   app: FastifyInstance;
@@ -46,6 +48,10 @@ export async function startServer(config: Config): Promise<RunningServer> {
   const following = setInterval(followIndexes, INDEX_FOLLOW_MS);
   following.unref();
   followIndexes();
+  const retention = new JobHistoryRetention(new JobHistory(services.db), config.jobHistoryDays, (removed) =>
+    running.log.info({ removed, days: config.jobHistoryDays }, 'job history: removed finished jobs that newer jobs of their items replaced'),
+  );
+  retention.start();
   return {
     app: running,
     services,
@@ -57,6 +63,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
       clearInterval(following);
       // Stop taking requests first, then let the workers finish their batches, then close the db.
       await running.close();
+      await retention.stop();
       await pipeline?.stop();
       services.close();
     },
