@@ -67,20 +67,20 @@ export class Bm25Postings {
    * Postings since the last pack, by term, in blocks of two shared arrays, so a term's new postings
    * are read a block at a time (following a link per posting made keyword searches three times slower).
    */
-  private logSlots = new Int32Array(FIRST_LOG_ROOM);
-  private logWeights = new Float32Array(FIRST_LOG_ROOM);
-  private logRoomUsed = 0;
-  private blockStart = new Int32Array(FIRST_BLOCKS);
-  private blockRoom = new Int32Array(FIRST_BLOCKS);
+  private logSlots!: Int32Array;
+  private logWeights!: Float32Array;
+  private logRoomUsed!: number;
+  private blockStart!: Int32Array;
+  private blockRoom!: Int32Array;
   /** The same term's next block (-1: none). */
-  private blockNext = new Int32Array(FIRST_BLOCKS);
-  private blocks = 0;
+  private blockNext!: Int32Array;
+  private blocks!: number;
   /** By term: its first and last block (-1: none), and the postings in its last block. */
   private firstBlock = new Int32Array(0);
   private lastBlock = new Int32Array(0);
   private lastBlockFill = new Int32Array(0);
   /** Postings in the log. */
-  private logged = 0;
+  private logged!: number;
   /** Highest term id seen, plus one. */
   private terms = 0;
   private liveRows = 0;
@@ -89,6 +89,10 @@ export class Bm25Postings {
   private deadPostings = 0;
   /** Scratch for one search: score by slot (0 = not matched), and the slots matched. */
   private scores = new Float64Array(this.capacity);
+
+  constructor() {
+    this.emptyLog();
+  }
 
   get rows(): number {
     return this.liveRows;
@@ -304,7 +308,12 @@ export class Bm25Postings {
     this.packedStart = start;
     this.packedSlots = slots;
     this.packedWeights = weights;
-    // The log starts small again: its room would otherwise stay at its largest.
+    this.emptyLog();
+    this.deadPostings = 0;
+  }
+
+  /** A new, small log: after a pack its room would otherwise stay at its largest. */
+  private emptyLog(): void {
     this.logSlots = new Int32Array(FIRST_LOG_ROOM);
     this.logWeights = new Float32Array(FIRST_LOG_ROOM);
     this.logRoomUsed = 0;
@@ -316,7 +325,6 @@ export class Bm25Postings {
     this.lastBlock.fill(-1);
     this.lastBlockFill.fill(0);
     this.logged = 0;
-    this.deadPostings = 0;
   }
 }
 
