@@ -267,11 +267,10 @@ export class Bm25Postings {
     this.alive.fill(1, 0, next);
     this.slots = next;
 
-    const { packedStart, packedSlots, packedWeights, logSlots, logWeights, blockStart, blockNext } = this;
+    const { packedStart, packedSlots, packedWeights, logSlots, logWeights, blockStart, blockNext, firstBlock, terms } = this;
     const packedTerms = packedStart.length - 1;
-    const terms = this.terms;
-    const { firstBlock } = this;
-    // Live postings per term, then each term's first position in the new arrays.
+    // Two walks over every posting, written out: one shared visitor callback made packing two and a
+    // half times slower. First the live postings per term, then each term's first position.
     const start = new Int32Array(terms + 1);
     for (let term = 0; term < terms; term++) {
       let live = 0;
@@ -283,7 +282,7 @@ export class Bm25Postings {
       }
       start[term + 1] = start[term]! + live;
     }
-    // Each term's live postings, packed ones first, then its blocks in order.
+    // Then each term's live postings, packed ones first, then its blocks in order.
     const slots = new Int32Array(start[terms]!);
     const weights = new Float32Array(start[terms]!);
     let at = 0;
