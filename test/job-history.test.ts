@@ -113,9 +113,8 @@ describe('job history retention', () => {
   });
 
   it('reads a page by a range of the finishing-time index and checks for a newer job by the item index', () => {
-    const { history: repo } = history();
+    const { db, history: repo } = history();
     const stmts = (repo as unknown as { stmts: Record<string, { source: string }> }).stmts;
-    const { db } = history();
     const plan = (sql: string) =>
       (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all({ cutoff: 1, finishedAt: 1, id: 1, limit: 1, integration_id: 'a', external_id: 'b', knowledge_base_id: 'c' }) as Array<{ detail: string }>)
         .map((row) => row.detail)
