@@ -12,14 +12,11 @@
  */
 import fs from 'node:fs';
 import { parseArgs } from 'node:util';
-import type { IngestItem } from '../server/contract/ingest.ts';
 import { HISTORY_PAGE } from '../server/domain/job-history-retention.ts';
 import { openDatabase, type Db } from '../server/storage/db.ts';
-import { IndexRepo } from '../server/storage/index-repo.ts';
 import { JobHistory, type HistoryPosition } from '../server/storage/job-history.ts';
 import { JobRepo } from '../server/storage/job-repo.ts';
-import { JobRuns } from '../server/storage/job-runs.ts';
-import { VectorStore } from '../server/storage/vector-store.ts';
+import { processQueued, pushCatalogue } from './lib/catalogue.ts';
 import { percentile, tempDir } from './lib/server-child.ts';
 
 const { values } = parseArgs({
@@ -30,48 +27,15 @@ const nights = Number(values.nights);
 const days = Number(values.days);
 const DAY = 24 * 60 * 60_000;
 const START = Date.UTC(2026, 0, 1);
-const MODEL = 'bench-model';
 
-function product(i: number): IngestItem {
-  return {
-    integrationId: 'shop',
-    knowledgeBaseId: 'kb-shop',
-    sourceType: 'PRODUCT',
-    externalId: `sku-${i}`,
-    data: { title: `Product ${i}`, content: `Product ${i} is a well-made thing with many uses. `.repeat(24) },
-  } as IngestItem;
-}
-
-/** A data folder with the catalogue pushed and processed on the first night. */
+/** A data folder with the catalogue pushed and processed on the first night (bench/lib/catalogue.ts). */
 function catalogue(): { db: Db; dataDir: string; push: (now: number) => void } {
   const dataDir = tempDir();
   const db = openDatabase(dataDir);
   const repo = new JobRepo(db);
-  const push = (now: number) => {
-    for (let start = 0; start < itemCount; start += 1000) {
-      const items = Array.from({ length: Math.min(1000, itemCount - start) }, (_, k) => product(start + k));
-      repo.enqueue([{ items, apiKeyId: 'bench-key' }], { now, maxAttempts: 3, activeModelId: MODEL });
-    }
-  };
+  const push = (now: number) => pushCatalogue(repo, itemCount, 1, now);
   push(START);
-  // Processing stood in for by the repositories the pipeline uses: the item's row, the job finished.
-  const runs = new JobRuns(db);
-  const index = new IndexRepo(db, new VectorStore(db, MODEL, 4));
-  for (let jobs = runs.claim(500, START); jobs.length > 0; jobs = runs.claim(500, START)) {
-    db.transaction(() => {
-      for (const job of jobs) {
-        index.writeItem(
-          {
-            knowledgeBaseId: job.knowledge_base_id, integrationId: job.integration_id, externalId: job.external_id,
-            sourceType: job.source_type, title: '', content: '', text: '', url: null, sourceData: null,
-            contentHash: job.content_hash, seq: job.seq, embedderId: MODEL, chunks: [],
-          },
-          START,
-        );
-        runs.finish(job.id, 'succeeded', START);
-      }
-    })();
-  }
+  processQueued(db, START);
   return { db, dataDir, push };
 }
 

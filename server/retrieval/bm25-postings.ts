@@ -5,8 +5,8 @@ const B = 0.75;
 const MIN_IDF = 1e-6;
 /**
  * Postings outside the packed arrays (new ones in the log) or dead inside them tolerated, as a share
- * of the live ones plus a floor, before everything is packed again. Packing costs about 15 ns per
- * posting: 40 ms for the 2.9 million of 25,000 SciFact abstracts.
+ * of the live ones plus a floor, before everything is packed again. A pack reads every posting
+ * twice, so its cost follows the index's size; the share keeps it to once per quarter of growth.
  */
 const REPACK_SHARE = 0.25;
 const REPACK_FLOOR = 10_000;
@@ -65,7 +65,7 @@ export class Bm25Postings {
   private packedWeights = new Float32Array(0);
   /**
    * Postings since the last pack, by term, in blocks of two shared arrays, so a term's new postings
-   * are read a block at a time (following a link per posting made keyword searches three times slower).
+   * are read a block at a time, not a linked posting (and a likely cache miss) at a time.
    */
   private logSlots!: Int32Array;
   private logWeights!: Float32Array;
@@ -269,8 +269,8 @@ export class Bm25Postings {
 
     const { packedStart, packedSlots, packedWeights, logSlots, logWeights, blockStart, blockNext, firstBlock, terms } = this;
     const packedTerms = packedStart.length - 1;
-    // Two walks over every posting, written out: one shared visitor callback made packing two and a
-    // half times slower. First the live postings per term, then each term's first position.
+    // Two walks over every posting, written out rather than through a shared callback, which would
+    // cost a call per posting. First the live postings per term, then each term's first position.
     const start = new Int32Array(terms + 1);
     for (let term = 0; term < terms; term++) {
       let live = 0;

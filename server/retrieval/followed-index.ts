@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { ChangeLogFeed, Snapshot } from '../storage/change-log-feed.ts';
 
 /**
@@ -114,8 +115,4 @@ export abstract class FollowedIndex<Entry> {
     }
     return false;
   }
-}
-
-function nextTurn(): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve));
 }
