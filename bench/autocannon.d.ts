@@ -14,5 +14,7 @@ declare module 'autocannon' {
   };
   type Histogram = { average: number; p50: number; p90: number; p99: number; max: number };
   type Result = { requests: Histogram & { total: number }; latency: Histogram; errors: number; non2xx: number; timeouts: number };
-  export default function autocannon(options: Options): Promise<Result>;
+  /** The run under way: a promise of its result that can also be stopped early. */
+  type Instance = Promise<Result> & { stop(): void };
+  export default function autocannon(options: Options): Instance;
 }

@@ -7,6 +7,7 @@ import { startServer } from './main.ts';
 import { openServices, type Services } from './services.ts';
 import { toJobView } from './storage/job-repo.ts';
 import { displayPrefix } from './domain/api-keys.ts';
+import { BACKUP_USAGE, backupCommand, restoreCommand } from './backup-command.ts';
 import { IMPORT_USAGE, importCommand } from './import/import-command.ts';
 import { USERS_USAGE, usersCommand } from './users-command.ts';
 
@@ -22,6 +23,7 @@ const USAGE = `Usage: localiq <command>
                                           list jobs, newest first
 ${IMPORT_USAGE}
 ${USERS_USAGE}
+${BACKUP_USAGE}
 
 Scopes: ${SCOPES.join(', ')}
 Environment: LOCALIQ_DATA_DIR, LOCALIQ_PORT, LOCALIQ_HOST, LOCALIQ_SECRET_STORE (auto|keychain|file)`;
@@ -204,6 +206,10 @@ export async function main(argv: string[]): Promise<number> {
         return await usersCommand(rest, withServices, (message) => new UsageError(message));
       case 'import':
         return await importCommand(rest, (message) => new UsageError(message));
+      case 'backup':
+        return await backupCommand(rest, (message) => new UsageError(message));
+      case 'restore':
+        return await restoreCommand(rest, (message) => new UsageError(message));
       case undefined:
       case 'help':
       case '--help':

@@ -76,6 +76,6 @@ describe('localiq CLI', () => {
 
   it('help lists the commands', () => {
     const out = execFileSync(process.execPath, [CLI, 'help'], { env: cliEnv(dataDir) }).toString();
-    for (const command of ['serve', 'keys create', 'keys list', 'keys revoke', 'jobs']) assert.ok(out.includes(command));
+    for (const command of ['serve', 'keys create', 'keys list', 'keys revoke', 'jobs', 'backup FILE', 'restore FILE']) assert.ok(out.includes(command));
   });
 });

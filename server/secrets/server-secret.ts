@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, createHmac, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { AsyncEntry } from '@napi-rs/keyring';
@@ -17,6 +17,8 @@ const KEYCHAIN_SERVICE = 'LocalIQ';
 const KEYCHAIN_TIMEOUT_MS = 5_000;
 const SECRET_FILE = 'server-secret';
 const STORE_SETTING = 'secret_store';
+/** A value derived from the secret, kept in the database: it tells which secret made its keys. */
+const CHECK_SETTING = 'secret_check';
 
 export type ServerSecret = { secret: Buffer; store: SecretStoreKind };
 
@@ -42,7 +44,34 @@ export async function loadServerSecret(
     }
   }
   if (recorded !== result.store) settings.set(STORE_SETTING, result.store);
+  if (settings.get(CHECK_SETTING) === null) settings.set(CHECK_SETTING, secretCheck(result.secret));
   return result;
+}
+
+/**
+ * Whether this data folder's secret store holds the secret a database's API keys were made with
+ * (a restored backup): the folder the backup came from, on the same machine, does; another
+ * machine's keychain, or a file store without the backup's `server-secret` file, does not.
+ * Reads only; creates nothing.
+ */
+export async function secretFits(dataDir: string, settings: SettingsRepo): Promise<boolean> {
+  const store = settings.get(STORE_SETTING) as SecretStoreKind | null;
+  // No secret was ever made for this database, so it holds no keys either.
+  if (store === null) return true;
+  const secret = store === 'file' ? readSecretFile(dataDir) : await readKeychainSecret(dataDir).catch(() => null);
+  if (!secret) return false;
+  const check = settings.get(CHECK_SETTING);
+  return check === null || check === secretCheck(secret);
+}
+
+/** The next start takes (or makes) a secret for this folder as if the database had none. */
+export function forgetServerSecret(settings: SettingsRepo): void {
+  settings.delete(STORE_SETTING);
+  settings.delete(CHECK_SETTING);
+}
+
+function secretCheck(secret: Buffer): string {
+  return createHmac('sha256', secret).update('localiq server secret check').digest('hex');
 }
 
 /** One keychain entry per data folder, so two LocalIQ data folders never share a secret. */
@@ -51,14 +80,23 @@ export function keychainAccount(dataDir: string): string {
   return `server-secret:${digest}`;
 }
 
+async function readKeychainSecret(dataDir: string): Promise<Buffer | null> {
+  const existing = await keychainEntry(dataDir).getPassword(AbortSignal.timeout(KEYCHAIN_TIMEOUT_MS));
+  return existing ? Buffer.from(existing, 'hex') : null;
+}
+
+function keychainEntry(dataDir: string): AsyncEntry {
+  return new AsyncEntry(KEYCHAIN_SERVICE, keychainAccount(dataDir));
+}
+
 async function readOrCreateKeychainSecret(dataDir: string, mustExist: boolean): Promise<Buffer> {
-  const entry = new AsyncEntry(KEYCHAIN_SERVICE, keychainAccount(dataDir));
-  const existing = await entry.getPassword(AbortSignal.timeout(KEYCHAIN_TIMEOUT_MS));
-  if (existing) return Buffer.from(existing, 'hex');
+  const existing = await readKeychainSecret(dataDir);
+  if (existing) return existing;
   if (mustExist) {
     throw new Error('The server secret of this data folder is missing from the OS keychain; API keys cannot be verified.');
   }
   const secret = randomBytes(32);
+  const entry = keychainEntry(dataDir);
   await entry.setPassword(secret.toString('hex'), AbortSignal.timeout(KEYCHAIN_TIMEOUT_MS));
   const readBack = await entry.getPassword(AbortSignal.timeout(KEYCHAIN_TIMEOUT_MS));
   if (readBack !== secret.toString('hex')) throw new Error('The OS keychain did not keep the server secret.');
@@ -66,13 +104,24 @@ async function readOrCreateKeychainSecret(dataDir: string, mustExist: boolean): 
 }
 
 function readOrCreateSecretFile(dataDir: string): Buffer {
-  const file = path.join(dataDir, SECRET_FILE);
   try {
-    fs.writeFileSync(file, randomBytes(32).toString('hex'), { flag: 'wx', mode: 0o600 });
+    fs.writeFileSync(path.join(dataDir, SECRET_FILE), randomBytes(32).toString('hex'), { flag: 'wx', mode: 0o600 });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
   }
-  const secret = Buffer.from(fs.readFileSync(file, 'utf8').trim(), 'hex');
+  return readSecretFile(dataDir)!;
+}
+
+function readSecretFile(dataDir: string): Buffer | null {
+  const file = path.join(dataDir, SECRET_FILE);
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw error;
+  }
+  const secret = Buffer.from(text.trim(), 'hex');
   if (secret.length !== 32) throw new Error(`The server secret file ${file} is damaged.`);
   return secret;
 }

@@ -39,6 +39,7 @@ export class ApiKeyRepo {
   private readonly listStmt;
   private readonly touchStmt;
   private readonly revokeStmt;
+  private readonly revokeAllStmt;
   private readonly versionStmt;
   private readonly dataVersionStmt;
   /** The keys' version as last read, and the connection's data_version when it was read. */
@@ -56,6 +57,9 @@ export class ApiKeyRepo {
     this.touchStmt = db.prepare<[number, string]>('UPDATE api_keys SET last_used_at = ? WHERE id = ?');
     this.revokeStmt = db.prepare<[number, string, number]>(
       'UPDATE api_keys SET revoked_at = ? WHERE id = ? AND (revoked_at IS NULL OR revoked_at > ?)',
+    );
+    this.revokeAllStmt = db.prepare<[number, number]>(
+      'UPDATE api_keys SET revoked_at = ? WHERE revoked_at IS NULL OR revoked_at > ?',
     );
     this.versionStmt = db
       .prepare<[], number>("SELECT value FROM counters WHERE name = 'api_keys_version'")
@@ -116,6 +120,13 @@ export class ApiKeyRepo {
 
   touch(id: string, at: number): void {
     this.touchStmt.run(at, id);
+  }
+
+  /** Revokes every key not revoked by `at`; returns how many. */
+  revokeAll(at: number): number {
+    const changed = this.revokeAllStmt.run(at, at).changes;
+    this.changed();
+    return changed;
   }
 
   /** Sets the revocation time unless the key is already revoked earlier; returns whether it changed. */

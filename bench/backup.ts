@@ -1,0 +1,140 @@
+/**
+ * What `localiq backup` costs a running server, and how long a restore takes.
+ *
+ * A data folder with a large index (bench/lib/scale-index.ts: SciFact chunks, random vectors) is
+ * served with the pipeline off. Single-item pushes run at a fixed concurrency for as long as a
+ * backup runs beside them, then for the same time without one; the report compares their rates
+ * and latencies. Then the server stops and the backup is restored into the same folder.
+ *
+ *   node --import tsx bench/backup.ts [--chunks 100000 --connections 16]
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import { buildScaleIndex } from './lib/scale-index.ts';
+import { benchEnv, startServerChild, stopServerChild, type ServerChild } from './lib/server-child.ts';
+
+const { values } = parseArgs({ options: { chunks: { type: 'string', default: '100000' }, connections: { type: 'string', default: '16' } } });
+const chunks = Number(values.chunks);
+const connections = Number(values.connections);
+const CLI = path.resolve(import.meta.dirname, '../bin/localiq.js');
+
+function mb(bytes: number): number {
+  return Math.round(bytes / 1e5) / 10;
+}
+
+function folderBytes(dir: string): number {
+  return fs.readdirSync(dir).reduce((sum, name) => sum + fs.statSync(path.join(dir, name)).size, 0);
+}
+
+/** Pushes at a fixed concurrency until `stopWhen` settles, or for that many seconds. */
+async function pushes(server: ServerChild, prefix: string, stopWhen: Promise<unknown> | number) {
+  let n = 0;
+  const started = performance.now();
+  const instance = autocannon({
+    url: `${server.url}/ingest`,
+    method: 'POST',
+    connections,
+    duration: typeof stopWhen === 'number' ? stopWhen : 3600,
+    headers: { 'content-type': 'application/json', 'x-api-key': server.key },
+    requests: [
+      {
+        setupRequest: (req) => ({
+          ...req,
+          body: JSON.stringify({
+            integrationId: 'bench',
+            knowledgeBaseId: 'kb-bench',
+            sourceType: 'ARTICLE',
+            externalId: `${prefix}-${n++}`,
+            data: { title: `Item ${n}`, content: `Benchmark item number ${n}. `.repeat(20) },
+          }),
+        }),
+      },
+    ],
+  });
+  if (typeof stopWhen !== 'number') void stopWhen.then(() => instance.stop());
+  const result = await instance;
+  const seconds = (performance.now() - started) / 1000;
+  return {
+    seconds: Math.round(seconds * 10) / 10,
+    rps: Math.round(result.requests.total / seconds),
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+    maxMs: result.latency.max,
+    errors: result.errors + result.non2xx,
+  };
+}
+
+function runBackup(dataDir: string, file: string): Promise<{ seconds: number; report: { jobs: number; bytes: number } }> {
+  const started = performance.now();
+  const child = spawn(process.execPath, [CLI, 'backup', file, '--json'], { env: { ...process.env, ...benchEnv(dataDir) } });
+  let out = '';
+  child.stdout.on('data', (d: Buffer) => (out += d));
+  child.stderr.pipe(process.stderr);
+  return new Promise((resolve, reject) =>
+    child.once('close', (code) =>
+      code === 0 ? resolve({ seconds: (performance.now() - started) / 1000, report: JSON.parse(out) }) : reject(new Error(`backup exited ${code}`)),
+    ),
+  );
+}
+
+process.stderr.write(`building an index of ${chunks} chunks…\n`);
+const { services, buildSeconds } = await buildScaleIndex(chunks);
+const dataDir = path.dirname(services.db.name);
+services.close();
+const dataMb = mb(folderBytes(dataDir));
+
+const server = await startServerChild(dataDir, { LOCALIQ_WORKERS: '0' });
+const file = path.join(dataDir, '..', `${path.basename(dataDir)}-backup.db`);
+let backup: Awaited<ReturnType<typeof runBackup>>;
+let during: Awaited<ReturnType<typeof pushes>>;
+let without: Awaited<ReturnType<typeof pushes>>;
+try {
+  // Search's in-memory indexes load in the background after start-up, slowing pushes meanwhile:
+  // warm up until two runs in a row push at the same rate.
+  for (let last = 0, round = 0; ; round++) {
+    const { rps } = await pushes(server, `warm-${round}`, 3);
+    if (Math.abs(rps - last) < 0.15 * rps) break;
+    last = rps;
+  }
+  const backupRun = runBackup(dataDir, file);
+  during = await pushes(server, 'during', backupRun);
+  backup = await backupRun;
+  without = await pushes(server, 'after', Math.max(3, Math.round(during.seconds)));
+} finally {
+  await stopServerChild(server);
+}
+
+const restoreStarted = performance.now();
+const restore = spawnSync(process.execPath, [CLI, 'restore', file, '--json'], { env: { ...process.env, ...benchEnv(dataDir) }, encoding: 'utf8' });
+if (restore.status !== 0) throw new Error(`restore failed: ${restore.stderr}`);
+const restoreSeconds = (performance.now() - restoreStarted) / 1000;
+const restored = JSON.parse(restore.stdout);
+
+const round = (x: number) => Math.round(x * 10) / 10;
+console.log(
+  JSON.stringify(
+    {
+      chunks,
+      connections,
+      buildSeconds: round(buildSeconds),
+      dataFolderMb: dataMb,
+      backup: {
+        seconds: round(backup.seconds),
+        mb: mb(backup.report.bytes),
+        mbPerSecond: round(mb(backup.report.bytes) / backup.seconds),
+        jobsInBackup: backup.report.jobs,
+      },
+      ingestDuringBackup: during,
+      ingestWithoutBackup: without,
+      rateDuringOverWithout: Math.round((during.rps / without.rps) * 100) / 100,
+      restore: { seconds: round(restoreSeconds), jobs: restored.jobs, keptAs: path.basename(restored.keptAs) },
+    },
+    null,
+    2,
+  ),
+);
+fs.rmSync(dataDir, { recursive: true, force: true });
+fs.rmSync(file, { force: true });

@@ -1,0 +1,144 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { DB_FILE_NAME, openDatabase, type Db } from './db.ts';
+import { MIGRATIONS } from './migrations.ts';
+
+/** What a backup holds, as counted in it. */
+export type BackupContents = { schemaVersion: number; items: number; chunks: number; jobs: number; apiKeys: number };
+
+/** A restore was refused because a LocalIQ server (or another tool) has the database open. */
+export class DataFolderInUseError extends Error {}
+
+/**
+ * Writes a consistent copy of a data folder's database to `target` while LocalIQ keeps running.
+ * VACUUM INTO reads one snapshot, so pushes and the pipeline go on writing meanwhile and the copy
+ * holds exactly what was committed when it began, compacted. It is written under a temporary
+ * name and renamed once on disk: `target` is a whole backup or absent, never half of one.
+ */
+export function backupDatabase(dataDir: string, target: string): BackupContents & { file: string; bytes: number } {
+  const live = path.join(dataDir, DB_FILE_NAME);
+  if (!fs.existsSync(live)) throw new Error(`There is no LocalIQ database in ${dataDir}.`);
+  const file = path.resolve(target);
+  if (fs.existsSync(file)) throw new Error(`${file} exists already; back up to a new file.`);
+  const partial = `${file}.partial`;
+  fs.rmSync(partial, { force: true });
+  const db = openDatabase(dataDir);
+  try {
+    db.prepare('VACUUM INTO ?').run(partial);
+  } finally {
+    db.close();
+  }
+  syncToDisk(partial);
+  fs.renameSync(partial, file);
+  syncToDisk(path.dirname(file));
+  const backup = openBackup(file);
+  try {
+    return { file, bytes: fs.statSync(file).size, ...backupContents(backup) };
+  } finally {
+    backup.close();
+  }
+}
+
+/** Opens a backup read-only, once it is known to be a whole LocalIQ database this build can open. */
+export function openBackup(file: string): Db {
+  if (!fs.statSync(file, { throwIfNoEntry: false })?.isFile()) throw new Error(`There is no file at ${file}.`);
+  const db = new Database(file, { readonly: true, fileMustExist: true });
+  try {
+    let check: unknown;
+    try {
+      check = db.pragma('quick_check', { simple: true });
+    } catch (error) {
+      // Not a database at all (SQLITE_NOTADB), or one whose pages cannot be read (SQLITE_CORRUPT).
+      throw new Error(`${file} is not a whole LocalIQ backup: ${(error as Error).message}.`);
+    }
+    if (check !== 'ok') throw new Error(`${file} is damaged: ${String(check)}.`);
+    const tables = db
+      .prepare<[], number>(
+        "SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name IN ('items', 'chunks', 'jobs', 'api_keys', 'settings')",
+      )
+      .pluck()
+      .get();
+    const version = db.pragma('user_version', { simple: true }) as number;
+    if (tables !== 5 || version < 1) throw new Error(`${file} is not a LocalIQ backup.`);
+    if (version > MIGRATIONS.length) {
+      throw new Error(`${file} was written by a newer LocalIQ (schema ${version}, this build knows ${MIGRATIONS.length}).`);
+    }
+    return db;
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+}
+
+export function backupContents(db: Db): BackupContents {
+  const count = (table: string) => db.prepare<[], number>(`SELECT count(*) FROM ${table}`).pluck().get()!;
+  return {
+    schemaVersion: db.pragma('user_version', { simple: true }) as number,
+    items: count('items'),
+    chunks: count('chunks'),
+    jobs: count('jobs'),
+    apiKeys: count('api_keys'),
+  };
+}
+
+/**
+ * Puts a backup in place of a data folder's database. Refused while anything has that database
+ * open: a running server would go on with the old file and its in-memory indexes. The database
+ * it replaces is kept beside it (`localiq.db.before-restore-<time>`) with all it had committed.
+ */
+export function replaceDatabase(dataDir: string, backupFile: string, now = new Date()): { keptAs: string | null } {
+  fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  const live = path.join(dataDir, DB_FILE_NAME);
+  const incoming = `${live}.restoring`;
+  const holder = fs.existsSync(live) ? lockExclusively(live) : null;
+  try {
+    fs.copyFileSync(backupFile, incoming);
+    syncToDisk(incoming);
+    // Everything the old database committed goes into its main file, which is what is kept.
+    holder?.pragma('wal_checkpoint(TRUNCATE)');
+  } catch (error) {
+    fs.rmSync(incoming, { force: true });
+    throw error;
+  } finally {
+    holder?.close();
+  }
+  let keptAs: string | null = null;
+  if (holder) {
+    keptAs = `${live}.before-restore-${now.toISOString().replace(/[:.]/g, '-')}`;
+    fs.renameSync(live, keptAs);
+  }
+  for (const leftover of [`${live}-wal`, `${live}-shm`]) fs.rmSync(leftover, { force: true });
+  fs.renameSync(incoming, live);
+  syncToDisk(dataDir);
+  return { keptAs };
+}
+
+/**
+ * Every connection to a WAL database holds a shared lock for as long as it is open, so an
+ * exclusive lock is only granted when nothing else has the file open.
+ */
+function lockExclusively(file: string): Db {
+  const db = new Database(file, { fileMustExist: true });
+  try {
+    db.pragma('busy_timeout = 0');
+    db.pragma('locking_mode = EXCLUSIVE');
+    db.exec('BEGIN EXCLUSIVE; COMMIT');
+    return db;
+  } catch (error) {
+    db.close();
+    if ((error as { code?: string }).code === 'SQLITE_BUSY') {
+      throw new DataFolderInUseError('LocalIQ is running on this data folder (its database is open); stop it first.');
+    }
+    throw error;
+  }
+}
+
+function syncToDisk(file: string): void {
+  const fd = fs.openSync(file, 'r');
+  try {
+    fs.fsyncSync(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
