@@ -2,10 +2,19 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { ChangeLogFeed, Snapshot } from '../storage/change-log-feed.ts';
 
 /**
+ * Background work per index and turn of the event loop. Requests wait for it, and a push takes
+ * several turns to be acknowledged: loads in slices of ~30 ms held pushes for hundreds of
+ * milliseconds each for the whole load after a start-up, while 1 ms barely lengthens a load on an
+ * idle server, which takes turn after turn (bench/startup-load.ts, docs/benchmarks.md).
+ */
+const TURN_BUDGET_MS = 1;
+
+/**
  * An in-memory copy of indexed rows that follows the database: loaded from a feed's snapshot in
- * the background (`load`, a slice per turn of the event loop, so requests keep being answered) or
- * at once by `refresh`, then kept current by replaying the feed's change log: in the background by
- * `follow` (also a slice per turn: a busy pipeline writes thousands of rows between two calls),
+ * the background (`load`, a few milliseconds per turn of the event loop, so requests keep being
+ * answered) or at once by `refresh`, then kept current by replaying the feed's change log: in the
+ * background by `follow` (also a few milliseconds per turn: a busy pipeline writes thousands of
+ * rows between two calls),
  * and before a search by `refresh` (one indexed read when nothing changed), so a search sees
  * exactly the committed index, whichever process or thread wrote it. Subclasses hold the data.
  */
@@ -18,8 +27,8 @@ export abstract class FollowedIndex<Entry> {
 
   constructor(
     private readonly feed: ChangeLogFeed<unknown, Entry>,
-    /** Entries read or changes applied per turn of the event loop in the background. */
-    private readonly slice: number,
+    /** Entries read or changes applied in the background between two looks at the clock (~1 ms). */
+    private readonly step: number,
   ) {}
 
   /** Forgets everything (a load starts). */
@@ -36,7 +45,13 @@ export abstract class FollowedIndex<Entry> {
   async load(): Promise<void> {
     if (this.seq !== null || this.loading) return;
     this.begin();
-    while (this.loading && !this.read(this.slice)) await nextTurn();
+    for (;;) {
+      const until = performance.now() + TURN_BUDGET_MS;
+      let done = false;
+      while (this.loading && !(done = this.read(this.step)) && performance.now() < until);
+      if (done || !this.loading) return;
+      await nextTurn();
+    }
   }
 
   /** Starts a background load if none has run yet, else applies what was committed since. */
@@ -70,7 +85,10 @@ export abstract class FollowedIndex<Entry> {
     this.catchingUp = true;
     try {
       for (;;) {
-        const outcome = this.seq === null || this.stopped ? 'done' : this.apply(this.slice);
+        const until = performance.now() + TURN_BUDGET_MS;
+        let outcome: ReturnType<typeof this.apply>;
+        do outcome = this.seq === null || this.stopped ? 'done' : this.apply(this.step);
+        while (outcome === 'more' && performance.now() < until);
         if (outcome === 'done') return;
         if (outcome === 'behind') {
           this.seq = null;
