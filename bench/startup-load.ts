@@ -5,15 +5,16 @@
  * The server starts with the pipeline off; from the moment it listens, single-item pushes run at
  * a fixed concurrency in windows of two seconds, until two windows after the server logged
  * "search indexes loaded". Each window reports its rate and latencies; the summary compares the
- * windows during the load with those after it.
+ * windows during the load with those after it. Half a second in, one semantic search is asked
+ * (it needs the vectors in memory); its latency is reported.
  *
  *   node --import tsx bench/startup-load.ts [--chunks 100000 --connections 16 --window 2]
  */
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { buildScaleIndex } from './lib/scale-index.ts';
-import { percentile, startServerChild, stopServerChild } from './lib/server-child.ts';
+import { buildScaleIndex, SCALE_KB } from './lib/scale-index.ts';
+import { call, percentile, startServerChild, stopServerChild } from './lib/server-child.ts';
 
 const { values } = parseArgs({
   options: { chunks: { type: 'string', default: '100000' }, connections: { type: 'string', default: '16' }, window: { type: 'string', default: '2' } },
@@ -42,6 +43,14 @@ server.child.stdout!.on('data', (d: Buffer) => {
     loadedAtMs = Math.round(performance.now() - startedAt);
   }
 });
+
+const searchAsked = new Promise<number>((resolve, reject) =>
+  setTimeout(() => {
+    const asked = performance.now();
+    call(server, 'POST', `/knowledge-bases/${SCALE_KB}/search`, { query: 'gene expression in cancer cells', mode: 'semantic', topK: 10 })
+      .then(() => resolve(Math.round(performance.now() - asked)), reject);
+  }, 500),
+);
 
 type Phase = 'loading' | 'load ended' | 'loaded';
 type Window = { startMs: number; phase: Phase; rps: number; p50Ms: number; p99Ms: number; maxMs: number; errors: number };
@@ -101,6 +110,7 @@ console.log(
       listeningMs,
       indexesLoadedMs: loadedMs,
       indexesLoadedAtMs: loadedAtMs,
+      semanticSearchMs: await searchAsked,
       duringLoad: summarize(windows.filter((w) => w.phase === 'loading')),
       afterLoad: summarize(windows.filter((w) => w.phase === 'loaded')),
       windows,

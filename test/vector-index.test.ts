@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { QuantizedVectors } from '../server/retrieval/quantized-vectors.ts';
 import { VectorIndex } from '../server/retrieval/vector-index.ts';
 import { chunkVectorFeed } from '../server/storage/chunk-vector-feed.ts';
@@ -161,7 +162,7 @@ describe('vector index over the database', () => {
     }
   });
 
-  it('loads in the background a slice at a time, and a search that comes first completes the load', async () => {
+  it('loads in the background a little at a time, and a search that comes first completes the load', async () => {
     const dataDir = tempDataDir();
     const db = openDatabase(dataDir);
     const readers = [openReader(db), openReader(db)];
@@ -184,6 +185,33 @@ describe('vector index over the database', () => {
       assert.equal(index.size(), 1602);
     } finally {
       for (const reader of readers) reader.close();
+      db.close();
+    }
+  });
+
+  it('a search awaiting ready() lets the event loop turn while the load goes on', async () => {
+    const dataDir = tempDataDir();
+    const db = openDatabase(dataDir);
+    const reader = openReader(db);
+    const vectors = clustered(4000, random(9));
+    try {
+      for (let i = 0; i < 1000; i++) writeItem(db, 'kb-a', `item-${i}`, vectors.slice(i * 4, i * 4 + 4), 1);
+      const index = new VectorIndex(chunkVectorFeed(reader, new VectorStore(db, 'test-model', DIMENSION).table), DIMENSION);
+      let turns = 0;
+      let waiting = true;
+      const ticker = (async () => {
+        for (; waiting; turns++) await nextTurn();
+      })();
+      await index.ready();
+      waiting = false;
+      await ticker;
+      assert.ok(index.loaded);
+      assert.ok(turns >= 3, `other work ran in ${turns} turns of the event loop during the load`);
+      assert.equal(index.size(), 4000);
+      assert.equal(index.nearest('kb-a', vectors[2345]!, 1, null)[0]!.itemId, itemIdOf(db, 'item-586'));
+      await index.ready(); // loaded: at once
+    } finally {
+      reader.close();
       db.close();
     }
   });

@@ -8,15 +8,17 @@ import type { ChangeLogFeed, Snapshot } from '../storage/change-log-feed.ts';
  * idle server, which takes turn after turn (bench/startup-load.ts, docs/benchmarks.md).
  */
 const TURN_BUDGET_MS = 1;
+/** The same while a search waits for the load (`ready`): it ends sooner, requests wait a bit more. */
+const WAITED_FOR_TURN_BUDGET_MS = 8;
 
 /**
  * An in-memory copy of indexed rows that follows the database: loaded from a feed's snapshot in
- * the background (`load`, a few milliseconds per turn of the event loop, so requests keep being
- * answered) or at once by `refresh`, then kept current by replaying the feed's change log: in the
- * background by `follow` (also a few milliseconds per turn: a busy pipeline writes thousands of
- * rows between two calls),
- * and before a search by `refresh` (one indexed read when nothing changed), so a search sees
- * exactly the committed index, whichever process or thread wrote it. Subclasses hold the data.
+ * the background (`load`, a millisecond per turn of the event loop, so requests keep being
+ * answered; a search awaits `ready`), then kept current by replaying the feed's change log: in the
+ * background by `follow` (also a millisecond per turn: a busy pipeline writes thousands of rows
+ * between two calls), and before a search by `refresh` (one indexed read when nothing changed), so
+ * a search sees exactly the committed index, whichever process or thread wrote it. Subclasses hold
+ * the data.
  */
 export abstract class FollowedIndex<Entry> {
   /** Position in the change log the copy reflects; null until loaded. */
@@ -24,6 +26,8 @@ export abstract class FollowedIndex<Entry> {
   private loading: Snapshot<Entry> | null = null;
   private catchingUp = false;
   private stopped = false;
+  /** Searches waiting for the load to end (`ready`). */
+  private waiting: Array<() => void> = [];
 
   constructor(
     private readonly feed: ChangeLogFeed<unknown, Entry>,
@@ -46,12 +50,24 @@ export abstract class FollowedIndex<Entry> {
     if (this.seq !== null || this.loading) return;
     this.begin();
     for (;;) {
-      const until = performance.now() + TURN_BUDGET_MS;
+      const until = performance.now() + (this.waiting.length ? WAITED_FOR_TURN_BUDGET_MS : TURN_BUDGET_MS);
       let done = false;
       while (this.loading && !(done = this.read(this.step)) && performance.now() < until);
       if (done || !this.loading) return;
       await nextTurn();
     }
+  }
+
+  /**
+   * Resolves once the copy is loaded, starting the load if none is under way. The load goes on a
+   * turn at a time, so the event loop keeps answering other requests meanwhile, where finishing it
+   * at once (`refresh`) would hold them for seconds with a large index.
+   */
+  ready(): Promise<void> {
+    if (this.seq !== null || this.stopped) return Promise.resolve();
+    const loaded = new Promise<void>((resolve) => this.waiting.push(resolve));
+    if (!this.loading) void this.load();
+    return loaded;
   }
 
   /** Starts a background load if none has run yet, else applies what was committed since. */
@@ -66,6 +82,11 @@ export abstract class FollowedIndex<Entry> {
     this.stopped = true;
     this.loading?.close();
     this.loading = null;
+    this.wake();
+  }
+
+  private wake(): void {
+    for (const resolve of this.waiting.splice(0)) resolve();
   }
 
   /** Brings the copy up to date, finishing or redoing the load at once when needed. */
@@ -127,6 +148,7 @@ export abstract class FollowedIndex<Entry> {
         loading.close();
         this.loading = null;
         this.seq = loading.seq;
+        this.wake();
         return true;
       }
       this.put(next.value);

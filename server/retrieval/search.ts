@@ -56,7 +56,16 @@ export class SearchService {
   async search(knowledgeBaseId: string, query: string, options: SearchOptions): Promise<SearchOutcome> {
     const wantsVector = options.mode !== 'keyword' && this.embedding.vectors() !== null;
     const queryVector = wantsVector ? (await this.embedding.queries.embed([query]))[0]! : null;
+    if (queryVector) await this.vectorsReady();
     return this.searchWithVector(knowledgeBaseId, query, queryVector, options);
+  }
+
+  /**
+   * Resolves once the vectors a search with a query vector reads are in memory: at once, except
+   * while they load after a start-up (the event loop keeps answering other requests meanwhile).
+   */
+  vectorsReady(): Promise<void> {
+    return this.embedding.index()?.ready() ?? Promise.resolve();
   }
 
   /** The search itself, given the query's vector (or null for keywords only). */

@@ -120,6 +120,7 @@ export class Assistant {
     const query = retrievalQuery(req.question, req.conversation);
     const vectors = req.mode === 'keyword' ? null : this.embedding.vectors();
     const queryVector = vectors ? (await this.embedding.queries.embed([query]))[0]! : null;
+    if (queryVector) await this.search.vectorsReady();
     signal.throwIfAborted();
     const outcome: SearchOutcome = this.search.searchWithVector(knowledgeBaseId, query, queryVector, {
       mode: req.mode,
