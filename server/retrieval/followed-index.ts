@@ -51,9 +51,10 @@ export abstract class FollowedIndex<Entry> {
     this.begin();
     for (;;) {
       const until = performance.now() + (this.waiting.length ? WAITED_FOR_TURN_BUDGET_MS : TURN_BUDGET_MS);
-      let done = false;
-      while (this.loading && !(done = this.read(this.step)) && performance.now() < until);
-      if (done || !this.loading) return;
+      do {
+        // Gone when stopped, or when a search's `refresh` finished the load meanwhile.
+        if (!this.loading || this.read(this.step)) return;
+      } while (performance.now() < until);
       await nextTurn();
     }
   }

@@ -91,7 +91,8 @@ export function replaceDatabase(dataDir: string, backupFile: string, now = new D
   fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const live = path.join(dataDir, DB_FILE_NAME);
   const incoming = `${live}.restoring`;
-  const holder = fs.existsSync(live) ? lockExclusively(live) : null;
+  const hadDatabase = fs.existsSync(live);
+  const holder = hadDatabase ? lockExclusively(live) : null;
   try {
     fs.copyFileSync(backupFile, incoming);
     syncToDisk(incoming);
@@ -104,7 +105,7 @@ export function replaceDatabase(dataDir: string, backupFile: string, now = new D
     holder?.close();
   }
   let keptAs: string | null = null;
-  if (holder) {
+  if (hadDatabase) {
     keptAs = `${live}.before-restore-${now.toISOString().replace(/[:.]/g, '-')}`;
     fs.renameSync(live, keptAs);
   }
@@ -115,8 +116,9 @@ export function replaceDatabase(dataDir: string, backupFile: string, now = new D
 }
 
 /**
- * Every connection to a WAL database holds a shared lock for as long as it is open, so an
- * exclusive lock is only granted when nothing else has the file open.
+ * A connection to a database in WAL mode (as LocalIQ keeps it) holds a shared lock for as long as
+ * it is open, idle or not, so an exclusive lock is granted only when nothing else has the file
+ * open (test/backup.test.ts refuses a restore beside a running server).
  */
 function lockExclusively(file: string): Db {
   const db = new Database(file, { fileMustExist: true });
