@@ -12,7 +12,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import autocannon from 'autocannon';
+import { pushLoad } from './lib/push-load.ts';
 import { buildScaleIndex } from './lib/scale-index.ts';
 import { benchEnv, startServerChild, stopServerChild, type ServerChild } from './lib/server-child.ts';
 
@@ -31,29 +31,8 @@ function folderBytes(dir: string): number {
 
 /** Pushes at a fixed concurrency until `stopWhen` settles, or for that many seconds. */
 async function pushes(server: ServerChild, prefix: string, stopWhen: Promise<unknown> | number) {
-  let n = 0;
   const started = performance.now();
-  const instance = autocannon({
-    url: `${server.url}/ingest`,
-    method: 'POST',
-    connections,
-    duration: typeof stopWhen === 'number' ? stopWhen : 3600,
-    headers: { 'content-type': 'application/json', 'x-api-key': server.key },
-    requests: [
-      {
-        setupRequest: (req) => ({
-          ...req,
-          body: JSON.stringify({
-            integrationId: 'bench',
-            knowledgeBaseId: 'kb-bench',
-            sourceType: 'ARTICLE',
-            externalId: `${prefix}-${n++}`,
-            data: { title: `Item ${n}`, content: `Benchmark item number ${n}. `.repeat(20) },
-          }),
-        }),
-      },
-    ],
-  });
+  const instance = pushLoad(server.url, server.key, prefix, connections, typeof stopWhen === 'number' ? stopWhen : 3600);
   if (typeof stopWhen !== 'number') void stopWhen.then(() => instance.stop());
   const result = await instance;
   const seconds = (performance.now() - started) / 1000;

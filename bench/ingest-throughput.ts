@@ -15,7 +15,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import os from 'node:os';
 import { parseArgs } from 'node:util';
-import autocannon from 'autocannon';
+import { benchItem, pushLoad } from './lib/push-load.ts';
 import { percentile, startServerChild, stopServerChild, tempDir, type ServerChild } from './lib/server-child.ts';
 
 const { values } = parseArgs({
@@ -29,16 +29,6 @@ const { values } = parseArgs({
 const seconds = Number(values.seconds);
 const rounds = Number(values.rounds);
 const levels = values.connections.split(',').map(Number);
-
-function item(n: number, prefix: string) {
-  return {
-    integrationId: 'bench',
-    knowledgeBaseId: 'kb-bench',
-    sourceType: 'ARTICLE',
-    externalId: `${prefix}-${n}`,
-    data: { title: `Item ${n}`, content: `Benchmark item number ${n}. `.repeat(20), url: `https://example.com/items/${n}` },
-  };
-}
 
 /** CPU seconds a process has used so far, its main thread apart from all its other threads (Linux). */
 function cpuSeconds(pid: number): { main: number; others: number } | null {
@@ -68,16 +58,8 @@ function cpuPerRequest(cpu: Cpu, requests: number) {
 }
 
 async function hammer(url: string, key: string, prefix: string, pid: number, connections: number, duration = seconds) {
-  let n = 0;
   const cpuBefore = cpuSeconds(pid);
-  const result = await autocannon({
-    url: `${url}/ingest`,
-    method: 'POST',
-    connections,
-    duration,
-    headers: { 'content-type': 'application/json', 'x-api-key': key },
-    requests: [{ setupRequest: (req) => ({ ...req, body: JSON.stringify(item(n++, prefix)) }) }],
-  });
+  const result = await pushLoad(url, key, prefix, connections, duration);
   const cpuAfter = cpuSeconds(pid);
   const cpu = cpuBefore && cpuAfter ? { main: cpuAfter.main - cpuBefore.main, others: cpuAfter.others - cpuBefore.others } : null;
   return { rps: result.requests.average, requests: result.requests.total, p99: result.latency.p99, errors: result.errors + result.non2xx, cpu };
@@ -171,7 +153,7 @@ const perLevel = levels.map((connections) => {
 await stopServerChild(bare);
 const bulkLatencies: number[] = [];
 for (let b = 0; b < Number(values.bulks); b++) {
-  const body = JSON.stringify({ items: Array.from({ length: 1000 }, (_, i) => item(b * 1000 + i, 'bulk')) });
+  const body = JSON.stringify({ items: Array.from({ length: 1000 }, (_, i) => benchItem(b * 1000 + i, 'bulk')) });
   const started = performance.now();
   const res = await fetch(`${localiq.url}/ingest/bulk`, {
     method: 'POST',

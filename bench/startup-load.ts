@@ -12,7 +12,7 @@
  */
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import autocannon from 'autocannon';
+import { pushLoad } from './lib/push-load.ts';
 import { buildScaleIndex, SCALE_KB } from './lib/scale-index.ts';
 import { call, percentile, startServerChild, stopServerChild } from './lib/server-child.ts';
 
@@ -55,32 +55,11 @@ const searchAsked = new Promise<number>((resolve, reject) =>
 type Phase = 'loading' | 'load ended' | 'loaded';
 type Window = { startMs: number; phase: Phase; rps: number; p50Ms: number; p99Ms: number; maxMs: number; errors: number };
 const windows: Window[] = [];
-let n = 0;
 try {
   for (let after = 0; after < 2 && windows.length < 120; ) {
     const loadingAtStart = loadedMs === null;
     const startMs = Math.round(performance.now() - startedAt);
-    const result = await autocannon({
-      url: `${server.url}/ingest`,
-      method: 'POST',
-      connections,
-      duration: windowSeconds,
-      headers: { 'content-type': 'application/json', 'x-api-key': server.key },
-      requests: [
-        {
-          setupRequest: (req) => ({
-            ...req,
-            body: JSON.stringify({
-              integrationId: 'bench',
-              knowledgeBaseId: 'kb-bench',
-              sourceType: 'ARTICLE',
-              externalId: `start-${n++}`,
-              data: { title: `Item ${n}`, content: `Benchmark item number ${n}. `.repeat(20) },
-            }),
-          }),
-        },
-      ],
-    });
+    const result = await pushLoad(server.url, server.key, `start-${windows.length}`, connections, windowSeconds);
     const phase: Phase = !loadingAtStart ? 'loaded' : loadedMs === null ? 'loading' : 'load ended';
     windows.push({
       startMs,
