@@ -7,8 +7,9 @@ import { AsyncEntry } from '@napi-rs/keyring';
 import Database from 'better-sqlite3';
 import { keychainAccount } from '../server/secrets/server-secret.ts';
 import { openBackup } from '../server/storage/backup.ts';
+import { AdminClient } from './helpers/admin-client.ts';
 import { CLI, cliEnv, startServerProcess, waitForExit, type ServerProcess } from './helpers/server-process.ts';
-import { item, tempDataDir } from './helpers/test-app.ts';
+import { createTestApp, item, tempDataDir } from './helpers/test-app.ts';
 
 type Run = { code: number | null; stdout: string; stderr: string };
 
@@ -251,6 +252,48 @@ describe('localiq backup and restore', () => {
       for (const folder of [home, elsewhere]) {
         await new AsyncEntry('LocalIQ', keychainAccount(folder)).deletePassword().catch(() => undefined);
       }
+    }
+  });
+});
+
+describe('backup from the dashboard', () => {
+  it('the Owner downloads a whole backup, written aside and removed once sent; nobody else may', async () => {
+    const t = await createTestApp();
+    try {
+      const owner = new AdminClient(t.app);
+      assert.equal((await owner.post('/setup', { username: 'owner', password: 'owner password 1' })).statusCode, 201);
+      const key = t.key();
+      const bulk = await t.app.inject({
+        method: 'POST',
+        url: '/ingest/bulk',
+        headers: { 'x-api-key': key },
+        payload: { items: range('dash', 30).map((externalId) => item({ externalId })) },
+      });
+      assert.equal(bulk.statusCode, 200);
+
+      const res = await owner.get('/backup');
+      assert.equal(res.statusCode, 200, res.body);
+      assert.equal(res.headers['content-type'], 'application/vnd.sqlite3');
+      assert.match(String(res.headers['content-disposition']), /^attachment; filename="localiq-backup-\d{4}-\d\d-\d\dT[\d-]+\.db"$/);
+      const file = path.join(tempDataDir(), 'downloaded.db');
+      fs.writeFileSync(file, res.rawPayload);
+      assert.deepEqual(jobIdsIn(file), range('cms-dash', 30));
+      openBackup(file).close();
+      assert.deepEqual(fs.readdirSync(path.join(t.dataDir, 'backup-downloads')), [], 'the copy is removed once sent');
+
+      for (const role of ['admin', 'member'] as const) {
+        const password = `${role} password 1`;
+        assert.equal((await owner.post('/users', { username: role, password, role })).statusCode, 201);
+        const other = new AdminClient(t.app);
+        assert.equal((await other.post('/session', { username: role, password })).statusCode, 200);
+        const refused = await other.get('/backup');
+        assert.equal(refused.statusCode, 403, role);
+        assert.equal(refused.json().code, 'forbidden');
+      }
+      const anonymous = await new AdminClient(t.app).get('/backup');
+      assert.equal(anonymous.statusCode, 401);
+    } finally {
+      await t.close();
     }
   });
 });

@@ -1,11 +1,17 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import { DB_FILE_NAME, openDatabase, type Db } from './db.ts';
 import { MIGRATIONS } from './migrations.ts';
 
 /** What a backup holds, as counted in it. */
 export type BackupContents = { schemaVersion: number; items: number; chunks: number; jobs: number; apiKeys: number };
+export type BackupResult = BackupContents & { file: string; bytes: number };
+
+const WORKER_ENTRY = fileURLToPath(new URL('../worker-entry.js', import.meta.url));
+const BACKUP_THREAD = new URL('./backup-thread.ts', import.meta.url).href;
 
 /** A restore was refused because a LocalIQ server (or another tool) has the database open. */
 export class DataFolderInUseError extends Error {}
@@ -16,7 +22,7 @@ export class DataFolderInUseError extends Error {}
  * holds exactly what was committed when it began, compacted. It is written under a temporary
  * name and renamed once on disk: `target` is a whole backup or absent, never half of one.
  */
-export function backupDatabase(dataDir: string, target: string): BackupContents & { file: string; bytes: number } {
+export function backupDatabase(dataDir: string, target: string): BackupResult {
   const live = path.join(dataDir, DB_FILE_NAME);
   if (!fs.existsSync(live)) throw new Error(`There is no LocalIQ database in ${dataDir}.`);
   const file = path.resolve(target);
@@ -38,6 +44,16 @@ export function backupDatabase(dataDir: string, target: string): BackupContents 
   } finally {
     backup.close();
   }
+}
+
+/** `backupDatabase` on a thread of its own, so that a server's event loop goes on meanwhile. */
+export function backupInThread(dataDir: string, target: string): Promise<BackupResult> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(WORKER_ENTRY, { workerData: { module: BACKUP_THREAD, dataDir, target } });
+    worker.once('message', resolve);
+    worker.once('error', reject);
+    worker.once('exit', (code) => reject(new Error(`The backup thread stopped (exit code ${code}).`)));
+  });
 }
 
 /** Opens a backup read-only, once it is known to be a whole LocalIQ database this build can open. */

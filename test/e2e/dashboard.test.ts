@@ -3,6 +3,8 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import Database from 'better-sqlite3';
+import { backupContents, openBackup } from '../../server/storage/backup.ts';
+import { tempDataDir } from '../helpers/test-app.ts';
 import { OWNER, useDashboardSession } from './dashboard-session.ts';
 
 const MEMBER = { username: 'milo', password: 'member password 1' };
@@ -43,6 +45,18 @@ describe('dashboard end to end (real server, real Chromium)', { timeout: 240_000
         .map((el) => el.outerHTML),
     );
     assert.deepEqual(unlabelled, []);
+  };
+
+  /** A browser of its own, signed in as the Member at `route`. */
+  const memberPage = async (route: string) => {
+    const context = await app.browser.newContext();
+    const page = await context.newPage();
+    page.setDefaultTimeout(20_000);
+    await page.goto(`${app.server.url}/${route}`);
+    await page.getByLabel('Username').fill(MEMBER.username);
+    await page.getByLabel('Password').fill(MEMBER.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    return { page, close: () => context.close() };
   };
 
   const pushBulk = (value: string, items: unknown[]) =>
@@ -218,13 +232,7 @@ describe('dashboard end to end (real server, real Chromium)', { timeout: 240_000
     await app.page.getByRole('button', { name: 'Add user' }).click();
     await app.page.getByRole('cell', { name: MEMBER.username, exact: true }).waitFor();
 
-    const memberContext = await app.browser.newContext();
-    const member = await memberContext.newPage();
-    member.setDefaultTimeout(20_000);
-    await member.goto(`${app.server.url}/#/keys`);
-    await member.getByLabel('Username').fill(MEMBER.username);
-    await member.getByLabel('Password').fill(MEMBER.password);
-    await member.getByRole('button', { name: 'Sign in' }).click();
+    const { page: member, close } = await memberPage('#/keys');
     await member.getByRole('heading', { name: 'API keys' }).waitFor();
     await member.getByRole('row').filter({ hasText: 'Shop sync' }).waitFor();
     await member.getByText('only the Owner and Admins can create').waitFor();
@@ -241,7 +249,31 @@ describe('dashboard end to end (real server, real Chromium)', { timeout: 240_000
       return res.status;
     });
     assert.equal(status, 403);
-    await memberContext.close();
+    await close();
+  });
+
+  it('the Owner downloads a backup from Settings; a Member is not offered one', async () => {
+    await nav('Settings');
+    const [download] = await Promise.all([
+      app.page.waitForEvent('download'),
+      app.page.getByRole('link', { name: 'Download a backup' }).click(),
+    ]);
+    assert.match(download.suggestedFilename(), /^localiq-backup-[\dT-]+\.db$/);
+    const file = path.join(tempDataDir(), download.suggestedFilename());
+    await download.saveAs(file);
+    const backup = openBackup(file);
+    try {
+      const contents = backupContents(backup);
+      assert.ok(contents.items >= ITEMS.length, `${contents.items} items in the backup`);
+      assert.equal(contents.apiKeys, 1);
+    } finally {
+      backup.close();
+    }
+
+    const { page: member, close } = await memberPage('#/settings');
+    await member.getByRole('heading', { name: 'Your password' }).waitFor();
+    assert.equal(await member.getByRole('heading', { name: 'Backup' }).count(), 0);
+    await close();
   });
 
   it('the desktop sign-in link opens the dashboard as the Owner, once', async () => {

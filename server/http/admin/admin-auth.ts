@@ -5,8 +5,8 @@ import type { ActiveSession, SessionService } from '../../domain/sessions.ts';
 import { canManage } from '../../domain/users.ts';
 import { ApiError } from '../api-error.ts';
 
-/** Who may call an admin route: anyone (setup, sign-in), any signed-in user, or Owner/Admin. */
-export type AdminAccess = 'public' | 'member' | 'manager';
+/** Who may call an admin route: anyone (setup, sign-in), any signed-in user, Owner/Admin, or the Owner. */
+export type AdminAccess = 'public' | 'member' | 'manager' | 'owner';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -83,6 +83,9 @@ export function registerAdminAuth(app: FastifyInstance, sessions: SessionService
     }
     if (access === 'manager' && !canManage(request.adminSession.user.role)) {
       throw new ApiError('forbidden', 'Only the Owner and Admins can do this; Members can look but not change.');
+    }
+    if (access === 'owner' && request.adminSession.user.role !== 'owner') {
+      throw new ApiError('forbidden', 'Only the Owner can do this.');
     }
   });
 }

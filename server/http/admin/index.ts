@@ -16,6 +16,7 @@ import type { LlmSettings } from '../../retrieval/answer/llm-settings.ts';
 import type { UsageRepo } from '../../storage/usage-repo.ts';
 import { registerAdminAuth } from './admin-auth.ts';
 import { assistantAdminRoutes } from './assistant-routes.ts';
+import { backupRoutes } from './backup-routes.ts';
 import { keyRoutes } from './key-routes.ts';
 import { knowledgeAdminRoutes } from './knowledge-routes.ts';
 import { monitorRoutes } from './monitor-routes.ts';
@@ -58,4 +59,5 @@ export const adminApi: FastifyPluginAsync<AdminApiOptions> = async (app, { prefi
   await app.register(monitorRoutes, options);
   await app.register(settingsRoutes, options);
   await app.register(assistantAdminRoutes, options);
+  await app.register(backupRoutes, options);
 };
