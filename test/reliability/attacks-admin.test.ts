@@ -2,7 +2,7 @@
  * The attack table for the dashboard's admin API, over every route of ADMIN_ROUTES: API keys are
  * refused (even valid ones, even beside a valid session), no session → 401, state-changing routes
  * need the session's own CSRF token and the same origin, Members cannot do what only Owner/Admin
- * may, a session id planted before sign-in is never accepted after it, and a signed-out session is
+ * may, nor Admins what only the Owner may, a session id planted before sign-in is never accepted after it, and a signed-out session is
  * dead. Every refusal has the contract's error shape and changes nothing stored.
  */
 import assert from 'node:assert/strict';
@@ -16,6 +16,7 @@ import { ADMIN_ROUTES, routeUrl, type AdminRouteSpec } from './helpers/routes.ts
 
 const OWNER = { username: 'owner', password: 'owner password 1' };
 const MEMBER = { username: 'member', password: 'member password 1' };
+const ADMIN = { username: 'admin', password: 'admin password 1' };
 const CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 const name = (r: AdminRouteSpec) => `${r.method} /admin/api${r.path}`;
@@ -24,6 +25,7 @@ describe('attack table: the admin API', () => {
   let t: TestApp;
   let owner: AdminClient;
   let member: AdminClient;
+  let admin: AdminClient;
   let apiKey: string;
   /** Everything stored, users and sessions included (last-seen times left out). */
   let digest: () => string;
@@ -38,6 +40,9 @@ describe('attack table: the admin API', () => {
     assert.equal((await owner.post('/users', { ...MEMBER, role: 'member' })).statusCode, 201);
     member = new AdminClient(t.app);
     assert.equal((await member.post('/session', MEMBER)).statusCode, 200);
+    assert.equal((await owner.post('/users', { ...ADMIN, role: 'admin' })).statusCode, 201);
+    admin = new AdminClient(t.app);
+    assert.equal((await admin.post('/session', ADMIN)).statusCode, 200);
     digest = () => {
       const h = createHash('sha256').update(storedDigest(t.services.db));
       for (const row of t.services.db.prepare('SELECT id, username, role, password_hash FROM users ORDER BY id').iterate()) h.update(JSON.stringify(row));
@@ -105,18 +110,26 @@ describe('attack table: the admin API', () => {
       });
     }
 
-    if (route.access === 'manager') {
+    if (route.access === 'manager' || route.access === 'owner') {
       it(`${name(route)}: a Member with a valid session and CSRF token → 403`, async () => {
         const before = digest();
         refused(await send(route, session(member)), 403, 'forbidden', 'Member');
         assert.equal(digest(), before, 'stored data changed');
       });
     }
+
+    if (route.access === 'owner') {
+      it(`${name(route)}: an Admin with a valid session and CSRF token → 403`, async () => {
+        const before = digest();
+        refused(await send(route, session(admin)), 403, 'forbidden', 'Admin');
+        assert.equal(digest(), before, 'stored data changed');
+      });
+    }
   }
 
-  it('every read-only route answers a signed-in Member (the table is live, not only refusals)', async () => {
+  it('every read-only route answers a signed-in Member, or the Owner where only the Owner may (the table is live, not only refusals)', async () => {
     for (const route of ADMIN_ROUTES.filter((r) => r.method === 'GET' && r.access !== 'public' && r.path !== '/events')) {
-      const res = await send(route, session(member));
+      const res = await send(route, session(route.access === 'owner' ? owner : member));
       assert.ok(res.statusCode === 200 || res.statusCode === 404, `${name(route)}: ${res.statusCode} ${res.body.slice(0, 200)}`);
     }
   });

@@ -4,6 +4,7 @@
  * fixture (see fixture.ts) and say how a knowledge-base restriction applies to it.
  */
 import type { Scope } from '../../../server/domain/scopes.ts';
+import type { AdminAccess } from '../../../server/http/admin/admin-auth.ts';
 import { FIXTURE } from './fixture-data.ts';
 
 export type Method = 'GET' | 'POST' | 'DELETE' | 'PUT' | 'PATCH';
@@ -187,8 +188,6 @@ export function routeName(route: Pick<RouteSpec, 'method' | 'path'>): string {
   return `${route.method} ${route.path}`;
 }
 
-/** Who may call an admin route (server/http/admin/admin-auth.ts). */
-export type AdminAccess = 'public' | 'member' | 'manager';
 
 export type AdminRouteSpec = {
   method: Method;
@@ -232,6 +231,7 @@ export const ADMIN_ROUTES: AdminRouteSpec[] = [
   { method: 'GET', path: '/usage', access: 'member' },
   { method: 'GET', path: '/settings/llm', access: 'member' },
   { method: 'PUT', path: '/settings/llm', access: 'manager', body: () => ({ endpoint: 'http://127.0.0.1:1/v1', model: 'x' }) },
+  { method: 'GET', path: '/backup', access: 'owner' },
 ];
 
 /** Routes no API key or session guards on purpose: the docs, the dashboard's files, the health check. */
