@@ -1,24 +1,37 @@
 /**
- * What `localiq backup` costs a running server, and how long a restore takes.
+ * What a backup costs a running server, and how long a restore takes.
  *
  * A data folder with a large index (bench/lib/scale-index.ts: SciFact chunks, random vectors) is
  * served with the pipeline off. Single-item pushes run at a fixed concurrency for as long as a
  * backup runs beside them, then for the same time without one; the report compares their rates
- * and latencies. Then the server stops and the backup is restored into the same folder.
+ * and latencies. The backup is `localiq backup` (`--via cli`) or the Owner's download from the
+ * dashboard (`--via dashboard`). Then the server stops and the backup is restored into the same
+ * folder.
  *
- *   node --import tsx bench/backup.ts [--chunks 100000 --connections 16]
+ *   node --import tsx bench/backup.ts [--chunks 100000 --connections 16 --via cli|dashboard]
  */
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { parseArgs } from 'node:util';
+import { backupContents, openBackup } from '../server/storage/backup.ts';
 import { pushLoad } from './lib/push-load.ts';
 import { buildScaleIndex } from './lib/scale-index.ts';
 import { benchEnv, startServerChild, stopServerChild, type ServerChild } from './lib/server-child.ts';
 
-const { values } = parseArgs({ options: { chunks: { type: 'string', default: '100000' }, connections: { type: 'string', default: '16' } } });
+const { values } = parseArgs({
+  options: {
+    chunks: { type: 'string', default: '100000' },
+    connections: { type: 'string', default: '16' },
+    via: { type: 'string', default: 'cli' },
+  },
+});
 const chunks = Number(values.chunks);
 const connections = Number(values.connections);
+if (values.via !== 'cli' && values.via !== 'dashboard') throw new Error('--via takes cli or dashboard');
+const via = values.via;
 const CLI = path.resolve(import.meta.dirname, '../bin/localiq.js');
 
 function mb(bytes: number): number {
@@ -59,6 +72,28 @@ function runBackup(dataDir: string, file: string): Promise<{ seconds: number; re
   );
 }
 
+/** The Owner's download from the dashboard (its setup from loopback signs in), saved to `file`. */
+async function downloadBackup(server: ServerChild, file: string): Promise<{ seconds: number; report: { jobs: number; bytes: number } }> {
+  const setup = await fetch(`${server.url}/admin/api/setup`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-localiq-csrf': 'setup' },
+    body: JSON.stringify({ username: 'owner', password: 'bench owner password' }),
+  });
+  if (setup.status !== 201) throw new Error(`setup answered ${setup.status}`);
+  const cookie = setup.headers.get('set-cookie')!.split(';')[0]!;
+  const started = performance.now();
+  const res = await fetch(`${server.url}/admin/api/backup`, { headers: { cookie } });
+  if (res.status !== 200 || !res.body) throw new Error(`backup answered ${res.status}`);
+  await pipeline(Readable.fromWeb(res.body as import('node:stream/web').ReadableStream), fs.createWriteStream(file));
+  const seconds = (performance.now() - started) / 1000;
+  const backup = openBackup(file);
+  try {
+    return { seconds, report: { jobs: backupContents(backup).jobs, bytes: fs.statSync(file).size } };
+  } finally {
+    backup.close();
+  }
+}
+
 process.stderr.write(`building an index of ${chunks} chunks…\n`);
 const { services, buildSeconds } = await buildScaleIndex(chunks);
 const dataDir = path.dirname(services.db.name);
@@ -78,7 +113,7 @@ try {
     if (Math.abs(rps - last) < 0.15 * rps) break;
     last = rps;
   }
-  const backupRun = runBackup(dataDir, file);
+  const backupRun = via === 'cli' ? runBackup(dataDir, file) : downloadBackup(server, file);
   during = await pushes(server, 'during', backupRun);
   backup = await backupRun;
   without = await pushes(server, 'after', Math.max(3, Math.round(during.seconds)));
@@ -98,6 +133,7 @@ console.log(
     {
       chunks,
       connections,
+      via,
       buildSeconds: round(buildSeconds),
       dataFolderMb: dataMb,
       backup: {
