@@ -40,7 +40,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
   const running = app;
   // Search's in-memory indexes (vectors, keyword postings) load in the background, a millisecond
   // per event-loop turn, then follow the pipeline's writes every second. Meanwhile keyword searches
-  // ask FTS5; a semantic search finishes the vectors' load at once.
+  // ask FTS5, and a search that needs the vectors waits for their load (SearchService.queryVector).
   const followIndexes = () => {
     services.keywords.follow();
     services.embedding.index()?.follow();

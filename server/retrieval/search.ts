@@ -54,18 +54,19 @@ export class SearchService {
   ) {}
 
   async search(knowledgeBaseId: string, query: string, options: SearchOptions): Promise<SearchOutcome> {
-    const wantsVector = options.mode !== 'keyword' && this.embedding.vectors() !== null;
-    const queryVector = wantsVector ? (await this.embedding.queries.embed([query]))[0]! : null;
-    if (queryVector) await this.vectorsReady();
-    return this.searchWithVector(knowledgeBaseId, query, queryVector, options);
+    return this.searchWithVector(knowledgeBaseId, query, await this.queryVector(query, options.mode), options);
   }
 
   /**
-   * Resolves once the vectors a search with a query vector reads are in memory: at once, except
-   * while they load after a start-up (the event loop keeps answering other requests meanwhile).
+   * The query's vector for `searchWithVector`, or null in keyword mode or without a model. It
+   * resolves once the vectors a search reads are in memory: at once, except while they load after
+   * a start-up (the event loop keeps answering other requests meanwhile).
    */
-  vectorsReady(): Promise<void> {
-    return this.embedding.index()?.ready() ?? Promise.resolve();
+  async queryVector(query: string, mode: SearchMode): Promise<Float32Array | null> {
+    if (mode === 'keyword' || this.embedding.vectors() === null) return null;
+    const [vector] = await this.embedding.queries.embed([query]);
+    await this.embedding.index()?.ready();
+    return vector!;
   }
 
   /** The search itself, given the query's vector (or null for keywords only). */

@@ -38,6 +38,7 @@ export function backupDatabase(dataDir: string, target: string): BackupResult {
   syncToDisk(partial);
   fs.renameSync(partial, file);
   syncToDisk(path.dirname(file));
+  // Read back as a restore would read it: the report counts what the file holds, once checked.
   const backup = openBackup(file);
   try {
     return { file, bytes: fs.statSync(file).size, ...backupContents(backup) };

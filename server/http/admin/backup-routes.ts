@@ -25,11 +25,12 @@ function removeLeftovers(folder: string, now: number): void {
  */
 export const backupRoutes: FastifyPluginAsyncZod<BackupRoutesOptions> = async (app, { settings }) => {
   app.get('/backup', { config: { admin: 'owner' } }, async (_request, reply) => {
-    const folder = path.join(settings().dataDir, DOWNLOADS);
+    const { dataDir } = settings();
+    const folder = path.join(dataDir, DOWNLOADS);
     fs.mkdirSync(folder, { recursive: true, mode: 0o700 });
     removeLeftovers(folder, Date.now());
     const file = path.join(folder, `${randomUUID()}.db`);
-    await backupInThread(settings().dataDir, file);
+    await backupInThread(dataDir, file);
     reply.raw.once('close', () => fs.rmSync(file, { force: true }));
     const name = `localiq-backup-${new Date().toISOString().slice(0, 19).replace(/:/g, '-')}.db`;
     return reply

@@ -118,9 +118,8 @@ export class Assistant {
     signal: AbortSignal,
   ): Promise<{ candidates: CandidatePassage[]; bestCosine: number | null }> {
     const query = retrievalQuery(req.question, req.conversation);
-    const vectors = req.mode === 'keyword' ? null : this.embedding.vectors();
-    const queryVector = vectors ? (await this.embedding.queries.embed([query]))[0]! : null;
-    if (queryVector) await this.search.vectorsReady();
+    const queryVector = await this.search.queryVector(query, req.mode);
+    const vectors = queryVector ? this.embedding.vectors() : null;
     signal.throwIfAborted();
     const outcome: SearchOutcome = this.search.searchWithVector(knowledgeBaseId, query, queryVector, {
       mode: req.mode,
