@@ -22,6 +22,7 @@ import { MonitorRepo } from './storage/monitor-repo.ts';
 import type { Db } from './storage/db.ts';
 import type { EmbeddingModel } from './pipeline/embedding-model.ts';
 import type { LlmSettings } from './retrieval/answer/llm-settings.ts';
+import type { ScheduledBackups } from './domain/scheduled-backups.ts';
 import { clientErrorHandler, frameworkErrorHandler, registerErrorHandling } from './http/error-handler.ts';
 import { registerJsonBodyParser } from './http/json-body.ts';
 import { RateLimiter } from './http/rate-limiter.ts';
@@ -70,6 +71,7 @@ export type AppDeps = {
   embedding?: EmbeddingModel;
   secretStore?: string;
   llmSettings: LlmSettings;
+  backups: ScheduledBackups;
   /** Where the built dashboard is; defaults to out/renderer of the checkout. */
   rendererDir?: string;
 };

@@ -55,6 +55,11 @@ export async function startServer(config: Config): Promise<RunningServer> {
     running.log.info({ removed, days: config.jobHistoryDays }, 'job history: removed finished jobs that newer jobs of their items replaced'),
   );
   retention.start();
+  services.backups.start((run) =>
+    run.ok
+      ? running.log.info({ file: run.file, bytes: run.bytes, removed: run.removed, ms: run.finishedAt - run.startedAt }, 'backup written')
+      : running.log.warn({ error: run.error }, 'backup failed'),
+  );
   return {
     app: running,
     services,
@@ -64,6 +69,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
       if (stopped) return;
       stopped = true;
       clearInterval(following);
+      services.backups.stop();
       // Stop taking requests first, then let the workers finish their batches, then close the db.
       await running.close();
       await retention.stop();

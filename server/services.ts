@@ -14,6 +14,8 @@ import { IngestWriter } from './storage/ingest-writer.ts';
 import { ItemRepo } from './storage/item-repo.ts';
 import { JobRepo } from './storage/job-repo.ts';
 import { SettingsRepo } from './storage/settings-repo.ts';
+import { backupInThread } from './storage/backup.ts';
+import { ScheduledBackups } from './domain/scheduled-backups.ts';
 import { MonitorService } from './domain/monitor.ts';
 import { SessionService } from './domain/sessions.ts';
 import { UserService } from './domain/users.ts';
@@ -48,6 +50,8 @@ export type Services = {
   llmSettings: LlmSettings;
   articles: ArticleRepo;
   usage: UsageRepo;
+  /** Automatic backups; the server starts their clock (main.ts). */
+  backups: ScheduledBackups;
   close(): void;
 };
 
@@ -90,6 +94,7 @@ export async function openServices(
       users: new UserService(userRepo),
       sessions: new SessionService(new SessionRepo(db), userRepo),
       monitor,
+      backups: new ScheduledBackups(settings, config.dataDir, backupInThread),
       close: () => {
         void embedding.queries.close();
         embedding.close();

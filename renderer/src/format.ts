@@ -26,3 +26,10 @@ export function formatDuration(seconds: number | null): string {
 }
 
 export const formatNumber = (n: number) => n.toLocaleString();
+
+/** File sizes in decimal units, as file managers show them. */
+export function formatBytes(bytes: number): string {
+  if (bytes < 1_000_000) return `${Math.max(1, Math.round(bytes / 1_000))} kB`;
+  if (bytes < 1_000_000_000) return `${(bytes / 1_000_000).toFixed(1)} MB`;
+  return `${(bytes / 1_000_000_000).toFixed(2)} GB`;
+}

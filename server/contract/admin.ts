@@ -144,6 +144,25 @@ export type MonitorSnapshot = {
   recent: JobView[];
 };
 
+/** Automatic backups (Settings → Backup, the Owner's only). Times are ISO 8601 (UTC). */
+export type AdminBackupSchedule = { enabled: boolean; folder: string | null; hour: number; keep: number };
+export type AdminBackupRun = {
+  startedAt: string;
+  finishedAt: string;
+  ok: boolean;
+  file: string | null;
+  bytes: number | null;
+  error: string | null;
+  removed: number;
+};
+export type AdminBackupState = {
+  schedule: AdminBackupSchedule;
+  running: boolean;
+  nextRunAt: string | null;
+  lastRun: AdminBackupRun | null;
+  lastSuccess: { at: string; file: string; bytes: number } | null;
+};
+
 export type AdminSettings = {
   dataDir: string;
   host: string;

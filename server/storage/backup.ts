@@ -13,6 +13,14 @@ export type BackupResult = BackupContents & { file: string; bytes: number };
 const WORKER_ENTRY = fileURLToPath(new URL('../worker-entry.js', import.meta.url));
 const BACKUP_THREAD = new URL('./backup-thread.ts', import.meta.url).href;
 
+/** A backup's file name: when it was taken (UTC), so that names sort in the order they were taken. */
+export function backupFileName(at: Date): string {
+  return `localiq-backup-${at.toISOString().slice(0, 19).replace(/:/g, '-')}.db`;
+}
+
+/** Names `backupFileName` gives, and nothing else: the only files a backup folder's clean-up touches. */
+export const BACKUP_FILE_NAME = /^localiq-backup-\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d\.db$/;
+
 /** A restore was refused because a LocalIQ server (or another tool) has the database open. */
 export class DataFolderInUseError extends Error {}
 

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import Database from 'better-sqlite3';
@@ -252,7 +253,7 @@ describe('dashboard end to end (real server, real Chromium)', { timeout: 240_000
     await close();
   });
 
-  it('the Owner downloads a backup from Settings; a Member is not offered one', async () => {
+  it('the Owner downloads a backup from Settings and sets automatic backups; a Member is offered neither', async () => {
     await nav('Settings');
     const [download] = await Promise.all([
       app.page.waitForEvent('download'),
@@ -269,6 +270,26 @@ describe('dashboard end to end (real server, real Chromium)', { timeout: 240_000
     } finally {
       backup.close();
     }
+
+    // Automatic backups: a folder that is not a full path is refused, a good one saved, then used now.
+    const folder = tempDataDir();
+    await app.page.getByLabel('Back up every day').check();
+    await app.page.getByLabel(/^Folder/).fill('backups');
+    await app.page.getByRole('button', { name: 'Save schedule' }).click();
+    await app.page.getByRole('alert').filter({ hasText: 'full path' }).waitFor();
+    await app.page.getByLabel(/^Folder/).fill(folder);
+    await app.page.getByLabel(/^At/).selectOption('2');
+    await app.page.getByLabel('Backups to keep').fill('5');
+    await app.page.getByRole('button', { name: 'Save schedule' }).click();
+    await app.page.getByText('Schedule saved.', { exact: true }).waitFor();
+    await app.page.getByText(/^Next backup: /).waitFor();
+    await app.page.getByRole('button', { name: 'Back up to the folder now' }).click();
+    await app.page.getByTestId('backup-status').getByText(/^Last backup: /).waitFor();
+    const written = fs.readdirSync(folder);
+    assert.equal(written.length, 1);
+    assert.match(written[0]!, /^localiq-backup-[\dT-]+\.db$/);
+    assert.ok(await app.page.getByTestId('backup-status').getByText(written[0]!).isVisible());
+    openBackup(path.join(folder, written[0]!)).close();
 
     const { page: member, close } = await memberPage('#/settings');
     await member.getByRole('heading', { name: 'Your password' }).waitFor();

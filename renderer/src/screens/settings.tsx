@@ -1,9 +1,10 @@
 import { type FormEvent, useState } from 'react';
-import { ADMIN_PREFIX, type AdminSettings, type AdminUser, PASSWORD_MIN_LENGTH, ROLE_LABELS } from '../../../server/contract/admin.ts';
+import { type AdminSettings, type AdminUser, PASSWORD_MIN_LENGTH, ROLE_LABELS } from '../../../server/contract/admin.ts';
 import { del, get, patch, post } from '../api.ts';
 import { Confirm, ErrorNote, errorText, PageHeader, useLoad, DataTable } from '../components/ui.tsx';
 import { formatDate } from '../format.ts';
 import { useSession } from '../session.tsx';
+import { BackupPanel } from './backup-settings.tsx';
 import { LlmSettingsPanel } from './llm-settings.tsx';
 
 function ServerPanel() {
@@ -196,26 +197,6 @@ function PasswordPanel() {
       </form>
       <ErrorNote error={error} />
       {message ? <p role="status">{message}</p> : null}
-    </section>
-  );
-}
-
-/** The Owner's only: a backup holds every user's password hash and every key's hash. */
-function BackupPanel() {
-  return (
-    <section className="panel" aria-labelledby="backup-heading">
-      <h2 id="backup-heading">Backup</h2>
-      <p>
-        A consistent copy of everything LocalIQ keeps (items, their vectors, jobs, keys, users, settings and usage), taken
-        while it runs.
-      </p>
-      <a className="button secondary" href={`${ADMIN_PREFIX}/backup`} download>
-        Download a backup
-      </a>
-      <p className="hint">
-        To restore one, close LocalIQ and run <code>localiq restore FILE</code>. Restored on another machine, its API keys
-        must be created again.
-      </p>
     </section>
   );
 }

@@ -4,6 +4,7 @@ import type { AdminSettings } from '../../contract/admin.ts';
 import type { ApiKeyService } from '../../domain/api-key-service.ts';
 import type { JobQueue } from '../../domain/job-queue.ts';
 import type { MonitorService } from '../../domain/monitor.ts';
+import type { ScheduledBackups } from '../../domain/scheduled-backups.ts';
 import type { DesktopSignIn, SessionService } from '../../domain/sessions.ts';
 import type { UserService } from '../../domain/users.ts';
 import type { SearchService } from '../../retrieval/search.ts';
@@ -40,6 +41,7 @@ export type AdminApiOptions = {
   assistant: Assistant;
   usage: UsageRepo;
   llmSettings: LlmSettings;
+  backups: ScheduledBackups;
 };
 
 /**

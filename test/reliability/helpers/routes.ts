@@ -232,6 +232,9 @@ export const ADMIN_ROUTES: AdminRouteSpec[] = [
   { method: 'GET', path: '/settings/llm', access: 'member' },
   { method: 'PUT', path: '/settings/llm', access: 'manager', body: () => ({ endpoint: 'http://127.0.0.1:1/v1', model: 'x' }) },
   { method: 'GET', path: '/backup', access: 'owner' },
+  { method: 'GET', path: '/backup/schedule', access: 'owner' },
+  { method: 'PUT', path: '/backup/schedule', access: 'owner', body: () => ({ enabled: true, folder: '/tmp', hour: 3, keep: 7 }) },
+  { method: 'POST', path: '/backup/run', access: 'owner' },
 ];
 
 /** Routes no API key or session guards on purpose: the docs, the dashboard's files, the health check. */

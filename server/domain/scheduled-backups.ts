@@ -1,0 +1,229 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { BACKUP_FILE_NAME, backupFileName, type BackupResult } from '../storage/backup.ts';
+import type { SettingsRepo } from '../storage/settings-repo.ts';
+
+/** A backup every day at `hour` (the server's local time) into `folder`, keeping the newest `keep`. */
+export type BackupSchedule = { enabled: boolean; folder: string | null; hour: number; keep: number };
+
+/** One backup the schedule (or "Back up now") ran. Times in milliseconds since the epoch. */
+export type BackupRun = {
+  startedAt: number;
+  finishedAt: number;
+  ok: boolean;
+  file: string | null;
+  bytes: number | null;
+  error: string | null;
+  /** Older backups removed after this one, to keep the newest `keep`. */
+  removed: number;
+};
+
+export type BackupScheduleState = {
+  schedule: BackupSchedule;
+  running: boolean;
+  /** When the next backup is due, or null when none is scheduled. */
+  nextRunAt: number | null;
+  lastRun: BackupRun | null;
+  lastSuccess: { at: number; file: string; bytes: number } | null;
+};
+
+/** A schedule refused, with the field to fix. */
+export class BackupScheduleError extends Error {
+  constructor(
+    readonly field: keyof BackupSchedule,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** Writes a consistent backup of the data folder's database to `file` (backupInThread). */
+export type BackUp = (dataDir: string, file: string) => Promise<BackupResult>;
+
+type StoredSchedule = BackupSchedule & { changedAt: number };
+type StoredRuns = { lastRun: BackupRun | null; lastSuccess: BackupScheduleState['lastSuccess'] };
+
+const SCHEDULE_SETTING = 'backup_schedule';
+const RUNS_SETTING = 'backup_runs';
+const DEFAULT_SCHEDULE: StoredSchedule = { enabled: false, folder: null, hour: 3, keep: 7, changedAt: 0 };
+const CHECK_EVERY_MS = 60_000;
+/** A failed backup (a drive not connected, a full disk) is tried again this long after. */
+export const RETRY_AFTER_MS = 60 * 60_000;
+const PARTIAL_FILE = /^localiq-backup-.*\.db\.partial$/;
+
+/**
+ * Automatic backups for the Owner who set a folder in the dashboard: the same consistent copy as
+ * `localiq backup`, once a day, the oldest removed beyond the number to keep. A day missed while
+ * LocalIQ was not running is caught up within a minute of the next start. The schedule and the
+ * outcome of the last run live in the settings table, so they travel with the database.
+ */
+export class ScheduledBackups {
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<BackupRun> | null = null;
+  private onRun: (run: BackupRun) => void = () => {};
+
+  constructor(
+    private readonly settings: SettingsRepo,
+    private readonly dataDir: string,
+    private readonly backUp: BackUp,
+    private readonly clock: () => number = Date.now,
+  ) {}
+
+  state(): BackupScheduleState {
+    const { changedAt: _changedAt, ...schedule } = this.stored();
+    const runs = this.runs();
+    return {
+      schedule,
+      running: this.running !== null,
+      nextRunAt: nextRunAt(this.stored(), runs.lastRun, this.clock()),
+      ...runs,
+    };
+  }
+
+  /**
+   * Saves a schedule whose folder exists, can be written and lies outside the data folder. The
+   * next backup is at the next `hour` after now: saving a schedule never starts one at once.
+   */
+  setSchedule(input: BackupSchedule): BackupScheduleState {
+    const folder = input.folder?.trim() ? checkFolder(input.folder.trim(), this.dataDir) : null;
+    if (input.enabled && folder === null) throw new BackupScheduleError('folder', 'Choose the folder to write backups to.');
+    const stored: StoredSchedule = { enabled: input.enabled, folder, hour: input.hour, keep: input.keep, changedAt: this.clock() };
+    this.settings.set(SCHEDULE_SETTING, JSON.stringify(stored));
+    return this.state();
+  }
+
+  /** Looks at the clock every minute and runs a backup when one is due; `onRun` hears each run. */
+  start(onRun: (run: BackupRun) => void): void {
+    this.onRun = onRun;
+    if (this.timer) return;
+    this.timer = setInterval(() => void this.tick(), CHECK_EVERY_MS);
+    this.timer.unref();
+  }
+
+  /**
+   * Stops the clock. A backup under way is not waited for: it holds the database for seconds, and
+   * one cut short by the process ending leaves only a `.partial` file, removed by the next run.
+   */
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+  }
+
+  /** Runs the scheduled backup if it is due; resolves with its run, or null when none was due. */
+  async tick(): Promise<BackupRun | null> {
+    if (this.running || !isDue(this.stored(), this.runs().lastRun, this.clock())) return null;
+    return this.runNow();
+  }
+
+  /** Backs up into the schedule's folder now (or joins the backup under way). */
+  runNow(): Promise<BackupRun> {
+    this.running ??= this.run(this.stored()).finally(() => {
+      this.running = null;
+    });
+    return this.running;
+  }
+
+  private async run(schedule: StoredSchedule): Promise<BackupRun> {
+    const startedAt = this.clock();
+    let run: BackupRun;
+    try {
+      const folder = schedule.folder;
+      if (folder === null) throw new Error('No backup folder is set.');
+      if (!fs.statSync(folder, { throwIfNoEntry: false })?.isDirectory()) {
+        throw new Error(`The backup folder ${folder} is not there. Is its drive connected?`);
+      }
+      removePartialBackups(folder);
+      const result = await this.backUp(this.dataDir, path.join(folder, backupFileName(new Date(startedAt))));
+      const removed = removeOldBackups(folder, schedule.keep);
+      run = { startedAt, finishedAt: this.clock(), ok: true, file: result.file, bytes: result.bytes, error: null, removed };
+    } catch (error) {
+      run = { startedAt, finishedAt: this.clock(), ok: false, file: null, bytes: null, error: (error as Error).message, removed: 0 };
+    }
+    const previous = this.runs();
+    const lastSuccess = run.ok ? { at: run.finishedAt, file: run.file!, bytes: run.bytes! } : previous.lastSuccess;
+    this.settings.set(RUNS_SETTING, JSON.stringify({ lastRun: run, lastSuccess } satisfies StoredRuns));
+    this.onRun(run);
+    return run;
+  }
+
+  private stored(): StoredSchedule {
+    const raw = this.settings.get(SCHEDULE_SETTING);
+    return raw === null ? DEFAULT_SCHEDULE : (JSON.parse(raw) as StoredSchedule);
+  }
+
+  private runs(): StoredRuns {
+    const raw = this.settings.get(RUNS_SETTING);
+    return raw === null ? { lastRun: null, lastSuccess: null } : (JSON.parse(raw) as StoredRuns);
+  }
+}
+
+/** The latest time at `hour`:00 (local) at or before `now`. */
+export function lastSlot(now: number, hour: number): number {
+  const slot = new Date(now);
+  slot.setHours(hour, 0, 0, 0);
+  if (slot.getTime() > now) {
+    slot.setDate(slot.getDate() - 1);
+    slot.setHours(hour, 0, 0, 0);
+  }
+  return slot.getTime();
+}
+
+function nextSlot(now: number, hour: number): number {
+  const slot = new Date(lastSlot(now, hour));
+  slot.setDate(slot.getDate() + 1);
+  slot.setHours(hour, 0, 0, 0);
+  return slot.getTime();
+}
+
+/**
+ * Due when no backup was taken (or tried) since the latest slot, counting from when the schedule
+ * was saved; or an hour after a failed one.
+ */
+export function isDue(schedule: StoredSchedule, lastRun: BackupRun | null, now: number): boolean {
+  if (!schedule.enabled || schedule.folder === null) return false;
+  const since = Math.max(schedule.changedAt, lastRun?.startedAt ?? 0);
+  if (since < lastSlot(now, schedule.hour)) return true;
+  return lastRun !== null && !lastRun.ok && now - lastRun.startedAt >= RETRY_AFTER_MS;
+}
+
+function nextRunAt(schedule: StoredSchedule, lastRun: BackupRun | null, now: number): number | null {
+  if (!schedule.enabled || schedule.folder === null) return null;
+  if (isDue(schedule, lastRun, now)) return now;
+  const next = nextSlot(now, schedule.hour);
+  return lastRun !== null && !lastRun.ok ? Math.min(next, lastRun.startedAt + RETRY_AFTER_MS) : next;
+}
+
+function checkFolder(folder: string, dataDir: string): string {
+  if (!path.isAbsolute(folder)) {
+    throw new BackupScheduleError('folder', 'Give the backup folder as a full path, such as /mnt/nas/localiq or D:\\Backups\\LocalIQ.');
+  }
+  const resolved = path.resolve(folder);
+  if (!fs.statSync(resolved, { throwIfNoEntry: false })?.isDirectory()) {
+    throw new BackupScheduleError('folder', `There is no folder at ${resolved}. Create it (or connect its drive) first.`);
+  }
+  const fromData = path.relative(fs.realpathSync(dataDir), fs.realpathSync(resolved));
+  if (fromData === '' || (fromData !== '..' && !fromData.startsWith(`..${path.sep}`) && !path.isAbsolute(fromData))) {
+    throw new BackupScheduleError('folder', 'Choose a folder outside the data folder: a backup there would be lost with it.');
+  }
+  try {
+    fs.accessSync(resolved, fs.constants.W_OK);
+  } catch {
+    throw new BackupScheduleError('folder', `LocalIQ may not write to ${resolved}.`);
+  }
+  return resolved;
+}
+
+/** Removes all but the newest `keep` backups from the folder; no other file is touched. */
+function removeOldBackups(folder: string, keep: number): number {
+  const backups = fs.readdirSync(folder).filter((name) => BACKUP_FILE_NAME.test(name)).sort();
+  const old = backups.slice(0, Math.max(0, backups.length - keep));
+  for (const name of old) fs.rmSync(path.join(folder, name), { force: true });
+  return old.length;
+}
+
+/** A backup cut short (LocalIQ stopped during it) leaves its `.partial` file; one runs at a time. */
+function removePartialBackups(folder: string): void {
+  for (const name of fs.readdirSync(folder)) {
+    if (PARTIAL_FILE.test(name)) fs.rmSync(path.join(folder, name), { force: true });
+  }
+}

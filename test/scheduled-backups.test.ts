@@ -1,0 +1,219 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, it } from 'node:test';
+import { isDue, lastSlot, RETRY_AFTER_MS, ScheduledBackups, type BackupRun } from '../server/domain/scheduled-backups.ts';
+import { backupContents, backupFileName, backupInThread, openBackup } from '../server/storage/backup.ts';
+import { SettingsRepo } from '../server/storage/settings-repo.ts';
+import { AdminClient } from './helpers/admin-client.ts';
+import { createTestApp, item, tempDataDir, type TestApp } from './helpers/test-app.ts';
+
+/** Local times, as the schedule reads them. */
+const at = (day: number, hour: number, minute = 0) => new Date(2026, 10, day, hour, minute).getTime();
+
+function backupsIn(folder: string): string[] {
+  return fs.readdirSync(folder).filter((name) => name.startsWith('localiq-backup-')).sort();
+}
+
+/** Jobs in a backup: the test app runs no pipeline, so pushes stay jobs. */
+function jobsIn(file: string): number {
+  const db = openBackup(file);
+  try {
+    return backupContents(db).jobs;
+  } finally {
+    db.close();
+  }
+}
+
+/** The test app's database with a clock the test moves, and the real backup on its thread. */
+function scheduled(t: TestApp) {
+  const clock = { now: at(22, 14) };
+  const backups = new ScheduledBackups(new SettingsRepo(t.services.db), t.dataDir, backupInThread, () => clock.now);
+  const runs: BackupRun[] = [];
+  backups.start((run) => runs.push(run));
+  return { clock, backups, runs };
+}
+
+async function pushItems(t: TestApp, count: number, from = 0): Promise<void> {
+  const items = Array.from({ length: count }, (_, i) => item({ externalId: `p-${from + i}` }));
+  const res = await t.app.inject({ method: 'POST', url: '/ingest/bulk', headers: { 'x-api-key': t.key() }, payload: { items } });
+  assert.equal(res.statusCode, 200, res.body);
+}
+
+describe('the backup schedule', () => {
+  it('the latest slot is today at the hour once it has passed, else yesterday', () => {
+    assert.equal(lastSlot(at(22, 14), 3), at(22, 3));
+    assert.equal(lastSlot(at(22, 3), 3), at(22, 3));
+    assert.equal(lastSlot(at(22, 2, 59), 3), at(21, 3));
+    assert.equal(lastSlot(at(1, 1), 23), at(0, 23), 'across the start of a month');
+  });
+
+  it('is due once a slot passes after it was saved or last ran, and an hour after a failure', () => {
+    const schedule = { enabled: true, folder: '/backups', hour: 3, keep: 7, changedAt: at(22, 14) };
+    assert.equal(isDue(schedule, null, at(22, 14, 1)), false, 'saving it does not start a backup');
+    assert.equal(isDue(schedule, null, at(23, 2, 59)), false);
+    assert.equal(isDue(schedule, null, at(23, 3)), true);
+    assert.equal(isDue(schedule, null, at(25, 9)), true, 'days missed while stopped: caught up');
+    assert.equal(isDue({ ...schedule, enabled: false }, null, at(23, 3)), false);
+    assert.equal(isDue({ ...schedule, folder: null }, null, at(23, 3)), false);
+
+    const ok: BackupRun = { startedAt: at(23, 3), finishedAt: at(23, 3), ok: true, file: 'f', bytes: 1, error: null, removed: 0 };
+    assert.equal(isDue(schedule, ok, at(23, 23)), false);
+    assert.equal(isDue(schedule, ok, at(24, 3)), true);
+    const failed: BackupRun = { ...ok, ok: false, file: null, bytes: null, error: 'no drive' };
+    assert.equal(isDue(schedule, failed, at(23, 3) + RETRY_AFTER_MS - 1), false);
+    assert.equal(isDue(schedule, failed, at(23, 3) + RETRY_AFTER_MS), true);
+  });
+});
+
+describe('scheduled backups', () => {
+  it('run at the hour into the folder, keep the newest, and touch no other file', async () => {
+    const t = await createTestApp();
+    const { clock, backups, runs } = scheduled(t);
+    try {
+      const folder = tempDataDir();
+      fs.writeFileSync(path.join(folder, 'notes.txt'), 'mine');
+      fs.writeFileSync(path.join(folder, 'localiq-backup-before-upgrade.db'), 'a backup named by hand');
+      fs.writeFileSync(path.join(folder, 'localiq-backup-2026-11-01T03-00-00.db.partial'), 'cut short');
+      await pushItems(t, 5);
+
+      const saved = backups.setSchedule({ enabled: true, folder, hour: 3, keep: 2 });
+      assert.equal(saved.nextRunAt, at(23, 3));
+      assert.equal(await backups.tick(), null, 'nothing before the hour');
+      assert.deepEqual(backupsIn(folder), ['localiq-backup-2026-11-01T03-00-00.db.partial', 'localiq-backup-before-upgrade.db']);
+
+      const taken: string[] = [];
+      for (const day of [23, 24, 25]) {
+        clock.now = at(day, 3, 0);
+        await pushItems(t, 1, 100 + day);
+        const run = await backups.tick();
+        assert.ok(run?.ok, run?.error ?? 'no run');
+        assert.equal(run.file, path.join(folder, backupFileName(new Date(at(day, 3)))));
+        taken.push(path.basename(run.file!));
+        clock.now = at(day, 12);
+        assert.equal(await backups.tick(), null, 'once a day');
+      }
+      assert.deepEqual(runs.map((run) => run.removed), [0, 0, 1]);
+      assert.deepEqual(backupsIn(folder), [...taken.slice(1), 'localiq-backup-before-upgrade.db'].sort());
+      assert.equal(fs.readFileSync(path.join(folder, 'notes.txt'), 'utf8'), 'mine');
+      const newest = path.join(folder, taken[2]!);
+      assert.equal(jobsIn(newest), 8, 'the 5 + 3 jobs pushed by then');
+      const state = backups.state();
+      assert.deepEqual(state.lastSuccess, { at: at(25, 3), file: newest, bytes: fs.statSync(newest).size });
+      assert.equal(state.nextRunAt, at(26, 3));
+
+      // Stopped for three days: one backup catches up, not three.
+      clock.now = at(28, 9);
+      assert.ok((await backups.tick())?.ok);
+      assert.equal(await backups.tick(), null);
+    } finally {
+      backups.stop();
+      await t.close();
+    }
+  });
+
+  it('a missing folder fails the run, which is tried again an hour later; the last good backup stays known', async () => {
+    const t = await createTestApp();
+    const { clock, backups } = scheduled(t);
+    try {
+      const folder = path.join(tempDataDir(), 'nas');
+      fs.mkdirSync(folder);
+      backups.setSchedule({ enabled: true, folder, hour: 3, keep: 7 });
+      clock.now = at(23, 3);
+      const good = await backups.tick();
+      assert.ok(good?.ok);
+
+      fs.rmSync(folder, { recursive: true });
+      clock.now = at(24, 3);
+      const failed = await backups.tick();
+      assert.equal(failed?.ok, false);
+      assert.equal(failed.error, `The backup folder ${folder} is not there. Is its drive connected?`);
+      assert.equal(backups.state().lastSuccess?.file, good.file);
+      assert.equal(backups.state().nextRunAt, at(24, 4));
+      clock.now = at(24, 3, 59);
+      assert.equal(await backups.tick(), null);
+
+      fs.mkdirSync(folder);
+      clock.now = at(24, 4);
+      const retried = await backups.tick();
+      assert.ok(retried?.ok, retried?.error ?? '');
+      assert.equal(backups.state().lastRun?.ok, true);
+      assert.equal(backups.state().nextRunAt, at(25, 3));
+    } finally {
+      backups.stop();
+      await t.close();
+    }
+  });
+});
+
+describe('automatic backups in the admin API', () => {
+  it('the Owner saves a checked schedule and backs up now; Admins and Members may not', async () => {
+    const t = await createTestApp();
+    try {
+      const owner = new AdminClient(t.app);
+      assert.equal((await owner.post('/setup', { username: 'owner', password: 'owner password 1' })).statusCode, 201);
+      const initial = await owner.get('/backup/schedule');
+      assert.equal(initial.statusCode, 200);
+      assert.deepEqual(initial.json(), {
+        schedule: { enabled: false, folder: null, hour: 3, keep: 7 },
+        running: false,
+        nextRunAt: null,
+        lastRun: null,
+        lastSuccess: null,
+      });
+
+      const folder = tempDataDir();
+      const refused: Array<[unknown, string]> = [
+        [{ enabled: true, folder: 'backups', hour: 3, keep: 7 }, 'full path'],
+        [{ enabled: true, folder: path.join(folder, 'missing'), hour: 3, keep: 7 }, 'There is no folder'],
+        [{ enabled: true, folder: t.dataDir, hour: 3, keep: 7 }, 'outside the data folder'],
+        [{ enabled: true, folder: path.join(t.dataDir, 'backup-downloads'), hour: 3, keep: 7 }, 'outside the data folder'],
+        [{ enabled: true, folder: null, hour: 3, keep: 7 }, 'Choose the folder'],
+        [{ enabled: true, folder, hour: 24, keep: 7 }, 'hour'],
+        [{ enabled: true, folder, hour: 3, keep: 0 }, 'keep'],
+        [{ enabled: true, folder, hour: 3, keep: 7, time: '03:00' }, 'time'],
+        [{ enabled: 'yes', folder, hour: 3, keep: 7 }, 'enabled'],
+      ];
+      fs.mkdirSync(path.join(t.dataDir, 'backup-downloads'), { recursive: true });
+      for (const [body, expected] of refused) {
+        const res = await owner.request('PUT', '/backup/schedule', body);
+        assert.equal(res.statusCode, 400, JSON.stringify(body));
+        assert.equal(res.json().code, 'invalid_body');
+        assert.ok(JSON.stringify(res.json()).includes(expected), `${JSON.stringify(body)}: ${res.body}`);
+      }
+      assert.deepEqual((await owner.get('/backup/schedule')).json().schedule, initial.json().schedule, 'nothing saved');
+
+      const saved = await owner.request('PUT', '/backup/schedule', { enabled: true, folder, hour: 23, keep: 3 });
+      assert.equal(saved.statusCode, 200, saved.body);
+      assert.deepEqual(saved.json().schedule, { enabled: true, folder, hour: 23, keep: 3 });
+      assert.ok(Date.parse(saved.json().nextRunAt) > Date.now());
+
+      await pushItems(t, 4);
+      const run = await owner.post('/backup/run', {});
+      assert.equal(run.statusCode, 200, run.body);
+      const state = run.json();
+      assert.equal(state.lastRun.ok, true);
+      assert.equal(path.dirname(state.lastSuccess.file), folder);
+      assert.deepEqual(backupsIn(folder), [path.basename(state.lastSuccess.file)]);
+      assert.equal(jobsIn(state.lastSuccess.file), 4);
+
+      for (const role of ['admin', 'member'] as const) {
+        const password = `${role} password 1`;
+        assert.equal((await owner.post('/users', { username: role, password, role })).statusCode, 201);
+        const other = new AdminClient(t.app);
+        assert.equal((await other.post('/session', { username: role, password })).statusCode, 200);
+        for (const [method, url, body] of [
+          ['GET', '/backup/schedule', undefined],
+          ['PUT', '/backup/schedule', { enabled: false, folder: null, hour: 3, keep: 7 }],
+          ['POST', '/backup/run', {}],
+        ] as const) {
+          const res = await other.request(method, url, body);
+          assert.equal(res.statusCode, 403, `${role} ${method} ${url}`);
+        }
+      }
+      assert.deepEqual(backupsIn(folder).length, 1, 'no backup was run by them');
+    } finally {
+      await t.close();
+    }
+  });
+});
