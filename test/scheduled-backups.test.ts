@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
@@ -25,13 +26,21 @@ function jobsIn(file: string): number {
   }
 }
 
-/** The test app's database with a clock the test moves, and the real backup on its thread. */
+/**
+ * The test app's database with a clock the test moves, and the real backup on its thread;
+ * `folderAtBackup` is what the folder held as each backup began.
+ */
 function scheduled(t: TestApp) {
   const clock = { now: at(22, 14) };
-  const backups = new ScheduledBackups(new SettingsRepo(t.services.db), t.dataDir, backupInThread, () => clock.now);
+  const folderAtBackup: string[][] = [];
+  const backUp = (dataDir: string, file: string) => {
+    folderAtBackup.push(backupsIn(path.dirname(file)));
+    return backupInThread(dataDir, file);
+  };
+  const backups = new ScheduledBackups(new SettingsRepo(t.services.db), t.dataDir, backUp, () => clock.now);
   const runs: BackupRun[] = [];
   backups.start((run) => runs.push(run));
-  return { clock, backups, runs };
+  return { clock, backups, runs, folderAtBackup };
 }
 
 async function pushItems(t: TestApp, count: number, from = 0): Promise<void> {
@@ -142,6 +151,55 @@ describe('scheduled backups', () => {
     } finally {
       backups.stop();
       await t.close();
+    }
+  });
+});
+
+describe('scheduled backups and the backup disk', () => {
+  it('a lowered number to keep makes room before the next backup', async () => {
+    const t = await createTestApp();
+    const { clock, backups, folderAtBackup } = scheduled(t);
+    try {
+      const folder = tempDataDir();
+      backups.setSchedule({ enabled: true, folder, hour: 3, keep: 3 });
+      for (const day of [23, 24, 25]) {
+        clock.now = at(day, 3);
+        assert.ok((await backups.tick())?.ok);
+      }
+      const before = backupsIn(folder);
+      assert.equal(before.length, 3);
+      backups.setSchedule({ enabled: true, folder, hour: 3, keep: 1 });
+      assert.deepEqual(backupsIn(folder), before, 'saving removes nothing');
+      clock.now = at(26, 3);
+      const run = await backups.tick();
+      assert.deepEqual(folderAtBackup.at(-1), before.slice(2), 'the oldest two removed before the backup began');
+      assert.equal(run?.removed, 3);
+      assert.deepEqual(backupsIn(folder), [path.basename(run.file!)]);
+    } finally {
+      backups.stop();
+      await t.close();
+    }
+  });
+
+  it('a disk without room for the backup refuses it before writing, and says how much is needed', async (test) => {
+    const disk = path.join(tempDataDir(), 'small-disk');
+    fs.mkdirSync(disk);
+    // A real 2 MB file system; mounting one needs root, as CI runs.
+    const mount = spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=2m', 'tmpfs', disk]);
+    if (mount.status !== 0) return test.skip(`cannot mount a small file system here: ${mount.stderr}`);
+    const t = await createTestApp();
+    const { clock, backups } = scheduled(t);
+    try {
+      backups.setSchedule({ enabled: true, folder: disk, hour: 3, keep: 3 });
+      clock.now = at(23, 3);
+      const run = await backups.tick();
+      assert.equal(run?.ok, false);
+      assert.match(run.error!, new RegExp(`^Not enough free space in ${disk}: the backup needs about \\d+ MB \\(and 64 MB to spare\\), 2 MB are free\\.$`));
+      assert.deepEqual(fs.readdirSync(disk), [], 'nothing written');
+    } finally {
+      backups.stop();
+      await t.close();
+      spawnSync('umount', [disk]);
     }
   });
 });

@@ -133,8 +133,10 @@ export class ScheduledBackups {
         throw new Error(`The backup folder ${folder} is not there. Is its drive connected?`);
       }
       removePartialBackups(folder);
+      // Also before: a number to keep lowered to make room takes effect on a disk too full to back up.
+      let removed = removeOldBackups(folder, schedule.keep);
       const result = await this.backUp(this.dataDir, path.join(folder, backupFileName(new Date(startedAt))));
-      const removed = removeOldBackups(folder, schedule.keep);
+      removed += removeOldBackups(folder, schedule.keep);
       run = { startedAt, finishedAt: this.clock(), ok: true, file: result.file, bytes: result.bytes, error: null, removed };
     } catch (error) {
       run = { startedAt, finishedAt: this.clock(), ok: false, file: null, bytes: null, error: (error as Error).message, removed: 0 };

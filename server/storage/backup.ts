@@ -39,6 +39,7 @@ export function backupDatabase(dataDir: string, target: string): BackupResult {
   fs.rmSync(partial, { force: true });
   const db = openDatabase(dataDir);
   try {
+    checkFreeSpace(db, path.dirname(file));
     db.prepare('VACUUM INTO ?').run(partial);
   } finally {
     db.close();
@@ -52,6 +53,28 @@ export function backupDatabase(dataDir: string, target: string): BackupResult {
     return { file, bytes: fs.statSync(file).size, ...backupContents(backup) };
   } finally {
     backup.close();
+  }
+}
+
+/** Room left on the backup's disk beyond the backup itself, in case that is the data folder's disk. */
+const SPARE_BYTES = 64_000_000;
+
+/**
+ * Refuses a backup its disk cannot hold before writing any of it: a full disk would fail it
+ * halfway, and where the backup shares the data folder's disk, LocalIQ's own writes would fail too.
+ * The copy is compacted, so it takes about the pages in use.
+ */
+function checkFreeSpace(db: Db, folder: string): void {
+  const pages = (name: string) => db.pragma(name, { simple: true }) as number;
+  const needed = (pages('page_count') - pages('freelist_count')) * pages('page_size');
+  const { bavail, bsize } = fs.statfsSync(folder);
+  const free = bavail * bsize;
+  if (free < needed + SPARE_BYTES) {
+    // Rounded so as never to understate the need or overstate the room.
+    const mb = (bytes: number, round: (n: number) => number) => `${round(bytes / 1_000_000)} MB`;
+    throw new Error(
+      `Not enough free space in ${folder}: the backup needs about ${mb(needed, Math.ceil)} (and ${mb(SPARE_BYTES, Math.ceil)} to spare), ${mb(free, Math.floor)} are free.`,
+    );
   }
 }
 
