@@ -7,6 +7,7 @@
  *   git apply bench/diagnostics/write-path.patch
  *   node --import tsx bench/diagnostics/write-path.ts [--rounds 3] [--seconds 5] [--connections 16,64,256]
  *
+ * `--only shipped,inbox` runs the variants whose names contain one of those words.
  * Each run starts a fresh server (pipeline off), warms it for 3 s, then measures.
  */
 import { spawn } from 'node:child_process';
@@ -19,19 +20,26 @@ const { values } = parseArgs({
     seconds: { type: 'string', default: '5' },
     rounds: { type: 'string', default: '3' },
     connections: { type: 'string', default: '16,64,256' },
+    only: { type: 'string' },
   },
 });
 
 /** The server's environment for each variant (the switches write-path.patch adds). */
-const VARIANTS: Record<string, Record<string, string> | 'bare'> = {
+const ALL_VARIANTS: Record<string, Record<string, string> | 'bare'> = {
   'bare route': 'bare',
   'answer at once, nothing written': { DIAG_IMMEDIATE: '1' },
   'writer thread round trip, nothing written': { DIAG_THREAD_ONLY: '1' },
   'writer thread, synchronous=NORMAL': { DIAG_NORMAL: '1' },
   'writer thread, synchronous=FULL (as shipped)': {},
+  'writer thread, FULL, each push appended to a bare inbox table instead': { DIAG_INBOX: '1' },
   'written on the event loop, FULL': { DIAG_MAIN: 'full' },
   'written on the event loop, NORMAL': { DIAG_MAIN: 'normal' },
 };
+
+/** `--only` picks variants by a word of their names; the bare route always runs. */
+const VARIANTS = Object.fromEntries(
+  Object.entries(ALL_VARIANTS).filter(([name]) => name === 'bare route' || !values.only || values.only.split(',').some((word) => name.includes(word))),
+);
 
 async function startBare(): Promise<ServerChild> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'bench/bare-server.ts'], { stdio: ['ignore', 'pipe', 'inherit'] });
