@@ -5,6 +5,7 @@ import { del, get, setCsrfToken, setSignedOutHandler } from './api.ts';
 import { useRoute } from './router.ts';
 import { SCREENS } from './screens/index.ts';
 import { SetupScreen, SignInScreen } from './screens/auth.tsx';
+import { BackupWarning } from './screens/backup-settings.tsx';
 import { SessionContext } from './session.tsx';
 
 type State = { kind: 'loading' } | { kind: 'setup' } | { kind: 'signin' } | { kind: 'ready'; session: SessionInfo } | { kind: 'error'; message: string };
@@ -77,6 +78,7 @@ export function App() {
           </div>
         </nav>
         <main id="main" tabIndex={-1}>
+          {session.user.role === 'owner' && current.path !== 'settings' ? <BackupWarning /> : null}
           <Screen key={current.path} route={route} />
         </main>
       </div>

@@ -291,6 +291,22 @@ describe('dashboard end to end (real server, real Chromium)', { timeout: 240_000
     assert.ok(await app.page.getByTestId('backup-status').getByText(written[0]!).isVisible());
     openBackup(path.join(folder, written[0]!)).close();
 
+    // A failed backup: shown in the panel, and to the Owner on every other screen until one succeeds.
+    fs.rmSync(folder, { recursive: true });
+    await app.page.getByRole('button', { name: 'Back up to the folder now' }).click();
+    const failure = `${folder} is not there. Is its drive connected?`;
+    await app.page.getByTestId('backup-status').getByRole('alert').filter({ hasText: failure }).waitFor();
+    await nav('Ingestion');
+    await app.page.getByRole('alert').filter({ hasText: `failed: The backup folder ${failure}` }).waitFor();
+    await app.page.getByRole('link', { name: 'Backup settings' }).click();
+    await app.page.getByRole('heading', { name: 'Automatic backups' }).waitFor();
+    fs.mkdirSync(folder);
+    await app.page.getByRole('button', { name: 'Back up to the folder now' }).click();
+    await app.page.getByTestId('backup-status').getByText(/^Last backup: /).filter({ hasNotText: written[0]! }).waitFor();
+    await nav('Ingestion');
+    await app.page.getByRole('heading', { name: 'Ingestion', exact: true }).waitFor();
+    assert.equal(await app.page.getByRole('alert').filter({ hasText: 'backup' }).count(), 0, 'the warning is gone');
+
     const { page: member, close } = await memberPage('#/settings');
     await member.getByRole('heading', { name: 'Your password' }).waitFor();
     assert.equal(await member.getByRole('heading', { name: 'Backup' }).count(), 0);

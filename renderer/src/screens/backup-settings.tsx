@@ -1,10 +1,11 @@
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useEffect, useState } from 'react';
 import { ADMIN_PREFIX, type AdminBackupState } from '../../../server/contract/admin.ts';
 import { api, get, post } from '../api.ts';
 import { ErrorNote, errorText, useLoad } from '../components/ui.tsx';
 import { formatBytes, formatDate } from '../format.ts';
 
 const HOURS = Array.from({ length: 24 }, (_, hour) => hour);
+const WARNING_CHECK_MS = 5 * 60_000;
 
 function LastBackup({ state }: { state: AdminBackupState }) {
   const { lastRun, lastSuccess } = state;
@@ -137,5 +138,24 @@ export function BackupPanel() {
         must be created again. Give each LocalIQ a folder of its own: it removes its oldest backups there.
       </p>
     </section>
+  );
+}
+
+/**
+ * A failed automatic backup, shown to the Owner on every screen (but Settings, which shows it in
+ * its panel): a backup that fails unnoticed is no backup. Checked on load and every five minutes.
+ */
+export function BackupWarning() {
+  const { data, reload } = useLoad((signal) => get<AdminBackupState>('/backup/schedule', signal), []);
+  useEffect(() => {
+    const timer = setInterval(reload, WARNING_CHECK_MS);
+    return () => clearInterval(timer);
+  }, [reload]);
+  const failed = data?.lastRun && !data.lastRun.ok ? data.lastRun : null;
+  if (!failed) return null;
+  return (
+    <p className="error" role="alert">
+      The automatic backup at {formatDate(failed.startedAt)} failed: {failed.error} <a href="#/settings">Backup settings</a>
+    </p>
   );
 }
