@@ -289,3 +289,46 @@ describe('localiq import resumes after an interruption', { timeout: 300_000 }, (
     assert.equal(report.itemsSent, 2);
   });
 });
+
+describe('localiq import after a restore', { timeout: 300_000 }, () => {
+  it('a checkpoint whose last job the restored database lacks starts over instead of skipping rows', async () => {
+    const dataDir = tempDataDir();
+    const key = createKey(dataDir);
+    const rows = 24;
+    const file = path.join(tempDataDir(), 'restored.jsonl');
+    fs.writeFileSync(file, Array.from({ length: rows }, (_, i) => `{"id":"r-${i + 1}","text":"Row ${i + 1}."}\n`).join(''));
+    const backup = path.join(tempDataDir(), 'before-import.db');
+    const env = { LOCALIQ_RATE_LIMIT_PER_SECOND: '2', LOCALIQ_RATE_LIMIT_BURST: '1', LOCALIQ_BULK_LIMIT: '4' };
+    let server: ServerProcess | undefined = await startServerProcess(dataDir, env);
+    try {
+      assert.equal((await runCli(dataDir, ['backup', backup])).code, 0);
+      const args = ['import', file, '--map', 'externalId=id,content=text', '--source-type', 'PAGE', '--knowledge-base', 'notes',
+        '--integration', 'restored', '--batch-size', '4', '--no-wait', '--json', '--key', key];
+      const checkpointFile = `${file}.localiq-import.json`;
+      const first = startCli(dataDir, [...args, '--url', server.url]);
+      const started = Date.now();
+      while (!(fs.existsSync(checkpointFile) && JSON.parse(fs.readFileSync(checkpointFile, 'utf8')).lastRow >= 8)) {
+        assert.ok(Date.now() - started < 60_000, 'the checkpoint advances');
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      first.child.kill('SIGKILL');
+      await first.done;
+      const { lastJobId } = JSON.parse(fs.readFileSync(checkpointFile, 'utf8'));
+      assert.match(lastJobId, /^restored-r-\d+$/);
+
+      await stop(server);
+      server = undefined;
+      const restore = await runCli(dataDir, ['restore', backup]);
+      assert.equal(restore.code, 0, restore.stderr);
+      server = await startServerProcess(dataDir, env);
+      const resumed = await runCli(dataDir, [...args, '--url', server.url]);
+      assert.equal(resumed.code, 0, resumed.stderr);
+      assert.ok(resumed.stderr.includes(`Starting over: LocalIQ no longer has job ${lastJobId}`), resumed.stderr);
+      const report = JSON.parse(resumed.stdout);
+      assert.equal(report.resumedAfterRow, null);
+      assert.equal(report.itemsSent, rows, 'every row sent again, none skipped');
+    } finally {
+      await stop(server);
+    }
+  });
+});

@@ -5,9 +5,18 @@ import path from 'node:path';
 /**
  * The resume point of an import: the last row whose batch the server acknowledged. It is keyed
  * by the file's size and modification time and by a hash of the mapping and target, so a changed
- * file or a different mapping starts over instead of skipping rows it never sent.
+ * file or a different mapping starts over instead of skipping rows it never sent. `lastJobId` is
+ * the job of the last item acknowledged (absent in checkpoints written before it was kept).
  */
-export type Checkpoint = { version: 1; key: string; file: string; lastRow: number; itemsSent: number; updatedAt: string };
+export type Checkpoint = {
+  version: 1;
+  key: string;
+  file: string;
+  lastRow: number;
+  itemsSent: number;
+  lastJobId?: string;
+  updatedAt: string;
+};
 
 export function checkpointKey(file: string, settings: unknown): string {
   const stat = fs.statSync(file);
@@ -54,8 +63,8 @@ export class CheckpointFile {
   }
 
   /** Written to a temporary file and renamed, so an interruption never leaves half a checkpoint. */
-  save(lastRow: number, itemsSent: number): void {
-    const value: Checkpoint = { version: 1, key: this.key, file: this.source, lastRow, itemsSent, updatedAt: new Date().toISOString() };
+  save(lastRow: number, itemsSent: number, lastJobId: string): void {
+    const value: Checkpoint = { version: 1, key: this.key, file: this.source, lastRow, itemsSent, lastJobId, updatedAt: new Date().toISOString() };
     fs.mkdirSync(path.dirname(this.filePath), { recursive: true });
     const temp = `${this.filePath}.${process.pid}.tmp`;
     fs.writeFileSync(temp, `${JSON.stringify(value)}\n`);

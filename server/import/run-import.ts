@@ -4,7 +4,7 @@ import { mapRecord } from '../contract/import-mapping.ts';
 import type { IngestItem } from '../contract/ingest.ts';
 import { ErrorAnswer } from '../contract/errors.ts';
 import type { ApiClient } from './api-client.ts';
-import { CheckpointFile, checkpointKey } from './checkpoint.ts';
+import { type Checkpoint, CheckpointFile, checkpointKey } from './checkpoint.ts';
 import { followJobs, type JobTally } from './follow-jobs.ts';
 import { openRecords, type ImportFormat } from './readers.ts';
 import { findAbsentItems, deleteItems } from './sync.ts';
@@ -68,9 +68,8 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
   const checkpoint = options.checkpointPath && !options.dryRun
     ? new CheckpointFile(options.checkpointPath, checkpointKey(file, { format, delimiter: options.delimiter ?? null, mapping, target }), file)
     : null;
-  const resume = checkpoint?.load() ?? null;
-  if (resume) progress?.note(`Resuming: rows up to ${resume.lastRow} were already sent (${resume.itemsSent} items).`);
   if (!options.dryRun && !client) throw new Error('An import needs an API client.');
+  const resume = checkpoint ? await resumePoint(checkpoint, client!, target, progress) : null;
 
   const report: ImportReport = {
     file,
@@ -106,10 +105,10 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
 
   const flush = async () => {
     if (batch.items.length === 0) return;
-    await sendBatch(client!, batch.items, () => report.batches++);
+    const lastJobId = await sendBatch(client!, batch.items, () => report.batches++);
     report.itemsSent += batch.items.length;
     itemsSentTotal += batch.items.length;
-    checkpoint?.save(batch.lastRow, itemsSentTotal);
+    checkpoint?.save(batch.lastRow, itemsSentTotal, lastJobId);
     batch = { items: [], bytes: 0, lastRow: 0 };
     reportReading();
   };
@@ -170,18 +169,49 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
 }
 
 /**
- * One `POST /ingest/bulk`. A server configured with a lower bulk or body limit than this batch
- * answers `too_many_items` / `payload_too_large`; the batch is then sent in halves.
+ * The saved resume point, once the server is known to still hold the last job it records. A
+ * database restored from a backup taken before that job would otherwise miss every row between
+ * the backup and the checkpoint; the import then starts over (items already there end `skipped`).
  */
-async function sendBatch(client: ApiClient, items: IngestItem[], counted: () => void): Promise<void> {
+async function resumePoint(
+  checkpoint: CheckpointFile,
+  client: ApiClient,
+  target: ImportTarget,
+  progress: ImportOptions['progress'],
+): Promise<Checkpoint | null> {
+  const saved = checkpoint.load();
+  if (!saved) return null;
+  if (saved.lastJobId !== undefined) {
+    const query = new URLSearchParams({ knowledgeBaseId: target.knowledgeBaseId });
+    try {
+      await client.request('GET', `/jobs/${encodeURIComponent(saved.lastJobId)}?${query}`);
+    } catch (error) {
+      if (!(error instanceof ErrorAnswer && error.status === 404)) throw error;
+      progress?.note(
+        `Starting over: LocalIQ no longer has job ${saved.lastJobId}, the last one this import sent (was its database restored from a backup?). Rows it already holds unchanged end skipped.`,
+      );
+      return null;
+    }
+  }
+  progress?.note(`Resuming: rows up to ${saved.lastRow} were already sent (${saved.itemsSent} items).`);
+  return saved;
+}
+
+/**
+ * One `POST /ingest/bulk`; resolves with the job of its last item. A server configured with a
+ * lower bulk or body limit than this batch answers `too_many_items` / `payload_too_large`; the
+ * batch is then sent in halves.
+ */
+async function sendBatch(client: ApiClient, items: IngestItem[], counted: () => void): Promise<string> {
   try {
-    await client.request('POST', '/ingest/bulk', { items });
+    const answer = await client.request<{ jobIds: string[] }>('POST', '/ingest/bulk', { items });
     counted();
+    return answer.jobIds.at(-1)!;
   } catch (error) {
     const tooBig = error instanceof ErrorAnswer && (error.code === 'too_many_items' || error.code === 'payload_too_large');
     if (!tooBig || items.length === 1) throw error;
     const half = Math.ceil(items.length / 2);
     await sendBatch(client, items.slice(0, half), counted);
-    await sendBatch(client, items.slice(half), counted);
+    return sendBatch(client, items.slice(half), counted);
   }
 }
