@@ -2,11 +2,13 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { describe, it } from 'node:test';
+import { describe, it, mock } from 'node:test';
 import { isDue, lastSlot, RETRY_AFTER_MS, ScheduledBackups, type BackupRun } from '../server/domain/scheduled-backups.ts';
 import { backupContents, backupFileName, backupInThread, openBackup } from '../server/storage/backup.ts';
+import { openDatabase } from '../server/storage/db.ts';
 import { SettingsRepo } from '../server/storage/settings-repo.ts';
 import { AdminClient } from './helpers/admin-client.ts';
+import { startPipelineServer } from './helpers/pipeline-app.ts';
 import { createTestApp, item, tempDataDir, type TestApp } from './helpers/test-app.ts';
 
 /** Local times, as the schedule reads them. */
@@ -151,6 +153,35 @@ describe('scheduled backups', () => {
     } finally {
       backups.stop();
       await t.close();
+    }
+  });
+});
+
+describe('scheduled backups in the running server', () => {
+  it('the server looks at the schedule every minute and runs a backup that is due', async () => {
+    const dataDir = tempDataDir();
+    const folder = tempDataDir();
+    // A schedule saved long ago (as after a restart that missed a day): due at the first look.
+    const db = openDatabase(dataDir);
+    new SettingsRepo(db).set('backup_schedule', JSON.stringify({ enabled: true, folder, hour: 0, keep: 3, changedAt: 0 }));
+    db.close();
+    mock.timers.enable({ apis: ['setInterval'] });
+    let server: Awaited<ReturnType<typeof startPipelineServer>> | undefined;
+    try {
+      server = await startPipelineServer({ workers: 0 }, dataDir);
+      assert.equal(server.services.backups.state().lastRun, null);
+      mock.timers.tick(60_000);
+      const deadline = Date.now() + 30_000;
+      while (server.services.backups.state().lastRun === null) {
+        assert.ok(Date.now() < deadline, 'no backup within 30 s of the first look');
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      const { lastRun } = server.services.backups.state();
+      assert.ok(lastRun?.ok, lastRun?.error ?? '');
+      assert.deepEqual(backupsIn(folder), [path.basename(lastRun.file!)]);
+    } finally {
+      mock.timers.reset();
+      await server?.stop();
     }
   });
 });
