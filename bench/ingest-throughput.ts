@@ -10,13 +10,12 @@
  * The pipeline is off (LOCALIQ_WORKERS=0): this measures acknowledging, not processing.
  * Usage: npm run bench:ingest [-- --seconds 5 --rounds 3 --bulks 40 --connections 16,64,256]
  */
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import os from 'node:os';
 import { parseArgs } from 'node:util';
 import { benchItem, pushLoad } from './lib/push-load.ts';
-import { percentile, startServerChild, stopServerChild, tempDir, type ServerChild } from './lib/server-child.ts';
+import { percentile, startBareServer, startServerChild, stopServerChild, tempDir } from './lib/server-child.ts';
 
 const { values } = parseArgs({
   options: {
@@ -78,17 +77,6 @@ function summary(runs: Run[]) {
   return { rps: Math.round(median(runs.map((run) => run.rps))), p99Ms: Math.max(...runs.map((run) => run.p99)), cpu };
 }
 
-async function startBare(): Promise<ServerChild> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/bare-server.ts'], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const url = await new Promise<string>((resolve) => {
-    child.stdout.on('data', (d: Buffer) => {
-      const m = /listening on (http:\/\/\S+?) /.exec(d.toString());
-      if (m) resolve(m[1]!);
-    });
-  });
-  return { child, url, key: 'none', dataDir: '' };
-}
-
 /**
  * An acknowledgement waits for one disk sync, so with N connections the rate can never exceed
  * N / sync latency (group commit shares a sync among the pushes that arrive together).
@@ -108,7 +96,7 @@ function fdatasyncMs(dir: string): number {
 
 const dataDir = tempDir();
 const syncMs = fdatasyncMs(dataDir);
-const bare = await startBare();
+const bare = await startBareServer();
 const localiq = await startServerChild(dataDir, { LOCALIQ_WORKERS: '0' });
 // Warm both up (JIT, the writer thread, the first pages of the database) before measuring.
 await hammer(bare.url, bare.key, 'warm', bare.child.pid!, 16, 5);

@@ -10,10 +10,9 @@
  * `--only shipped,inbox` runs the variants whose names contain one of those words.
  * Each run starts a fresh server (pipeline off), warms it for 3 s, then measures.
  */
-import { spawn } from 'node:child_process';
 import { parseArgs } from 'node:util';
 import { pushLoad } from '../lib/push-load.ts';
-import { percentile, startServerChild, stopServerChild, tempDir, type ServerChild } from '../lib/server-child.ts';
+import { percentile, startBareServer, startServerChild, stopServerChild, tempDir } from '../lib/server-child.ts';
 
 const { values } = parseArgs({
   options: {
@@ -41,19 +40,8 @@ const VARIANTS = Object.fromEntries(
   Object.entries(ALL_VARIANTS).filter(([name]) => name === 'bare route' || !values.only || values.only.split(',').some((word) => name.includes(word))),
 );
 
-async function startBare(): Promise<ServerChild> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/bare-server.ts'], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const url = await new Promise<string>((resolve) => {
-    child.stdout.on('data', (d: Buffer) => {
-      const m = /listening on (http:\/\/\S+?) /.exec(d.toString());
-      if (m) resolve(m[1]!);
-    });
-  });
-  return { child, url, key: 'none', dataDir: '' };
-}
-
 async function measure(env: Record<string, string> | 'bare', connections: number): Promise<number> {
-  const server = env === 'bare' ? await startBare() : await startServerChild(tempDir(), { LOCALIQ_WORKERS: '0', ...env });
+  const server = env === 'bare' ? await startBareServer() : await startServerChild(tempDir(), { LOCALIQ_WORKERS: '0', ...env });
   try {
     await pushLoad(server.url, server.key, 'warm', connections, 3);
     return (await pushLoad(server.url, server.key, 'run', connections, Number(values.seconds))).requests.average;

@@ -56,6 +56,18 @@ export async function startServerChild(dataDir: string, extra: Record<string, st
   return { child, url, key, dataDir };
 }
 
+/** The bare Fastify route the ingest benches compare against (bench/bare-server.ts). */
+export async function startBareServer(): Promise<ServerChild> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/bare-server.ts'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+  const url = await new Promise<string>((resolve) => {
+    child.stdout!.on('data', (d: Buffer) => {
+      const m = /listening on (http:\/\/\S+?) /.exec(d.toString());
+      if (m) resolve(m[1]!);
+    });
+  });
+  return { child, url, key: 'none', dataDir: '' };
+}
+
 export function stopServerChild(server: ServerChild): Promise<void> {
   return new Promise((resolve) => {
     if (server.child.exitCode !== null) return resolve();
