@@ -35,9 +35,9 @@ function jobsIn(file: string): number {
 function scheduled(t: TestApp) {
   const clock = { now: at(22, 14) };
   const folderAtBackup: string[][] = [];
-  const backUp = (dataDir: string, file: string) => {
+  const backUp = (dataDir: string, file: string, signal: AbortSignal) => {
     folderAtBackup.push(backupsIn(path.dirname(file)));
-    return backupInThread(dataDir, file);
+    return backupInThread(dataDir, file, signal);
   };
   const backups = new ScheduledBackups(new SettingsRepo(t.services.db), t.dataDir, backUp, () => clock.now);
   const runs: BackupRun[] = [];
@@ -187,6 +187,27 @@ describe('scheduled backups in the running server', () => {
 });
 
 describe('scheduled backups and the backup disk', () => {
+  it('stopping the server stops a backup under way, which leaves no backup and no record', async () => {
+    const t = await createTestApp();
+    const { backups, runs } = scheduled(t);
+    try {
+      const folder = tempDataDir();
+      backups.setSchedule({ enabled: true, folder, hour: 3, keep: 3 });
+      const running = backups.runNow();
+      backups.stop();
+      const run = await running;
+      assert.equal(run.ok, false);
+      assert.match(run.error!, /stopped/);
+      assert.deepEqual(backupsIn(folder).filter((name) => name.endsWith('.db')), []);
+      assert.equal(backups.state().lastRun, null, 'nothing recorded');
+      assert.deepEqual(runs, []);
+      const after = await backups.runNow();
+      assert.equal(after.error, 'The backup was stopped: LocalIQ is closing.');
+    } finally {
+      await t.close();
+    }
+  });
+
   it('a lowered number to keep makes room before the next backup', async () => {
     const t = await createTestApp();
     const { clock, backups, folderAtBackup } = scheduled(t);

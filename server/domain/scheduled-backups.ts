@@ -37,8 +37,8 @@ export class BackupScheduleError extends Error {
   }
 }
 
-/** Writes a consistent backup of the data folder's database to `file` (backupInThread). */
-export type BackUp = (dataDir: string, file: string) => Promise<BackupResult>;
+/** Writes a consistent backup of the data folder's database to `file`; an abort stops it (backupInThread). */
+export type BackUp = (dataDir: string, file: string, signal: AbortSignal) => Promise<BackupResult>;
 
 type StoredSchedule = BackupSchedule & { changedAt: number };
 type StoredRuns = { lastRun: BackupRun | null; lastSuccess: BackupScheduleState['lastSuccess'] };
@@ -60,6 +60,8 @@ const PARTIAL_FILE = /^localiq-backup-.*\.db\.partial$/;
 export class ScheduledBackups {
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<BackupRun> | null = null;
+  /** Aborted by `stop`: a backup under way ends with the server instead of holding it open. */
+  private readonly stopping = new AbortController();
   private onRun: (run: BackupRun) => void = () => {};
 
   constructor(
@@ -70,14 +72,10 @@ export class ScheduledBackups {
   ) {}
 
   state(): BackupScheduleState {
-    const { changedAt: _changedAt, ...schedule } = this.stored();
+    const stored = this.stored();
+    const { changedAt: _changedAt, ...schedule } = stored;
     const runs = this.runs();
-    return {
-      schedule,
-      running: this.running !== null,
-      nextRunAt: nextRunAt(this.stored(), runs.lastRun, this.clock()),
-      ...runs,
-    };
+    return { schedule, running: this.running !== null, nextRunAt: nextRunAt(stored, runs.lastRun, this.clock()), ...runs };
   }
 
   /**
@@ -101,12 +99,13 @@ export class ScheduledBackups {
   }
 
   /**
-   * Stops the clock. A backup under way is not waited for: it holds the database for seconds, and
-   * one cut short by the process ending leaves only a `.partial` file, removed by the next run.
+   * Stops the clock and a backup under way: it could hold a closing server for minutes. One cut
+   * short leaves only a `.partial` file, removed by the next run, and is not recorded.
    */
   stop(): void {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
+    this.stopping.abort();
   }
 
   /** Runs the scheduled backup if it is due; resolves with its run, or null when none was due. */
@@ -135,12 +134,14 @@ export class ScheduledBackups {
       removePartialBackups(folder);
       // Also before: a number to keep lowered to make room takes effect on a disk too full to back up.
       let removed = removeOldBackups(folder, schedule.keep);
-      const result = await this.backUp(this.dataDir, path.join(folder, backupFileName(new Date(startedAt))));
+      const result = await this.backUp(this.dataDir, path.join(folder, backupFileName(new Date(startedAt))), this.stopping.signal);
       removed += removeOldBackups(folder, schedule.keep);
       run = { startedAt, finishedAt: this.clock(), ok: true, file: result.file, bytes: result.bytes, error: null, removed };
     } catch (error) {
       run = { startedAt, finishedAt: this.clock(), ok: false, file: null, bytes: null, error: (error as Error).message, removed: 0 };
     }
+    // Stopped meanwhile: the database may be closed already.
+    if (this.stopping.signal.aborted) return run;
     const previous = this.runs();
     const lastSuccess = run.ok ? { at: run.finishedAt, file: run.file!, bytes: run.bytes! } : previous.lastSuccess;
     this.settings.set(RUNS_SETTING, JSON.stringify({ lastRun: run, lastSuccess } satisfies StoredRuns));

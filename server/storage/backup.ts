@@ -78,10 +78,15 @@ function checkFreeSpace(db: Db, folder: string): void {
   }
 }
 
-/** `backupDatabase` on a thread of its own, so that a server's event loop goes on meanwhile. */
-export function backupInThread(dataDir: string, target: string): Promise<BackupResult> {
+/**
+ * `backupDatabase` on a thread of its own, so that a server's event loop goes on meanwhile. An
+ * abort stops the thread at once (a server shutting down); it leaves at most the `.partial` file.
+ */
+export function backupInThread(dataDir: string, target: string, signal?: AbortSignal): Promise<BackupResult> {
+  if (signal?.aborted) return Promise.reject(new Error('The backup was stopped: LocalIQ is closing.'));
   return new Promise((resolve, reject) => {
     const worker = new Worker(WORKER_ENTRY, { workerData: { module: BACKUP_THREAD, dataDir, target } });
+    signal?.addEventListener('abort', () => void worker.terminate(), { once: true });
     worker.once('message', resolve);
     worker.once('error', reject);
     worker.once('exit', (code) => reject(new Error(`The backup thread stopped (exit code ${code}).`)));
