@@ -47,6 +47,7 @@ function ScheduleForm({ state, onSaved }: { state: AdminBackupState; onSaved: (n
           keep: Number(form.get('keep')),
         }),
       );
+      setError(null);
     } catch (e) {
       setError(errorText(e));
     }
@@ -128,7 +129,7 @@ export function BackupPanel() {
           <LastBackup state={data} />
           {data.schedule.folder ? (
             <button type="button" className="secondary" disabled={running || data.running} onClick={() => void runNow()}>
-              Back up to the folder now
+              {running ? 'Backing up…' : 'Back up to the folder now'}
             </button>
           ) : null}
         </>
