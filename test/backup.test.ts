@@ -7,7 +7,7 @@ import { AsyncEntry } from '@napi-rs/keyring';
 import Database from 'better-sqlite3';
 import { keychainAccount } from '../server/secrets/server-secret.ts';
 import { openBackup } from '../server/storage/backup.ts';
-import { AdminClient } from './helpers/admin-client.ts';
+import { AdminClient, signedInAs } from './helpers/admin-client.ts';
 import { CLI, cliEnv, startServerProcess, waitForExit, type ServerProcess } from './helpers/server-process.ts';
 import { createTestApp, item, tempDataDir } from './helpers/test-app.ts';
 
@@ -282,10 +282,7 @@ describe('backup from the dashboard', () => {
       assert.deepEqual(fs.readdirSync(path.join(t.dataDir, 'backup-downloads')), [], 'the copy is removed once sent');
 
       for (const role of ['admin', 'member'] as const) {
-        const password = `${role} password 1`;
-        assert.equal((await owner.post('/users', { username: role, password, role })).statusCode, 201);
-        const other = new AdminClient(t.app);
-        assert.equal((await other.post('/session', { username: role, password })).statusCode, 200);
+        const other = await signedInAs(owner, t.app, role);
         const refused = await other.get('/backup');
         assert.equal(refused.statusCode, 403, role);
         assert.equal(refused.json().code, 'forbidden');

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { BACKUP_FILE_NAME, backupFileName, type BackupResult } from '../storage/backup.ts';
+import { BACKUP_FILE_NAME, backupFileName, PARTIAL_BACKUP_FILE_NAME, type BackupResult } from '../storage/backup.ts';
 import type { SettingsRepo } from '../storage/settings-repo.ts';
 
 /** A backup every day at `hour` (the server's local time) into `folder`, keeping the newest `keep`. */
@@ -49,7 +49,6 @@ const DEFAULT_SCHEDULE: StoredSchedule = { enabled: false, folder: null, hour: 3
 const CHECK_EVERY_MS = 60_000;
 /** A failed backup (a drive not connected, a full disk) is tried again this long after. */
 export const RETRY_AFTER_MS = 60 * 60_000;
-const PARTIAL_FILE = /^localiq-backup-.*\.db\.partial$/;
 
 /**
  * Automatic backups for the Owner who set a folder in the dashboard: the same consistent copy as
@@ -227,6 +226,6 @@ function removeOldBackups(folder: string, keep: number): number {
 /** A backup cut short (LocalIQ stopped during it) leaves its `.partial` file; one runs at a time. */
 function removePartialBackups(folder: string): void {
   for (const name of fs.readdirSync(folder)) {
-    if (PARTIAL_FILE.test(name)) fs.rmSync(path.join(folder, name), { force: true });
+    if (PARTIAL_BACKUP_FILE_NAME.test(name)) fs.rmSync(path.join(folder, name), { force: true });
   }
 }

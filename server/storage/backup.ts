@@ -21,6 +21,11 @@ export function backupFileName(at: Date): string {
 /** Names `backupFileName` gives, and nothing else: the only files a backup folder's clean-up touches. */
 export const BACKUP_FILE_NAME = /^localiq-backup-\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d\.db$/;
 
+/** A backup is written under this name (`<file>.partial`) until it is whole. */
+const partialName = (file: string) => `${file}.partial`;
+/** What a backup named by `backupFileName` and cut short leaves behind. */
+export const PARTIAL_BACKUP_FILE_NAME = new RegExp(`${BACKUP_FILE_NAME.source.slice(0, -1)}\\.partial$`);
+
 /** A restore was refused because a LocalIQ server (or another tool) has the database open. */
 export class DataFolderInUseError extends Error {}
 
@@ -35,7 +40,7 @@ export function backupDatabase(dataDir: string, target: string): BackupResult {
   if (!fs.existsSync(live)) throw new Error(`There is no LocalIQ database in ${dataDir}.`);
   const file = path.resolve(target);
   if (fs.existsSync(file)) throw new Error(`${file} exists already; back up to a new file.`);
-  const partial = `${file}.partial`;
+  const partial = partialName(file);
   fs.rmSync(partial, { force: true });
   const db = openDatabase(dataDir);
   try {

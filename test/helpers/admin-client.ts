@@ -1,3 +1,4 @@
+import assert from 'node:assert/strict';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 
 /**
@@ -39,4 +40,13 @@ export class AdminClient {
   post = (url: string, body: unknown = {}, headers?: Record<string, string>) => this.request('POST', url, body, headers);
   patch = (url: string, body: unknown, headers?: Record<string, string>) => this.request('PATCH', url, body, headers);
   delete = (url: string, headers?: Record<string, string>) => this.request('DELETE', url, undefined, headers);
+}
+
+/** Adds a user named after `role` through the Owner's client, and returns a client signed in as them. */
+export async function signedInAs(owner: AdminClient, app: FastifyInstance, role: 'admin' | 'member'): Promise<AdminClient> {
+  const password = `${role} password 1`;
+  assert.equal((await owner.post('/users', { username: role, password, role })).statusCode, 201);
+  const client = new AdminClient(app);
+  assert.equal((await client.post('/session', { username: role, password })).statusCode, 200);
+  return client;
 }
