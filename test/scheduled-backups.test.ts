@@ -155,6 +155,29 @@ describe('scheduled backups', () => {
       await t.close();
     }
   });
+
+  it('a second backup within the same second gets a name of its own; older names are still kept in order', async () => {
+    const t = await createTestApp();
+    const { clock, backups } = scheduled(t);
+    try {
+      const folder = tempDataDir();
+      // As earlier versions named backups: to the second.
+      const older = 'localiq-backup-2026-11-20T03-00-00.db';
+      fs.writeFileSync(path.join(folder, older), 'an older backup');
+      backups.setSchedule({ enabled: true, folder, hour: 3, keep: 2 });
+      clock.now = at(23, 3);
+      const first = await backups.runNow();
+      clock.now += 400;
+      const second = await backups.runNow();
+      assert.ok(first.ok && second.ok, `${first.error} ${second.error}`);
+      assert.notEqual(first.file, second.file);
+      assert.deepEqual(backupsIn(folder), [path.basename(first.file!), path.basename(second.file!)], 'the older backup went first');
+      assert.match(path.basename(second.file!), /^localiq-backup-\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d-\d{3}\.db$/);
+    } finally {
+      backups.stop();
+      await t.close();
+    }
+  });
 });
 
 describe('scheduled backups in the running server', () => {

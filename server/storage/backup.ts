@@ -13,13 +13,19 @@ export type BackupResult = BackupContents & { file: string; bytes: number };
 const WORKER_ENTRY = fileURLToPath(new URL('../worker-entry.js', import.meta.url));
 const BACKUP_THREAD = new URL('./backup-thread.ts', import.meta.url).href;
 
-/** A backup's file name: when it was taken (UTC), so that names sort in the order they were taken. */
+/**
+ * A backup's file name: when it was taken (UTC, to the millisecond, so that a second backup right
+ * after one gets a name of its own), so that names sort in the order they were taken.
+ */
 export function backupFileName(at: Date): string {
-  return `localiq-backup-${at.toISOString().slice(0, 19).replace(/:/g, '-')}.db`;
+  return `localiq-backup-${at.toISOString().slice(0, 23).replace(/[:.]/g, '-')}.db`;
 }
 
-/** Names `backupFileName` gives, and nothing else: the only files a backup folder's clean-up touches. */
-export const BACKUP_FILE_NAME = /^localiq-backup-\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d\.db$/;
+/**
+ * Names `backupFileName` gives, and nothing else: the only files a backup folder's clean-up
+ * touches. Names without milliseconds are those earlier versions gave.
+ */
+export const BACKUP_FILE_NAME = /^localiq-backup-\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d(-\d{3})?\.db$/;
 
 /** A backup is written under this name (`<file>.partial`) until it is whole. */
 const partialName = (file: string) => `${file}.partial`;
