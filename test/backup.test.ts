@@ -6,7 +6,8 @@ import { describe, it } from 'node:test';
 import { AsyncEntry } from '@napi-rs/keyring';
 import Database from 'better-sqlite3';
 import { keychainAccount } from '../server/secrets/server-secret.ts';
-import { openBackup } from '../server/storage/backup.ts';
+import { backupInThread, openBackup } from '../server/storage/backup.ts';
+import { openDatabase } from '../server/storage/db.ts';
 import { AdminClient, signedInAs } from './helpers/admin-client.ts';
 import { CLI, cliEnv, startServerProcess, waitForExit, type ServerProcess } from './helpers/server-process.ts';
 import { createTestApp, item, tempDataDir } from './helpers/test-app.ts';
@@ -289,6 +290,42 @@ describe('backup from the dashboard', () => {
       }
       const anonymous = await new AdminClient(t.app).get('/backup');
       assert.equal(anonymous.statusCode, 401);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('a backup on its thread stopped while it copies leaves no .partial behind', async () => {
+    const dataDir = tempDataDir();
+    const db = openDatabase(dataDir);
+    // Enough pages that the copy is under way for a while once its .partial appears.
+    db.exec('CREATE TABLE filler (b BLOB); INSERT INTO filler VALUES (zeroblob(50000000))');
+    db.close();
+    const folder = tempDataDir();
+    const target = path.join(folder, 'b.db');
+    const stopping = new AbortController();
+    const backup = backupInThread(dataDir, target, stopping.signal);
+    while (!fs.existsSync(`${target}.partial`)) await new Promise((resolve) => setImmediate(resolve));
+    stopping.abort();
+    await assert.rejects(backup, /The backup was stopped: LocalIQ is closing\./);
+    assert.deepEqual(fs.readdirSync(folder), []);
+    fs.rmSync(dataDir, { recursive: true });
+  });
+
+  it('closing the server stops a download under way, which answers 503 and leaves no file', async () => {
+    const t = await createTestApp();
+    try {
+      const owner = new AdminClient(t.app);
+      assert.equal((await owner.post('/setup', { username: 'owner', password: 'owner password 1' })).statusCode, 201);
+      const downloads = path.join(t.dataDir, 'backup-downloads');
+      const download = owner.get('/backup');
+      // The folder is made just before the backup thread starts, which takes far longer to load.
+      while (!fs.existsSync(downloads)) await new Promise((resolve) => setImmediate(resolve));
+      await t.app.close();
+      const res = await download;
+      assert.equal(res.statusCode, 503, res.body);
+      assert.equal(res.json().code, 'service_unavailable');
+      assert.deepEqual(fs.readdirSync(downloads), [], 'neither the copy nor its .partial is left');
     } finally {
       await t.close();
     }

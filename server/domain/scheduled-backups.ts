@@ -99,7 +99,7 @@ export class ScheduledBackups {
 
   /**
    * Stops the clock and a backup under way: it could hold a closing server for minutes. One cut
-   * short leaves only a `.partial` file, removed by the next run, and is not recorded.
+   * short leaves no file and is not recorded.
    */
   stop(): void {
     if (this.timer) clearInterval(this.timer);
@@ -223,7 +223,7 @@ function removeOldBackups(folder: string, keep: number): number {
   return old.length;
 }
 
-/** A backup cut short (LocalIQ stopped during it) leaves its `.partial` file; one runs at a time. */
+/** A backup cut short by a crash (or a killed LocalIQ) leaves its `.partial` file; one runs at a time. */
 function removePartialBackups(folder: string): void {
   for (const name of fs.readdirSync(folder)) {
     if (PARTIAL_BACKUP_FILE_NAME.test(name)) fs.rmSync(path.join(folder, name), { force: true });

@@ -91,7 +91,7 @@ function checkFreeSpace(db: Db, folder: string): void {
 
 /**
  * `backupDatabase` on a thread of its own, so that a server's event loop goes on meanwhile. An
- * abort stops the thread at once (a server shutting down); it leaves at most the `.partial` file.
+ * abort stops the thread at once (a server shutting down) and removes what it had written.
  */
 export function backupInThread(dataDir: string, target: string, signal?: AbortSignal): Promise<BackupResult> {
   if (signal?.aborted) return Promise.reject(new Error('The backup was stopped: LocalIQ is closing.'));
@@ -100,7 +100,11 @@ export function backupInThread(dataDir: string, target: string, signal?: AbortSi
     signal?.addEventListener('abort', () => void worker.terminate(), { once: true });
     worker.once('message', resolve);
     worker.once('error', reject);
-    worker.once('exit', (code) => reject(new Error(`The backup thread stopped (exit code ${code}).`)));
+    worker.once('exit', (code) => {
+      if (!signal?.aborted) return reject(new Error(`The backup thread stopped (exit code ${code}).`));
+      fs.rmSync(partialName(path.resolve(target)), { force: true });
+      reject(new Error('The backup was stopped: LocalIQ is closing.'));
+    });
   });
 }
 

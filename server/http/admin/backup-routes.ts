@@ -50,13 +50,22 @@ function removeLeftovers(folder: string, now: number): void {
  * into the data folder, sent, then removed. A GET, since it changes nothing: a link downloads it.
  */
 export const backupRoutes: FastifyPluginAsyncZod<BackupRoutesOptions> = async (app, { settings, backups }) => {
+  // A download under way would hold a closing server until its copy is written: closing stops it.
+  const closing = new AbortController();
+  app.addHook('preClose', async () => closing.abort());
+
   app.get('/backup', { config: { admin: 'owner' } }, async (_request, reply) => {
     const { dataDir } = settings();
     const folder = path.join(dataDir, DOWNLOADS);
     fs.mkdirSync(folder, { recursive: true, mode: 0o700 });
     removeLeftovers(folder, Date.now());
     const file = path.join(folder, `${randomUUID()}.db`);
-    await backupInThread(dataDir, file);
+    try {
+      await backupInThread(dataDir, file, closing.signal);
+    } catch (error) {
+      if (!closing.signal.aborted) throw error;
+      throw new ApiError('service_unavailable', 'LocalIQ is closing; download a backup once it runs again.');
+    }
     reply.raw.once('close', () => fs.rmSync(file, { force: true }));
     return reply
       .header('content-type', 'application/vnd.sqlite3')
