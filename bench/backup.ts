@@ -4,11 +4,11 @@
  * A data folder with a large index (bench/lib/scale-index.ts: SciFact chunks, random vectors) is
  * served with the pipeline off. Single-item pushes run at a fixed concurrency for as long as a
  * backup runs beside them, then for the same time without one; the report compares their rates
- * and latencies. The backup is `localiq backup` (`--via cli`) or the Owner's download from the
- * dashboard (`--via dashboard`). Then the server stops and the backup is restored into the same
- * folder.
+ * and latencies. The backup is `localiq backup` (`--via cli`), the Owner's download from the
+ * dashboard (`--via dashboard`) or the Owner's "Back up to the folder now", the automatic backup's
+ * path (`--via folder`). Then the server stops and the backup is restored into the same folder.
  *
- *   node --import tsx bench/backup.ts [--chunks 100000 --connections 16 --via cli|dashboard]
+ *   node --import tsx bench/backup.ts [--chunks 100000 --connections 16 --via cli|dashboard|folder]
  */
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -30,7 +30,7 @@ const { values } = parseArgs({
 });
 const chunks = Number(values.chunks);
 const connections = Number(values.connections);
-if (values.via !== 'cli' && values.via !== 'dashboard') throw new Error('--via takes cli or dashboard');
+if (values.via !== 'cli' && values.via !== 'dashboard' && values.via !== 'folder') throw new Error('--via takes cli, dashboard or folder');
 const via = values.via;
 const CLI = path.resolve(import.meta.dirname, '../bin/localiq.js');
 
@@ -72,23 +72,57 @@ function runBackup(dataDir: string, file: string): Promise<{ seconds: number; re
   );
 }
 
-/** The Owner's download from the dashboard (its setup from loopback signs in), saved to `file`. */
-async function downloadBackup(server: ServerChild, file: string): Promise<{ seconds: number; report: { jobs: number; bytes: number } }> {
+type Owner = { cookie: string; csrf: string };
+
+/** The dashboard's first Owner (its setup from loopback signs in). */
+async function signInOwner(server: ServerChild): Promise<Owner> {
   const setup = await fetch(`${server.url}/admin/api/setup`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-localiq-csrf': 'setup' },
     body: JSON.stringify({ username: 'owner', password: 'bench owner password' }),
   });
   if (setup.status !== 201) throw new Error(`setup answered ${setup.status}`);
-  const cookie = setup.headers.get('set-cookie')!.split(';')[0]!;
+  const { csrfToken } = (await setup.json()) as { csrfToken: string };
+  return { cookie: setup.headers.get('set-cookie')!.split(';')[0]!, csrf: csrfToken };
+}
+
+/** The Owner's download from the dashboard, saved to `file`. */
+async function downloadBackup(server: ServerChild, owner: Owner, file: string): Promise<{ seconds: number; report: { jobs: number; bytes: number } }> {
   const started = performance.now();
-  const res = await fetch(`${server.url}/admin/api/backup`, { headers: { cookie } });
+  const res = await fetch(`${server.url}/admin/api/backup`, { headers: { cookie: owner.cookie } });
   if (res.status !== 200 || !res.body) throw new Error(`backup answered ${res.status}`);
   await pipeline(Readable.fromWeb(res.body as import('node:stream/web').ReadableStream), fs.createWriteStream(file));
+  return { seconds: (performance.now() - started) / 1000, report: reportOf(file) };
+}
+
+/**
+ * The Owner's "Back up to the folder now" (the automatic backup's path): the schedule's folder is
+ * `file`'s, off, and the backup found there is moved to `file`.
+ */
+async function folderBackup(server: ServerChild, owner: Owner, file: string): Promise<{ seconds: number; report: { jobs: number; bytes: number } }> {
+  const folder = fs.mkdtempSync(`${file}-folder-`);
+  const call = (method: string, route: string, body?: unknown) =>
+    fetch(`${server.url}/admin/api${route}`, {
+      method,
+      headers: { cookie: owner.cookie, 'x-localiq-csrf': owner.csrf, ...(body ? { 'content-type': 'application/json' } : {}) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  const saved = await call('PUT', '/backup/schedule', { enabled: false, folder, hour: 3, keep: 1 });
+  if (saved.status !== 200) throw new Error(`the schedule answered ${saved.status}: ${await saved.text()}`);
+  const started = performance.now();
+  const ran = await call('POST', '/backup/run');
   const seconds = (performance.now() - started) / 1000;
+  const { lastRun } = (await ran.json()) as { lastRun: { ok: boolean; file: string | null; error: string | null } };
+  if (!lastRun.ok) throw new Error(`the backup failed: ${lastRun.error}`);
+  fs.renameSync(lastRun.file!, file);
+  fs.rmSync(folder, { recursive: true });
+  return { seconds, report: reportOf(file) };
+}
+
+function reportOf(file: string): { jobs: number; bytes: number } {
   const backup = openBackup(file);
   try {
-    return { seconds, report: { jobs: backupContents(backup).jobs, bytes: fs.statSync(file).size } };
+    return { jobs: backupContents(backup).jobs, bytes: fs.statSync(file).size };
   } finally {
     backup.close();
   }
@@ -113,7 +147,8 @@ try {
     if (Math.abs(rps - last) < 0.15 * rps) break;
     last = rps;
   }
-  const backupRun = via === 'cli' ? runBackup(dataDir, file) : downloadBackup(server, file);
+  const owner = via === 'cli' ? null : await signInOwner(server);
+  const backupRun = owner === null ? runBackup(dataDir, file) : via === 'dashboard' ? downloadBackup(server, owner, file) : folderBackup(server, owner, file);
   during = await pushes(server, 'during', backupRun);
   backup = await backupRun;
   without = await pushes(server, 'after', Math.max(3, Math.round(during.seconds)));
