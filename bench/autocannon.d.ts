@@ -15,6 +15,10 @@ declare module 'autocannon' {
   type Histogram = { average: number; p50: number; p90: number; p99: number; max: number };
   type Result = { requests: Histogram & { total: number }; latency: Histogram; errors: number; non2xx: number; timeouts: number };
   /** The run under way: a promise of its result that can also be stopped early. */
-  type Instance = Promise<Result> & { stop(): void };
+  type Instance = Promise<Result> & {
+    stop(): void;
+    /** Each answer as it arrives, with how long it took. */
+    on(event: 'response', listener: (client: unknown, statusCode: number, bytes: number, ms: number) => void): Instance;
+  };
   export default function autocannon(options: Options): Instance;
 }

@@ -17,6 +17,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { parseArgs } from 'node:util';
 import { backupContents, openBackup } from '../server/storage/backup.ts';
+import { backUpToFolder, signInOwner, type Owner } from './lib/owner.ts';
 import { pushLoad } from './lib/push-load.ts';
 import { buildScaleIndex } from './lib/scale-index.ts';
 import { benchEnv, startServerChild, stopServerChild, type ServerChild } from './lib/server-child.ts';
@@ -72,20 +73,6 @@ function runBackup(dataDir: string, file: string): Promise<{ seconds: number; re
   );
 }
 
-type Owner = { cookie: string; csrf: string };
-
-/** The dashboard's first Owner (its setup from loopback signs in). */
-async function signInOwner(server: ServerChild): Promise<Owner> {
-  const setup = await fetch(`${server.url}/admin/api/setup`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-localiq-csrf': 'setup' },
-    body: JSON.stringify({ username: 'owner', password: 'bench owner password' }),
-  });
-  if (setup.status !== 201) throw new Error(`setup answered ${setup.status}`);
-  const { csrfToken } = (await setup.json()) as { csrfToken: string };
-  return { cookie: setup.headers.get('set-cookie')!.split(';')[0]!, csrf: csrfToken };
-}
-
 /** The Owner's download from the dashboard, saved to `file`. */
 async function downloadBackup(server: ServerChild, owner: Owner, file: string): Promise<{ seconds: number; report: { jobs: number; bytes: number } }> {
   const started = performance.now();
@@ -95,26 +82,13 @@ async function downloadBackup(server: ServerChild, owner: Owner, file: string): 
   return { seconds: (performance.now() - started) / 1000, report: reportOf(file) };
 }
 
-/**
- * The Owner's "Back up to the folder now" (the automatic backup's path): the schedule's folder is
- * `file`'s, off, and the backup found there is moved to `file`.
- */
+/** The Owner's "Back up to the folder now" into a folder beside `file`; the backup is moved to `file`. */
 async function folderBackup(server: ServerChild, owner: Owner, file: string): Promise<{ seconds: number; report: { jobs: number; bytes: number } }> {
   const folder = fs.mkdtempSync(`${file}-folder-`);
-  const call = (method: string, route: string, body?: unknown) =>
-    fetch(`${server.url}/admin/api${route}`, {
-      method,
-      headers: { cookie: owner.cookie, 'x-localiq-csrf': owner.csrf, ...(body ? { 'content-type': 'application/json' } : {}) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-  const saved = await call('PUT', '/backup/schedule', { enabled: false, folder, hour: 3, keep: 1 });
-  if (saved.status !== 200) throw new Error(`the schedule answered ${saved.status}: ${await saved.text()}`);
   const started = performance.now();
-  const ran = await call('POST', '/backup/run');
+  const written = await backUpToFolder(server, owner, folder);
   const seconds = (performance.now() - started) / 1000;
-  const { lastRun } = (await ran.json()) as { lastRun: { ok: boolean; file: string | null; error: string | null } };
-  if (!lastRun.ok) throw new Error(`the backup failed: ${lastRun.error}`);
-  fs.renameSync(lastRun.file!, file);
+  fs.renameSync(written, file);
   fs.rmSync(folder, { recursive: true });
   return { seconds, report: reportOf(file) };
 }

@@ -4,7 +4,7 @@ import { parseArgs } from 'node:util';
 import { loadConfig } from './config.ts';
 import { forgetServerSecret, secretFits } from './secrets/server-secret.ts';
 import { ApiKeyRepo } from './storage/api-key-repo.ts';
-import { backupContents, backupDatabase, openBackup, replaceDatabase, type BackupContents } from './storage/backup.ts';
+import { backupContents, backupInThread, openBackup, replaceDatabase, type BackupContents } from './storage/backup.ts';
 import { openDatabase } from './storage/db.ts';
 import { SettingsRepo } from './storage/settings-repo.ts';
 
@@ -27,9 +27,11 @@ export async function backupCommand(args: string[], usageError: (message: string
   const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { json: { type: 'boolean', default: false } } });
   if (positionals.length !== 1) throw usageError('backup needs the one file to write.');
   const dataDir = loadConfig().dataDir;
+  // Before the copy's thread starts, which takes its priority from this one.
   os.setPriority(BACKGROUND_PRIORITY);
   const started = performance.now();
-  const result = backupDatabase(dataDir, positionals[0]!);
+  // On a thread, so that this one flushes the copy to disk as it grows (backupInThread).
+  const result = await backupInThread(dataDir, positionals[0]!);
   const seconds = Math.round((performance.now() - started) / 100) / 10;
   if (values.json) {
     process.stdout.write(`${JSON.stringify({ ...result, dataDir, seconds }, null, 2)}\n`);
