@@ -90,8 +90,9 @@ function checkFreeSpace(db: Db, folder: string): void {
 }
 
 /**
- * `backupDatabase` on a thread of its own, so that a server's event loop goes on meanwhile. An
- * abort stops the thread at once (a server shutting down) and removes what it had written.
+ * `backupDatabase` on a thread of its own, so that a server's event loop goes on meanwhile, and
+ * this thread syncs the copy to disk as it grows (flushToDisk). An abort stops the thread at once
+ * (a server shutting down) and removes what it had written.
  */
 export function backupInThread(dataDir: string, target: string, signal?: AbortSignal): Promise<BackupResult> {
   if (signal?.aborted) return Promise.reject(new Error('The backup was stopped: LocalIQ is closing.'));
@@ -111,9 +112,9 @@ export function backupInThread(dataDir: string, target: string, signal?: AbortSi
 }
 
 /**
- * While a server's backup is written, what it has written so far goes to disk every so often.
- * Written all at once by its final sync, a copy of hundreds of megabytes held every commit's own
- * disk sync (the acknowledged pushes) for as long as it took (bench/backup.ts).
+ * While a backup is written, what it has written so far goes to disk every so often. Written all
+ * at once by its final sync, a copy of hundreds of megabytes held the disk syncs of the server's
+ * commits (its acknowledged pushes) for as long as that took (bench/diagnostics/backup-stalls.ts).
  */
 const FLUSH_EVERY_MS = 200;
 const flushesUnderWay = new Set<string>();
@@ -122,7 +123,8 @@ async function flushToDisk(file: string): Promise<void> {
   if (flushesUnderWay.has(file)) return;
   flushesUnderWay.add(file);
   try {
-    const handle = await fs.promises.open(file, 'r');
+    // Opened for writing, as Windows syncs only through a handle that may write.
+    const handle = await fs.promises.open(file, 'r+');
     try {
       await handle.datasync();
     } finally {
