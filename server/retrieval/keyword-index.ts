@@ -6,8 +6,12 @@ import { ITEM_COLUMN_WEIGHTS } from '../storage/search-repo.ts';
 import { Bm25Postings } from './bm25-postings.ts';
 import { FollowedIndex } from './followed-index.ts';
 
-/** Items tokenized (or changes applied) between two looks at the clock: about 1 ms of work. */
-const LOAD_STEP = 8;
+/**
+ * Items tokenized (or changes applied) between two looks at the clock: one, as the first items
+ * after a start-up, before the tokenizer knows their words, take a millisecond or more each
+ * (eight at a time held the first pushes after a start-up for 300 ms: bench/diagnostics/startup-waits.ts).
+ */
+const LOAD_STEP = 1;
 
 /**
  * Keyword search over items in memory: the rows of items_fts (title, text, scope) tokenized by
