@@ -10,6 +10,7 @@ import { FollowedIndex } from './followed-index.ts';
  * Items tokenized (or changes applied) between two looks at the clock: one, as the first items
  * after a start-up, before the tokenizer knows their words, take a millisecond or more each
  * (eight at a time held the first pushes after a start-up for 300 ms: bench/diagnostics/startup-waits.ts).
+ * The price: an idle load takes about a tenth longer (docs/benchmarks.md).
  */
 const LOAD_STEP = 1;
 
