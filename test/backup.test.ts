@@ -121,6 +121,24 @@ describe('localiq backup and restore', () => {
     assert.equal(localiq(dataDir, ['backup']).code, 2);
   });
 
+  it('backup refuses a disk without room before writing to it, and says how much is needed', (test) => {
+    const source = tempDataDir();
+    openDatabase(source).close();
+    const disk = path.join(tempDataDir(), 'small-disk');
+    fs.mkdirSync(disk);
+    // A real 2 MB file system, mounted in a user and mount namespace of its own, so that no root
+    // is needed; the backup runs in it, and what the disk holds afterwards is listed there.
+    const script = 'mount -t tmpfs -o size=2m tmpfs "$1" || exit 99; "$2" "$3" backup "$1/backup.db"; code=$?; ls -A "$1"; exit $code';
+    const run = spawnSync('unshare', ['--user', '--map-root-user', '--mount', 'sh', '-c', script, '--', disk, process.execPath, CLI], {
+      env: cliEnv(source),
+      encoding: 'utf8',
+    });
+    if (run.error || run.status === 99) return test.skip(`cannot mount a small file system here: ${run.error?.message ?? run.stderr}`);
+    assert.equal(run.status, 1, run.stderr);
+    assert.match(run.stderr, new RegExp(`^localiq: Not enough free space in ${disk}: the backup needs about \\d+ MB \\(and 64 MB to spare\\), 2 MB are free\\.\n$`));
+    assert.equal(run.stdout, '', 'nothing written to the disk');
+  });
+
   it('restore is refused while the server runs, and changes nothing', async () => {
     const server = await startServerProcess(dataDir);
     try {
