@@ -44,6 +44,18 @@ function scheduled(t: TestApp) {
   return { clock, backups, runs, folderAtBackup };
 }
 
+/** Runs `body` with `scheduled`'s backups over a fresh test app, then stops them and closes the app. */
+async function withScheduled(body: (context: ReturnType<typeof scheduled> & { t: TestApp }) => Promise<void>): Promise<void> {
+  const t = await createTestApp();
+  const context = scheduled(t);
+  try {
+    await body({ ...context, t });
+  } finally {
+    context.backups.stop();
+    await t.close();
+  }
+}
+
 async function pushItems(t: TestApp, count: number, from = 0): Promise<void> {
   const items = Array.from({ length: count }, (_, i) => item({ externalId: `p-${from + i}` }));
   const res = await t.app.inject({ method: 'POST', url: '/ingest/bulk', headers: { 'x-api-key': t.key() }, payload: { items } });
@@ -77,10 +89,8 @@ describe('the backup schedule', () => {
 });
 
 describe('scheduled backups', () => {
-  it('run at the hour into the folder, keep the newest, and touch no other file', async () => {
-    const t = await createTestApp();
-    const { clock, backups, runs } = scheduled(t);
-    try {
+  it('run at the hour into the folder, keep the newest, and touch no other file', () =>
+    withScheduled(async ({ t, clock, backups, runs }) => {
       const folder = tempDataDir();
       fs.writeFileSync(path.join(folder, 'notes.txt'), 'mine');
       fs.writeFileSync(path.join(folder, 'localiq-backup-before-upgrade.db'), 'a backup named by hand');
@@ -116,16 +126,10 @@ describe('scheduled backups', () => {
       clock.now = at(28, 9);
       assert.ok((await backups.tick())?.ok);
       assert.equal(await backups.tick(), null);
-    } finally {
-      backups.stop();
-      await t.close();
-    }
-  });
+    }));
 
-  it('a missing folder fails the run, which is tried again an hour later; the last good backup stays known', async () => {
-    const t = await createTestApp();
-    const { clock, backups } = scheduled(t);
-    try {
+  it('a missing folder fails the run, which is tried again an hour later; the last good backup stays known', () =>
+    withScheduled(async ({ clock, backups }) => {
       const folder = path.join(tempDataDir(), 'nas');
       fs.mkdirSync(folder);
       backups.setSchedule({ enabled: true, folder, hour: 3, keep: 7 });
@@ -149,16 +153,10 @@ describe('scheduled backups', () => {
       assert.ok(retried?.ok, retried?.error ?? '');
       assert.equal(backups.state().lastRun?.ok, true);
       assert.equal(backups.state().nextRunAt, at(25, 3));
-    } finally {
-      backups.stop();
-      await t.close();
-    }
-  });
+    }));
 
-  it('a second backup within the same second gets a name of its own; older names are still kept in order', async () => {
-    const t = await createTestApp();
-    const { clock, backups } = scheduled(t);
-    try {
+  it('a second backup within the same second gets a name of its own; older names are still kept in order', () =>
+    withScheduled(async ({ clock, backups }) => {
       const folder = tempDataDir();
       // As earlier versions named backups: to the second.
       const older = 'localiq-backup-2026-11-20T03-00-00.db';
@@ -172,11 +170,7 @@ describe('scheduled backups', () => {
       assert.notEqual(first.file, second.file);
       assert.deepEqual(backupsIn(folder), [path.basename(first.file!), path.basename(second.file!)], 'the older backup went first');
       assert.match(path.basename(second.file!), /^localiq-backup-\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d-\d{3}\.db$/);
-    } finally {
-      backups.stop();
-      await t.close();
-    }
-  });
+    }));
 });
 
 describe('scheduled backups in the running server', () => {
@@ -230,10 +224,8 @@ describe('scheduled backups and the backup disk', () => {
     }
   });
 
-  it('a lowered number to keep makes room before the next backup', async () => {
-    const t = await createTestApp();
-    const { clock, backups, folderAtBackup } = scheduled(t);
-    try {
+  it('a lowered number to keep makes room before the next backup', () =>
+    withScheduled(async ({ clock, backups, folderAtBackup }) => {
       const folder = tempDataDir();
       backups.setSchedule({ enabled: true, folder, hour: 3, keep: 3 });
       for (const day of [23, 24, 25]) {
@@ -249,11 +241,7 @@ describe('scheduled backups and the backup disk', () => {
       assert.deepEqual(folderAtBackup.at(-1), before.slice(2), 'the oldest two removed before the backup began');
       assert.equal(run?.removed, 3);
       assert.deepEqual(backupsIn(folder), [path.basename(run.file!)]);
-    } finally {
-      backups.stop();
-      await t.close();
-    }
-  });
+    }));
 });
 
 describe('automatic backups in the admin API', () => {
