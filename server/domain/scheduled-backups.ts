@@ -14,7 +14,7 @@ export type BackupRun = {
   file: string | null;
   bytes: number | null;
   error: string | null;
-  /** Older backups removed after this one, to keep the newest `keep`. */
+  /** Older backups this run removed (before the backup and after it), to keep the newest `keep`. */
   removed: number;
 };
 
