@@ -17,14 +17,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../server/config.ts';
-import { startServer } from '../server/main.ts';
 import { ABSTAIN_BELOW, SUPPORT_WEIGHTS } from '../server/retrieval/answer/abstention.ts';
-import { type AnswerRun, type Question, runQuestions } from './answer/run-questions.ts';
-import { fold, REPORT_FOLD } from './answer/subsets.ts';
-import { benchEnv, EVAL_DIR, readJsonl } from './lib/server-child.ts';
-import { loadDataset } from './retrieval/datasets.ts';
-import { ingestDataset } from './retrieval/ingest-dataset.ts';
+import { startIndexedSets } from './answer/indexed-sets.ts';
+import { type AnswerRun, runQuestions } from './answer/run-questions.ts';
+import { faqQuestions, REPORT_FOLD, squadQuestions } from './answer/subsets.ts';
 
 const { values } = parseArgs({
   options: {
@@ -37,29 +33,14 @@ const { values } = parseArgs({
 const limit = values.limit === undefined ? Infinity : Number(values.limit);
 const log = (line: string) => process.stderr.write(`[answer-eval] ${line}\n`);
 
-const ownDataDir = values['data-dir'] === undefined;
-const dataDir = ownDataDir ? fs.mkdtempSync(path.join(os.tmpdir(), 'localiq-answers-')) : path.resolve(values['data-dir']!);
-const config = loadConfig({ ...process.env, ...benchEnv(dataDir) }, { workers: 2 });
-const server = await startServer(config);
-// The environment decides, whatever a reused data folder stored: extractive unless LOCALIQ_LLM_* name an endpoint.
-server.services.llmSettings.set(config.llm);
-const target = { url: server.url, key: server.services.keys.create({ name: 'answer eval', scopes: ['iq:import', 'iq:read'] }).value };
-
+const { config, server, target, squad: squadSet, stackfaq: faqSet, ingest, close } = await startIndexedSets({
+  dataDir: values['data-dir'],
+  keep: values.keep,
+  log,
+});
 try {
-  const squadSet = loadDataset('squad');
-  const faqSet = loadDataset('stackfaq');
-  const ingest = { squad: await ingestDataset(target, squadSet, log), stackfaq: await ingestDataset(target, faqSet, log) };
-
-  const squad: Question[] = fold(
-    readJsonl<{ question: string; gold_passage_id: string; answers: string[] }>(path.join(EVAL_DIR, 'squad-dev/questions.jsonl')),
-    REPORT_FOLD,
-    limit,
-  ).map((q) => ({ text: q.question, goldItem: q.gold_passage_id, goldAnswers: q.answers }));
-  const faq: Question[] = fold(
-    readJsonl<{ query: string; gold_faq_id: string }>(path.join(EVAL_DIR, 'stackfaq/queries.jsonl')),
-    REPORT_FOLD,
-    limit,
-  ).map((q) => ({ text: q.query, goldItem: q.gold_faq_id, goldAnswers: null }));
+  const squad = squadQuestions(REPORT_FOLD, limit);
+  const faq = faqQuestions(REPORT_FOLD, limit);
 
   const runs: Record<string, AnswerRun> = {};
   log(`SQuAD: ${squad.length} questions`);
@@ -83,9 +64,7 @@ try {
   log(`markdown written to ${values.out}`);
   console.log(JSON.stringify(report, null, 2));
 } finally {
-  await server.stop();
-  if (ownDataDir && !values.keep) fs.rmSync(dataDir, { recursive: true, force: true });
-  else log(`data folder kept: ${dataDir} (reuse with --data-dir)`);
+  await close();
 }
 
 function markdown(runs: Record<string, AnswerRun>): string {

@@ -64,6 +64,24 @@ describe('POST /knowledge-bases/{id}/ask (extractive)', { timeout: 180_000 }, ()
     assert.match(res.body.answer, /Tuesdays/);
   });
 
+  it('answers a question on a new subject from that subject, not from the conversation before it', async () => {
+    const conversation = [
+      { role: 'user', content: 'Do you bake gluten-free bread?' },
+      { role: 'assistant', content: 'Yes, gluten-free loaves are baked in a separate oven [1]' },
+    ];
+    const cake = await ask({ question: 'How far ahead should I order a wedding cake?', conversation });
+    assert.equal(cake.body.citations[0].externalId, 'wedding-cakes');
+    assert.ok(!cake.body.citations.some((c: any) => c.externalId === 'gluten'), JSON.stringify(cake.body.citations));
+    // Searched together with the earlier turn, this would be answered from the wedding-cake item.
+    const afterCakes = [
+      { role: 'user', content: 'How far ahead should I order a wedding cake?' },
+      { role: 'assistant', content: 'Order it at least six weeks ahead [1]' },
+    ];
+    const elsewhere = await ask({ question: 'What is the capital of France?', conversation: afterCakes });
+    assert.equal(elsewhere.body.answered, false, elsewhere.body.answer);
+    assert.deepEqual(elsewhere.body.citations, []);
+  });
+
   it('streams Server-Sent Events: answer sentences, then citations, then done', async () => {
     const res = await fetch(`${server.url}/knowledge-bases/${KB}/ask`, {
       method: 'POST',

@@ -6,6 +6,7 @@ import { RateLimiter } from '../server/http/rate-limiter.ts';
 import { jsonDepth } from '../server/http/json-body.ts';
 import { defaultDataDir } from '../server/config.ts';
 import { keywordCandidatesFirst, minMaxFusion } from '../server/retrieval/fusion.ts';
+import { leansOnConversation, retrievalQuery } from '../server/retrieval/answer/question-terms.ts';
 
 describe('API key values', () => {
   it('round-trip through parse, and differ every time', () => {
@@ -114,5 +115,30 @@ describe('hybrid fusion', () => {
     assert.deepEqual(keywordCandidatesFirst(fused, keyword).map((r) => r.id), [1, 3, 2, 4]);
     const semanticOnly = minMaxFusion([[], semantic], [0.6, 0.4]);
     assert.deepEqual(keywordCandidatesFirst(semanticOnly, []).map((r) => r.id), [4, 3, 1]);
+  });
+});
+
+describe('questions within a conversation', () => {
+  it('tells a question that needs the conversation from one that stands on its own', () => {
+    const cases: Array<[string, boolean]> = [
+      ['On which day of the week are they baked?', true],
+      ['What does it cost?', true],
+      ['And on Sundays?', true],
+      ['What about delivery to Brussels?', true],
+      ['Price?', true],
+      ['Who won Super Bowl 50?', false],
+      ['How far ahead should I order a wedding cake?', false],
+      ['Do you bake gluten-free bread?', false],
+    ];
+    for (const [question, leans] of cases) assert.equal(leansOnConversation(question), leans, question);
+  });
+
+  it('searches for the earlier user turns only with a question that leans on them', () => {
+    const conversation = [
+      { role: 'user' as const, content: 'Do you bake gluten-free bread?' },
+      { role: 'assistant' as const, content: 'Yes, on Tuesdays [1]' },
+    ];
+    assert.equal(retrievalQuery('Where are they baked?', conversation), 'Do you bake gluten-free bread?\nWhere are they baked?');
+    assert.equal(retrievalQuery('Who won Super Bowl 50?', conversation), 'Who won Super Bowl 50?');
   });
 });

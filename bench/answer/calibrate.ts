@@ -15,16 +15,16 @@ import { Assistant } from '../../server/retrieval/answer/assistant.ts';
 import { DEFAULT_SELECTION, type SelectionOptions } from '../../server/retrieval/answer/extractive.ts';
 import { TermStatsRepo } from '../../server/storage/term-stats-repo.ts';
 import { openServices } from '../../server/services.ts';
-import { benchEnv, EVAL_DIR, readJsonl } from '../lib/server-child.ts';
+import { benchEnv } from '../lib/server-child.ts';
 import { containsGold } from './gold.ts';
-import { CALIBRATION_FOLD, fold } from './subsets.ts';
+import { CALIBRATION_FOLD, faqQuestions, squadQuestions } from './subsets.ts';
 
 const { values } = parseArgs({ options: { 'data-dir': { type: 'string' }, limit: { type: 'string', default: '300' } } });
 const limit = Number(values.limit);
 const services = await openServices(loadConfig(benchEnv(path.resolve(values['data-dir']!))));
 const signal = new AbortController().signal;
-const squad = fold(readJsonl<{ question: string; answers: string[] }>(path.join(EVAL_DIR, 'squad-dev/questions.jsonl')), CALIBRATION_FOLD, limit);
-const faq = fold(readJsonl<{ query: string }>(path.join(EVAL_DIR, 'stackfaq/queries.jsonl')), CALIBRATION_FOLD, limit);
+const squad = squadQuestions(CALIBRATION_FOLD, limit);
+const faq = faqQuestions(CALIBRATION_FOLD, limit);
 
 type Features = { coverage: number; cosine: number | null };
 async function features(kb: string, question: string): Promise<Features> {
@@ -32,12 +32,12 @@ async function features(kb: string, question: string): Promise<Features> {
   return { coverage: a.bestCoverage, cosine: a.bestCosine };
 }
 const positives: Features[] = [];
-for (const q of squad) positives.push(await features('eval-squad', q.question));
+for (const q of squad) positives.push(await features('eval-squad', q.text));
 const negatives: Features[] = [];
-for (const q of squad) negatives.push(await features('eval-stackfaq', q.question));
-for (const q of faq) negatives.push(await features('eval-squad', q.query));
+for (const q of squad) negatives.push(await features('eval-stackfaq', q.text));
+for (const q of faq) negatives.push(await features('eval-squad', q.text));
 const faqPositives: Features[] = [];
-for (const q of faq) faqPositives.push(await features('eval-stackfaq', q.query));
+for (const q of faq) faqPositives.push(await features('eval-stackfaq', q.text));
 
 const lines: string[] = [`positives ${positives.length}, negatives ${negatives.length}`];
 for (const weight of [1, 0.7, 0.5, 0.3]) {
@@ -67,8 +67,8 @@ for (const selection of variants) {
   let contained = 0;
   let chars = 0;
   for (const q of squad) {
-    const result = await assistant.ask('eval-squad', { question: q.question }, { signal });
-    if (containsGold(result.answer, q.answers)) contained++;
+    const result = await assistant.ask('eval-squad', { question: q.text }, { signal });
+    if (containsGold(result.answer, q.goldAnswers!)) contained++;
     chars += result.answer.length;
   }
   lines.push(`selection ${JSON.stringify(selection)}: gold in ${contained}/${squad.length}, mean ${Math.round(chars / squad.length)} characters`);

@@ -1,10 +1,18 @@
 /** Asks a set of questions through POST /knowledge-bases/{id}/ask (and /search for recall), one at a time. */
-import type { AskResponse } from '../../server/contract/ask.ts';
+import type { AskResponse, ConversationTurn } from '../../server/contract/ask.ts';
 import { percentile } from '../lib/server-child.ts';
 import { type ApiTarget, search } from '../retrieval/http-client.ts';
 import { containsGold } from './gold.ts';
 
-export type Question = { text: string; goldItem: string; goldAnswers: string[] | null };
+export type Question = {
+  text: string;
+  goldItem: string;
+  goldAnswers: string[] | null;
+  /** Earlier turns sent with the question. */
+  conversation?: ConversationTurn[];
+  /** The item the conversation was about before this question, when it is another one. */
+  previousItem?: string;
+};
 
 export type AnswerRun = {
   knowledgeBaseId: string;
@@ -17,16 +25,18 @@ export type AnswerRun = {
   /** The gold item among the answer's citations, and as its first citation. */
   goldCited: number;
   goldCitedFirst: number;
+  /** Answers citing first the item the conversation was about before (questions with `previousItem` only). */
+  previousCitedFirst: number | null;
   answerChars: { median: number };
   /** Client round trip of the ask request, ms. */
   latencyMs: { median: number; p95: number };
 };
 
-async function ask(target: ApiTarget, kb: string, question: string): Promise<AskResponse> {
+export async function ask(target: ApiTarget, kb: string, question: string, conversation?: ConversationTurn[]): Promise<AskResponse> {
   const res = await fetch(`${target.url}/knowledge-bases/${encodeURIComponent(kb)}/ask`, {
     method: 'POST',
     headers: { 'x-api-key': target.key, 'content-type': 'application/json' },
-    body: JSON.stringify({ question }),
+    body: JSON.stringify({ question, ...(conversation ? { conversation } : {}) }),
   });
   const text = await res.text();
   if (res.status !== 200) throw new Error(`ask answered ${res.status}: ${text.slice(0, 300)}`);
@@ -39,11 +49,12 @@ export async function runQuestions(target: ApiTarget, kb: string, questions: Que
   let recall = 0;
   let cited = 0;
   let citedFirst = 0;
+  let previousCitedFirst = 0;
   const latencies: number[] = [];
   const chars: number[] = [];
   for (const q of questions) {
     const started = performance.now();
-    const answer = await ask(target, kb, q.text);
+    const answer = await ask(target, kb, q.text, q.conversation);
     latencies.push(performance.now() - started);
     if (answer.answered) {
       answered++;
@@ -52,6 +63,7 @@ export async function runQuestions(target: ApiTarget, kb: string, questions: Que
     if (answer.answered && q.goldAnswers && containsGold(answer.answer, q.goldAnswers)) gold++;
     if (answer.citations.some((c) => c.externalId === q.goldItem)) cited++;
     if (answer.citations[0]?.externalId === q.goldItem) citedFirst++;
+    if (q.previousItem !== undefined && answer.citations[0]?.externalId === q.previousItem) previousCitedFirst++;
     if (withRecall) {
       const found = await search(target, kb, { query: q.text, mode: 'hybrid', topK: 5 });
       if (found.results.some((r) => r.externalId === q.goldItem)) recall++;
@@ -68,6 +80,7 @@ export async function runQuestions(target: ApiTarget, kb: string, questions: Que
     recallAt5: withRecall ? rate(recall) : NaN,
     goldCited: rate(cited),
     goldCitedFirst: rate(citedFirst),
+    previousCitedFirst: questions.every((q) => q.previousItem !== undefined) ? rate(previousCitedFirst) : null,
     answerChars: { median: chars.length ? percentile(chars, 50) : 0 },
     latencyMs: { median: round(percentile(latencies, 50)), p95: round(percentile(latencies, 95)) },
   };

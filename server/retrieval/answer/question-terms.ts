@@ -1,4 +1,5 @@
 import type { ConversationTurn } from '../../contract/ask.ts';
+import { queryWords } from '../query-terms.ts';
 import { contentWords, stem } from './terms.ts';
 
 /** A question word, weighted by how rare it is in the knowledge base. */
@@ -11,18 +12,38 @@ const CONTEXT_TURNS = 2;
 /** Distinct words weighed at most (each costs one index lookup); the question's come first. */
 const MAX_TERMS = 48;
 
+/** Words that point back to something said before: "when are *they* baked?", "what does *it* cost?". */
+const REFERRING_WORDS = new Set(['it', 'its', 'they', 'them', 'their', 'theirs', 'this', 'that', 'these', 'those', 'he', 'him', 'his', 'she', 'her', 'hers']);
+/** Openings that continue the last question: "and on Sundays?", "what about delivery?". */
+const CONTINUING = /^(and|or|but|also|what about|how about)\b/;
+
 /**
- * The text retrieval searches for: the question, preceded by the last user turns, so a follow-up
- * ("and the opening hours?") still finds the subject it refers to.
+ * Whether a question needs the conversation to be understood: it refers back, continues the last
+ * question, or names almost nothing ("Price?"). A question that stands on its own is answered on
+ * its own, so moving to a new subject mid-conversation is not answered from the old one.
+ */
+export function leansOnConversation(question: string): boolean {
+  const words = queryWords(question);
+  return words.some((w) => REFERRING_WORDS.has(w)) || CONTINUING.test(words.join(' ')) || contentWords(question).length < 2;
+}
+
+/** The earlier user turns that shape the answer to this question: none when it stands on its own. */
+function contextTurns(question: string, conversation: ConversationTurn[]): string[] {
+  if (!leansOnConversation(question)) return [];
+  return conversation.filter((t) => t.role === 'user').slice(-CONTEXT_TURNS).map((t) => t.content);
+}
+
+/**
+ * The text retrieval searches for: the question, preceded by the last user turns when it leans on
+ * them, so a follow-up ("and the opening hours?") still finds the subject it refers to.
  */
 export function retrievalQuery(question: string, conversation: ConversationTurn[] = []): string {
-  const earlier = conversation.filter((t) => t.role === 'user').slice(-CONTEXT_TURNS).map((t) => t.content);
-  return [...earlier, question].join('\n').slice(-1_000);
+  return [...contextTurns(question, conversation), question].join('\n').slice(-1_000);
 }
 
 /**
  * The question's distinct content words with inverse-document-frequency weights; words of the
- * earlier user turns that the question lacks join at a lower weight.
+ * earlier user turns it leans on that the question lacks join at a lower weight.
  */
 export function weightedTerms(
   question: string,
@@ -38,6 +59,6 @@ export function weightedTerms(
     }
   };
   add(question, 1);
-  for (const turn of conversation.filter((t) => t.role === 'user').slice(-CONTEXT_TURNS).reverse()) add(turn.content, CONTEXT_WEIGHT);
+  for (const turn of contextTurns(question, conversation).reverse()) add(turn, CONTEXT_WEIGHT);
   return [...terms.values()];
 }
