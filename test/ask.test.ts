@@ -64,6 +64,22 @@ describe('POST /knowledge-bases/{id}/ask (extractive)', { timeout: 180_000 }, ()
     assert.match(res.body.answer, /Tuesdays/);
   });
 
+  it('reads a question that refers back but names its own subject both ways, and answers from the better reading', async () => {
+    const afterCakes = [
+      { role: 'user', content: 'How far ahead should I order a wedding cake?' },
+      { role: 'assistant', content: 'Order it at least six weeks ahead [1]' },
+    ];
+    const bread = await ask({ question: 'Is it possible to get gluten-free bread?', conversation: afterCakes });
+    assert.equal(bread.body.citations[0].externalId, 'gluten', bread.body.answer);
+    // Too short to stand alone: the price meant is the one the conversation was about.
+    const afterDelivery = [
+      { role: 'user', content: 'What does delivery cost for small orders?' },
+      { role: 'assistant', content: 'Smaller orders pay a flat 4 euros [1]' },
+    ];
+    const price = await ask({ question: 'How much does it cost?', conversation: afterDelivery });
+    assert.equal(price.body.citations[0].externalId, 'delivery', price.body.answer);
+  });
+
   it('answers a question on a new subject from that subject, not from the conversation before it', async () => {
     const conversation = [
       { role: 'user', content: 'Do you bake gluten-free bread?' },

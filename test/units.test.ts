@@ -6,7 +6,7 @@ import { RateLimiter } from '../server/http/rate-limiter.ts';
 import { jsonDepth } from '../server/http/json-body.ts';
 import { defaultDataDir } from '../server/config.ts';
 import { keywordCandidatesFirst, minMaxFusion } from '../server/retrieval/fusion.ts';
-import { leansOnConversation, retrievalQuery } from '../server/retrieval/answer/question-terms.ts';
+import { contextTurns, leansOnConversation, retrievalQuery } from '../server/retrieval/answer/question-terms.ts';
 
 describe('API key values', () => {
   it('round-trip through parse, and differ every time', () => {
@@ -133,12 +133,16 @@ describe('questions within a conversation', () => {
     for (const [question, leans] of cases) assert.equal(leansOnConversation(question), leans, question);
   });
 
-  it('searches for the earlier user turns only with a question that leans on them', () => {
+  it('reads a question with the earlier user turns only when it leans on them', () => {
     const conversation = [
+      { role: 'user' as const, content: 'Do you sell rye bread?' },
+      { role: 'assistant' as const, content: 'Yes, every day [1]' },
       { role: 'user' as const, content: 'Do you bake gluten-free bread?' },
       { role: 'assistant' as const, content: 'Yes, on Tuesdays [1]' },
     ];
-    assert.equal(retrievalQuery('Where are they baked?', conversation), 'Do you bake gluten-free bread?\nWhere are they baked?');
-    assert.equal(retrievalQuery('Who won Super Bowl 50?', conversation), 'Who won Super Bowl 50?');
+    const context = contextTurns('Where are they baked?', conversation);
+    assert.deepEqual(context, ['Do you sell rye bread?', 'Do you bake gluten-free bread?']);
+    assert.equal(retrievalQuery('Where are they baked?', context), 'Do you sell rye bread?\nDo you bake gluten-free bread?\nWhere are they baked?');
+    assert.deepEqual(contextTurns('Who won Super Bowl 50?', conversation), []);
   });
 });

@@ -8,7 +8,7 @@ import { type CandidatePassage, DEFAULT_SELECTION, scoreSentences, selectSentenc
 import type { LlmSettings } from './llm-settings.ts';
 import { LlmError, streamChat } from './openai-client.ts';
 import { buildMessages, citedNumbers, isNotFoundReply, NOT_FOUND_REPLY } from './prompt.ts';
-import { retrievalQuery, weightedTerms } from './question-terms.ts';
+import { contextTurns, namesOwnSubject, retrievalQuery, weightedTerms } from './question-terms.ts';
 
 export type AskResult = AskResponse;
 type ParsedAskRequest = ReturnType<typeof askRequestSchema.parse>;
@@ -102,10 +102,25 @@ export class Assistant {
     return this.analyzeParsed(knowledgeBaseId, askRequestSchema.parse(request), signal);
   }
 
+  /**
+   * A question that leans on the conversation ("when are they baked?") is read with the earlier
+   * turns. One that also names a subject of its own ("is it possible to get gluten-free bread?") is
+   * read alone too, and answered from whichever reading the knowledge base supports better.
+   */
   private async analyzeParsed(knowledgeBaseId: string, req: ParsedAskRequest, signal: AbortSignal) {
-    const { candidates, bestCosine } = await this.retrieve(knowledgeBaseId, req, signal);
+    const context = contextTurns(req.question, req.conversation);
+    if (context.length === 0) return this.analyzeReading(knowledgeBaseId, req, [], signal);
+    const withContext = await this.analyzeReading(knowledgeBaseId, req, context, signal);
+    if (!namesOwnSubject(req.question)) return withContext;
+    const alone = await this.analyzeReading(knowledgeBaseId, req, [], signal);
+    return withContext.support.score > alone.support.score ? withContext : alone;
+  }
+
+  /** The analysis of the question read with the given earlier turns. */
+  private async analyzeReading(knowledgeBaseId: string, req: ParsedAskRequest, context: string[], signal: AbortSignal) {
+    const { candidates, bestCosine } = await this.retrieve(knowledgeBaseId, req, context, signal);
     const chunks = this.termStats.chunkCount(knowledgeBaseId);
-    const terms = weightedTerms(req.question, req.conversation ?? [], (word) => this.idf(knowledgeBaseId, chunks, word));
+    const terms = weightedTerms(req.question, context, (word) => this.idf(knowledgeBaseId, chunks, word));
     const scored = scoreSentences(candidates, terms);
     const bestCoverage = Math.max(0, ...scored.map((s) => s.coverage));
     return { candidates, scored, bestCoverage, bestCosine, support: support(bestCoverage, bestCosine, this.tuning.abstainBelow) };
@@ -115,9 +130,10 @@ export class Assistant {
   private async retrieve(
     knowledgeBaseId: string,
     req: ParsedAskRequest,
+    context: string[],
     signal: AbortSignal,
   ): Promise<{ candidates: CandidatePassage[]; bestCosine: number | null }> {
-    const query = retrievalQuery(req.question, req.conversation);
+    const query = retrievalQuery(req.question, context);
     const queryVector = await this.search.queryVector(query, req.mode);
     const vectors = queryVector ? this.embedding.vectors() : null;
     signal.throwIfAborted();

@@ -27,29 +27,36 @@ export function leansOnConversation(question: string): boolean {
   return words.some((w) => REFERRING_WORDS.has(w)) || CONTINUING.test(words.join(' ')) || contentWords(question).length < 2;
 }
 
-/** The earlier user turns that shape the answer to this question: none when it stands on its own. */
-function contextTurns(question: string, conversation: ConversationTurn[]): string[] {
+/**
+ * Whether a question has words enough to name its subject ("is it possible to get gluten-free
+ * bread?"), unlike "how much does it cost?", which cannot be understood alone.
+ */
+export function namesOwnSubject(question: string): boolean {
+  return contentWords(question).length >= 3;
+}
+
+/**
+ * The earlier user turns that may shape the answer to this question: the last ones when it leans
+ * on them, none when it stands on its own.
+ */
+export function contextTurns(question: string, conversation: ConversationTurn[] = []): string[] {
   if (!leansOnConversation(question)) return [];
   return conversation.filter((t) => t.role === 'user').slice(-CONTEXT_TURNS).map((t) => t.content);
 }
 
 /**
- * The text retrieval searches for: the question, preceded by the last user turns when it leans on
- * them, so a follow-up ("and the opening hours?") still finds the subject it refers to.
+ * The text retrieval searches for: the question, preceded by the earlier turns it is read with, so
+ * a follow-up ("and the opening hours?") still finds the subject it refers to.
  */
-export function retrievalQuery(question: string, conversation: ConversationTurn[] = []): string {
-  return [...contextTurns(question, conversation), question].join('\n').slice(-1_000);
+export function retrievalQuery(question: string, context: string[]): string {
+  return [...context, question].join('\n').slice(-1_000);
 }
 
 /**
  * The question's distinct content words with inverse-document-frequency weights; words of the
- * earlier user turns it leans on that the question lacks join at a lower weight.
+ * earlier turns it is read with that the question lacks join at a lower weight.
  */
-export function weightedTerms(
-  question: string,
-  conversation: ConversationTurn[],
-  idf: (word: string) => number,
-): WeightedTerm[] {
+export function weightedTerms(question: string, context: string[], idf: (word: string) => number): WeightedTerm[] {
   const terms = new Map<string, WeightedTerm>();
   const add = (text: string, factor: number) => {
     for (const word of contentWords(text)) {
@@ -59,6 +66,6 @@ export function weightedTerms(
     }
   };
   add(question, 1);
-  for (const turn of contextTurns(question, conversation).reverse()) add(turn, CONTEXT_WEIGHT);
+  for (const turn of [...context].reverse()) add(turn, CONTEXT_WEIGHT);
   return [...terms.values()];
 }
