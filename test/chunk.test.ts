@@ -112,6 +112,17 @@ describe('chunkItem: limits and shape', () => {
     assertWellFormed('Guide', text, chunks, 30, countWords);
   });
 
+  it('never ends a chunk inside a web address at its "?" or "!"', () => {
+    const link = 'https://drive.example.com/uc?export=download&id=F1!x';
+    const text = Array.from({ length: 12 }, (_, i) => `${sentence(4)} Get it at ${link}${i} today.`).join(' ');
+    const chunks = chunkItem({ title: 'Links', text }, { maxTokens: 10, overlapTokens: 0, countTokens: countWords });
+    for (const chunk of chunks) {
+      assert.doesNotMatch(chunk.text, /(\?|!)$|^(export|x)/, `chunk cut inside the address: ${JSON.stringify(chunk.text)}`);
+    }
+    assert.equal(chunks.filter((c) => c.text.includes(`${link}3 today.`)).length, 1);
+    assertWellFormed('Links', text, chunks, 10, countWords);
+  });
+
   it('moves a paragraph that fits whole to the next chunk instead of cutting it', () => {
     const [first, second] = [sentence(11), sentence(11)];
     const chunks = chunkItem({ title: '', text: `${first}\n\n${second}` }, { maxTokens: 20, overlapTokens: 0, countTokens: countWords });

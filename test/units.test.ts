@@ -7,6 +7,7 @@ import { jsonDepth } from '../server/http/json-body.ts';
 import { defaultDataDir } from '../server/config.ts';
 import { keywordCandidatesFirst, minMaxFusion } from '../server/retrieval/fusion.ts';
 import { contextTurns, leansOnConversation, retrievalQuery } from '../server/retrieval/answer/question-terms.ts';
+import { splitSentences } from '../server/retrieval/answer/sentences.ts';
 
 describe('API key values', () => {
   it('round-trip through parse, and differ every time', () => {
@@ -144,5 +145,16 @@ describe('questions within a conversation', () => {
     assert.deepEqual(context, ['Do you sell rye bread?', 'Do you bake gluten-free bread?']);
     assert.equal(retrievalQuery('Where are they baked?', context), 'Do you sell rye bread?\nDo you bake gluten-free bread?\nWhere are they baked?');
     assert.deepEqual(contextTurns('Who won Super Bowl 50?', conversation), []);
+  });
+});
+
+describe('sentences an answer quotes', () => {
+  it('keeps a web address whole and still ends sentences at "?", "!" and full-width marks', () => {
+    assert.deepEqual(splitSentences('A direct link: https://drive.example.com/uc?export=download&id=F1 works. Is it free? Yes!'), [
+      'A direct link: https://drive.example.com/uc?export=download&id=F1 works.',
+      'Is it free?',
+      'Yes!',
+    ]);
+    assert.deepEqual(splitSentences('今日は晴れ。明日は雨？はい！'), ['今日は晴れ。', '明日は雨？', 'はい！']);
   });
 });

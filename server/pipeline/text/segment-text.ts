@@ -37,7 +37,23 @@ export function sentenceSpans(text: string, span: Span): Span[] {
     segmentInWindows(sentenceSegmenter, text, lineStart, lineEnd, spans);
     lineStart = lineEnd + 1;
   }
-  return spans;
+  return joinUnspaced(text, spans);
+}
+
+/**
+ * The segmenter ends a sentence at every "?" and "!", also inside a web address
+ * ("https://example.com/search?q=cakes"). An ASCII "?", "!" or "." with no space after it ends no
+ * sentence, so such pieces are joined again. (Chinese and Japanese end sentences with full-width
+ * marks and no space, which this leaves alone.)
+ */
+function joinUnspaced(text: string, spans: Span[]): Span[] {
+  const joined: Span[] = [];
+  for (const span of spans) {
+    const previous = joined[joined.length - 1];
+    if (previous && span.start === previous.end && '?!.'.includes(text[previous.end - 1]!)) previous.end = span.end;
+    else joined.push(span);
+  }
+  return joined;
 }
 
 /** Whitespace-separated words: what a single over-long sentence is split into. */
