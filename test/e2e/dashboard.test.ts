@@ -199,6 +199,15 @@ describe('dashboard end to end (real server, real Chromium)', { timeout: 240_000
     await app.page.goBack();
     await app.page.getByLabel('Your question').waitFor();
     await assertLabelled();
+
+    // Same conversation, a subject the shop's knowledge base knows nothing of.
+    await app.page.getByLabel('Your question').fill('Who won Super Bowl 50?');
+    await app.page.getByRole('button', { name: 'Ask' }).click();
+    const abstention = app.page.getByTestId('answer').nth(1);
+    await abstention.getByText('Try other words, or choose another knowledge base above.').waitFor({ timeout: 60_000 });
+    assert.match(await abstention.innerText(), /does not contain the answer/);
+    assert.equal(await abstention.getByTestId('citation').count(), 0);
+    assert.doesNotMatch(await abstention.innerText(), /Taken from the sources/);
   });
 
   it('usage shows requests, items and questions per day in a chart', async () => {
@@ -209,7 +218,7 @@ describe('dashboard end to end (real server, real Chromium)', { timeout: 240_000
     assert.ok((await totals.count()) > 0);
     const text = await app.page.getByLabel('Totals for the period').innerText();
     assert.match(text, /Items pushed\s*3/);
-    assert.match(text, /Questions\s*1/);
+    assert.match(text, /Questions\s*2/);
   });
 
   it('revoking the key makes the API refuse it', async () => {

@@ -153,9 +153,7 @@ export function ChatScreen() {
                       ))}
                     </ol>
                   ) : null}
-                  {t.done && t.method ? (
-                    <p className="hint">{t.method === 'generative' ? 'Written by the language model from the sources.' : 'Taken from the sources.'}</p>
-                  ) : null}
+                  {t.done && t.method ? <p className="hint">{answerHint(t)}</p> : null}
                 </div>
               </li>
             ))}
@@ -179,4 +177,10 @@ export function ChatScreen() {
       ) : null}
     </>
   );
+}
+
+/** Where an answer came from, or, when there is none, what to try next. */
+function answerHint(turn: Turn): string {
+  if (!turn.answered) return 'Try other words, or choose another knowledge base above.';
+  return turn.method === 'generative' ? 'Written by the language model from the sources.' : 'Taken from the sources.';
 }
