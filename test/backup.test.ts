@@ -293,7 +293,7 @@ describe('backup from the dashboard', () => {
       const res = await owner.get('/backup');
       assert.equal(res.statusCode, 200, res.body);
       assert.equal(res.headers['content-type'], 'application/vnd.sqlite3');
-      assert.match(String(res.headers['content-disposition']), /^attachment; filename="localiq-backup-\d{4}-\d\d-\d\dT[\d-]+\.db"$/);
+      assert.match(String(res.headers['content-disposition']), /^attachment; filename="localiq-backup-[a-z0-9-]+-[0-9a-f]{6}-\d{4}-\d\d-\d\dT[\d-]+\.db"$/);
       const file = path.join(tempDataDir(), 'downloaded.db');
       fs.writeFileSync(file, res.rawPayload);
       assert.deepEqual(jobIdsIn(file), range('cms-dash', 30));

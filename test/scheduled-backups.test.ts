@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { describe, it, mock } from 'node:test';
 import { isDue, lastSlot, RETRY_AFTER_MS, ScheduledBackups, type BackupRun } from '../server/domain/scheduled-backups.ts';
@@ -108,7 +109,7 @@ describe('scheduled backups', () => {
         await pushItems(t, 1, 100 + day);
         const run = await backups.tick();
         assert.ok(run?.ok, run?.error ?? 'no run');
-        assert.equal(run.file, path.join(folder, backupFileName(new Date(at(day, 3)))));
+        assert.equal(run.file, path.join(folder, backupFileName(new Date(at(day, 3)), backups.label())));
         taken.push(path.basename(run.file!));
         clock.now = at(day, 12);
         assert.equal(await backups.tick(), null, 'once a day');
@@ -169,7 +170,32 @@ describe('scheduled backups', () => {
       assert.ok(first.ok && second.ok, `${first.error} ${second.error}`);
       assert.notEqual(first.file, second.file);
       assert.deepEqual(backupsIn(folder), [path.basename(first.file!), path.basename(second.file!)], 'the older backup went first');
-      assert.match(path.basename(second.file!), /^localiq-backup-\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d-\d{3}\.db$/);
+      assert.match(path.basename(second.file!), /^localiq-backup-[a-z0-9-]+-[0-9a-f]{6}-\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d-\d{3}\.db$/);
+    }));
+
+  it('LocalIQs sharing a folder each keep and clean up only their own backups', () =>
+    withScheduled(async ({ t, clock, backups }) => {
+      const folder = tempDataDir();
+      const label = backups.label();
+      assert.ok(label.startsWith(`${os.hostname().toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '')}-`), label);
+      assert.equal(new ScheduledBackups(new SettingsRepo(t.services.db), t.dataDir, backupInThread).label(), label, 'kept with the database');
+      // Another LocalIQ's backups, one of them being written right now.
+      const theirs = ['localiq-backup-office-pc-0a1b2c-2026-11-01T03-00-00-000.db', 'localiq-backup-office-pc-0a1b2c-2026-11-02T03-00-00-000.db'];
+      for (const name of theirs) fs.writeFileSync(path.join(folder, name), 'theirs');
+      fs.writeFileSync(path.join(folder, 'localiq-backup-office-pc-0a1b2c-2026-11-23T03-00-00-000.db.partial'), 'theirs, under way');
+      backups.setSchedule({ enabled: true, folder, hour: 3, keep: 1 });
+      const mine: string[] = [];
+      for (const day of [23, 24]) {
+        clock.now = at(day, 3);
+        const run = await backups.tick();
+        assert.ok(run?.ok, run?.error ?? 'no run');
+        assert.ok(path.basename(run.file!).startsWith(`localiq-backup-${label}-`));
+        mine.push(path.basename(run.file!));
+      }
+      assert.deepEqual(
+        backupsIn(folder),
+        [...theirs, 'localiq-backup-office-pc-0a1b2c-2026-11-23T03-00-00-000.db.partial', mine[1]!].sort(),
+      );
     }));
 });
 

@@ -1,6 +1,8 @@
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
-import { BACKUP_FILE_NAME, backupFileName, PARTIAL_BACKUP_FILE_NAME, type BackupResult } from '../storage/backup.ts';
+import { backupFileName, backupFilePattern, backupLabel, partialBackupFilePattern, type BackupResult } from '../storage/backup.ts';
 import type { SettingsRepo } from '../storage/settings-repo.ts';
 
 /** A backup every day at `hour` (the server's local time) into `folder`, keeping the newest `keep`. */
@@ -45,6 +47,7 @@ type StoredRuns = { lastRun: BackupRun | null; lastSuccess: BackupScheduleState[
 
 const SCHEDULE_SETTING = 'backup_schedule';
 const RUNS_SETTING = 'backup_runs';
+const LABEL_SETTING = 'backup_label';
 const DEFAULT_SCHEDULE: StoredSchedule = { enabled: false, folder: null, hour: 3, keep: 7, changedAt: 0 };
 const CHECK_EVERY_MS = 60_000;
 /** A failed backup (a drive not connected, a full disk) is tried again this long after. */
@@ -89,6 +92,19 @@ export class ScheduledBackups {
     return this.state();
   }
 
+  /**
+   * This LocalIQ's label in backup names, made once and kept with the database (so a restored
+   * LocalIQ goes on with its own backups), letting LocalIQs share a backup folder.
+   */
+  label(): string {
+    let label = this.settings.get(LABEL_SETTING);
+    if (label === null) {
+      label = backupLabel(os.hostname(), randomBytes(3).toString('hex'));
+      this.settings.set(LABEL_SETTING, label);
+    }
+    return label;
+  }
+
   /** Looks at the clock every minute and runs a backup when one is due; `onRun` hears each run. */
   start(onRun: (run: BackupRun) => void): void {
     this.onRun = onRun;
@@ -130,11 +146,12 @@ export class ScheduledBackups {
       if (!fs.statSync(folder, { throwIfNoEntry: false })?.isDirectory()) {
         throw new Error(`The backup folder ${folder} is not there. Is its drive connected?`);
       }
-      removePartialBackups(folder);
+      const label = this.label();
+      removePartialBackups(folder, label);
       // Also before: a number to keep lowered to make room takes effect on a disk too full to back up.
-      let removed = removeOldBackups(folder, schedule.keep);
-      const result = await this.backUp(this.dataDir, path.join(folder, backupFileName(new Date(startedAt))), this.stopping.signal);
-      removed += removeOldBackups(folder, schedule.keep);
+      let removed = removeOldBackups(folder, label, schedule.keep);
+      const result = await this.backUp(this.dataDir, path.join(folder, backupFileName(new Date(startedAt), label)), this.stopping.signal);
+      removed += removeOldBackups(folder, label, schedule.keep);
       run = { startedAt, finishedAt: this.clock(), ok: true, file: result.file, bytes: result.bytes, error: null, removed };
     } catch (error) {
       run = { startedAt, finishedAt: this.clock(), ok: false, file: null, bytes: null, error: (error as Error).message, removed: 0 };
@@ -215,17 +232,28 @@ function checkFolder(folder: string, dataDir: string): string {
   return resolved;
 }
 
-/** Removes all but the newest `keep` backups from the folder; no other file is touched. */
-function removeOldBackups(folder: string, keep: number): number {
-  const backups = fs.readdirSync(folder).filter((name) => BACKUP_FILE_NAME.test(name)).sort();
+/** Removes all but the newest `keep` of this LocalIQ's backups from the folder; no other file is touched. */
+function removeOldBackups(folder: string, label: string, keep: number): number {
+  const pattern = backupFilePattern(label);
+  const backups = fs
+    .readdirSync(folder)
+    .flatMap((name) => {
+      const time = pattern.exec(name)?.[1];
+      return time === undefined ? [] : [{ name, time }];
+    })
+    .sort((a, b) => (a.time < b.time ? -1 : a.time > b.time ? 1 : 0));
   const old = backups.slice(0, Math.max(0, backups.length - keep));
-  for (const name of old) fs.rmSync(path.join(folder, name), { force: true });
+  for (const { name } of old) fs.rmSync(path.join(folder, name), { force: true });
   return old.length;
 }
 
-/** A backup cut short by a crash (or a killed LocalIQ) leaves its `.partial` file; one runs at a time. */
-function removePartialBackups(folder: string): void {
+/**
+ * A backup cut short by a crash (or a killed LocalIQ) leaves its `.partial` file; this LocalIQ
+ * runs one at a time, and another LocalIQ's may be under way.
+ */
+function removePartialBackups(folder: string, label: string): void {
+  const pattern = partialBackupFilePattern(label);
   for (const name of fs.readdirSync(folder)) {
-    if (PARTIAL_BACKUP_FILE_NAME.test(name)) fs.rmSync(path.join(folder, name), { force: true });
+    if (pattern.test(name)) fs.rmSync(path.join(folder, name), { force: true });
   }
 }

@@ -268,7 +268,7 @@ describe('dashboard end to end (real server, real Chromium)', { timeout: 240_000
       app.page.waitForEvent('download'),
       app.page.getByRole('link', { name: 'Download a backup' }).click(),
     ]);
-    assert.match(download.suggestedFilename(), /^localiq-backup-[\dT-]+\.db$/);
+    assert.match(download.suggestedFilename(), /^localiq-backup-[a-z0-9-]+-[0-9a-f]{6}-\d{4}-\d\d-\d\dT[\d-]+\.db$/);
     const file = path.join(tempDataDir(), download.suggestedFilename());
     await download.saveAs(file);
     const backup = openBackup(file);
@@ -296,7 +296,7 @@ describe('dashboard end to end (real server, real Chromium)', { timeout: 240_000
     await app.page.getByTestId('backup-status').getByText(/^Last backup: /).waitFor();
     const written = fs.readdirSync(folder);
     assert.equal(written.length, 1);
-    assert.match(written[0]!, /^localiq-backup-[\dT-]+\.db$/);
+    assert.match(written[0]!, /^localiq-backup-[a-z0-9-]+-[0-9a-f]{6}-\d{4}-\d\d-\d\dT[\d-]+\.db$/);
     assert.ok(await app.page.getByTestId('backup-status').getByText(written[0]!).isVisible());
     openBackup(path.join(folder, written[0]!)).close();
 

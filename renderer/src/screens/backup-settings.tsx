@@ -136,7 +136,8 @@ export function BackupPanel() {
       ) : null}
       <p className="hint">
         To restore one, close LocalIQ and run <code>localiq restore FILE</code>. Restored on another machine, its API keys
-        must be created again. Give each LocalIQ a folder of its own: it removes its oldest backups there.
+        must be created again. Several LocalIQs may share a folder: each names its backups after this machine and removes
+        only its own oldest.
       </p>
     </section>
   );

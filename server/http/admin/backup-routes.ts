@@ -69,7 +69,7 @@ export const backupRoutes: FastifyPluginAsyncZod<BackupRoutesOptions> = async (a
     reply.raw.once('close', () => fs.rmSync(file, { force: true }));
     return reply
       .header('content-type', 'application/vnd.sqlite3')
-      .header('content-disposition', `attachment; filename="${backupFileName(new Date())}"`)
+      .header('content-disposition', `attachment; filename="${backupFileName(new Date(), backups.label())}"`)
       .send(fs.createReadStream(file));
   });
 
