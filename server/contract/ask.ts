@@ -17,7 +17,10 @@ export const askRequestSchema = z
       .array(conversationTurnSchema)
       .max(20)
       .optional()
-      .describe('Earlier turns, oldest first. The question itself is not part of it.'),
+      .describe(
+        'Earlier turns, oldest first; the question itself is not part of it. Their user turns shape what is retrieved ' +
+          'only when the question refers back to them ("when are they baked?"); a configured language model reads the last six.',
+      ),
     stream: z.boolean().default(false).describe('Answer with Server-Sent Events instead of one JSON body.'),
     mode: z.enum(SEARCH_MODES).default('hybrid').describe('How passages are retrieved.'),
     topK: z.number().int().min(1).max(20).default(5).describe('Items retrieved to answer from.'),
