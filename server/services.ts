@@ -75,6 +75,9 @@ export async function openServices(
     const search = new SearchService(new SearchRepo(db), keywords, embedding);
     const llmSettings = new LlmSettings(settings, secret.secret, config.llm ?? { baseUrl: null, model: null, apiKey: null, timeoutMs: DEFAULT_LLM_TIMEOUT_MS });
     const usage = new UsageRepo(db);
+    const backups = new ScheduledBackups(settings, config.dataDir, backupInThread);
+    // Made on opening, so that naming a download, a read, never writes it.
+    backups.label();
     return {
       db,
       secretStore: secret.store,
@@ -94,7 +97,7 @@ export async function openServices(
       users: new UserService(userRepo),
       sessions: new SessionService(new SessionRepo(db), userRepo),
       monitor,
-      backups: new ScheduledBackups(settings, config.dataDir, backupInThread),
+      backups,
       close: () => {
         void embedding.queries.close();
         embedding.close();

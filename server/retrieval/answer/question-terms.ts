@@ -13,7 +13,9 @@ const CONTEXT_TURNS = 2;
 const MAX_TERMS = 48;
 
 /** Words that point back to something said before: "when are *they* baked?", "what does *it* cost?". */
-const REFERRING_WORDS = new Set(['it', 'its', 'they', 'them', 'their', 'theirs', 'this', 'that', 'these', 'those', 'he', 'him', 'his', 'she', 'her', 'hers']);
+const REFERRING_WORDS = new Set(
+  'it its they them their theirs this that these those he him his she her hers'.split(' '),
+);
 /** Openings that continue the last question: "and on Sundays?", "what about delivery?". */
 const CONTINUING = /^(and|or|but|also|what about|how about)\b/;
 
