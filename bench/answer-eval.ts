@@ -70,12 +70,12 @@ try {
 function markdown(runs: Record<string, AnswerRun>): string {
   const pct = (x: number | null) => (x === null || Number.isNaN(x) ? '–' : `${(x * 100).toFixed(1)} %`);
   const rows = [
-    '| set | questions | answered | gold answer in answer | passage R@5 | gold item cited | cited first | median / p95 latency (ms) |',
-    '|---|---|---|---|---|---|---|---|',
+    '| set | questions | answered | gold answer in answer | passage R@5 | gold item cited | cited first | quoting a question | median / p95 latency (ms) |',
+    '|---|---|---|---|---|---|---|---|---|',
   ];
   for (const [name, r] of Object.entries(runs)) {
     rows.push(
-      `| ${name} | ${r.questions} | ${pct(r.answered)} | ${pct(r.goldInAnswer)} | ${pct(r.recallAt5)} | ${pct(r.goldCited)} | ${pct(r.goldCitedFirst)} | ${r.latencyMs.median} / ${r.latencyMs.p95} |`,
+      `| ${name} | ${r.questions} | ${pct(r.answered)} | ${pct(r.goldInAnswer)} | ${pct(r.recallAt5)} | ${pct(r.goldCited)} | ${pct(r.goldCitedFirst)} | ${pct(r.quotingQuestion)} | ${r.latencyMs.median} / ${r.latencyMs.p95} |`,
     );
   }
   return `${rows.join('\n')}\n`;

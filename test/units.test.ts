@@ -8,6 +8,7 @@ import { defaultDataDir } from '../server/config.ts';
 import { keywordCandidatesFirst, minMaxFusion } from '../server/retrieval/fusion.ts';
 import { contextTurns, leansOnConversation, retrievalQuery } from '../server/retrieval/answer/question-terms.ts';
 import { splitSentences } from '../server/retrieval/answer/sentences.ts';
+import { type ScoredSentence, selectSentences } from '../server/retrieval/answer/extractive.ts';
 
 describe('API key values', () => {
   it('round-trip through parse, and differ every time', () => {
@@ -156,5 +157,23 @@ describe('sentences an answer quotes', () => {
       'Yes!',
     ]);
     assert.deepEqual(splitSentences('今日は晴れ。明日は雨？はい！'), ['今日は晴れ。', '明日は雨？', 'はい！']);
+  });
+});
+
+describe('sentences an answer is made of', () => {
+  const scored = (text: string, score: number, stems: string[]): ScoredSentence => ({ text, passage: 0, coverage: score, score, stems });
+
+  it('leaves out a sentence that asks, even when it matches the question best', () => {
+    const chosen = selectSentences([
+      scored('How do I delete my account?', 1, ['delet', 'account']),
+      scored('Open Settings, then choose Delete account.', 0.9, ['open', 'setting', 'choos', 'delet', 'account']),
+      scored('The account is gone after two weeks.', 0.8, ['gone', 'two', 'week']),
+    ]);
+    assert.deepEqual(chosen.map((s) => s.text), ['Open Settings, then choose Delete account.', 'The account is gone after two weeks.']);
+  });
+
+  it('still answers with the best sentence when every sentence asks', () => {
+    const chosen = selectSentences([scored('Have you tried Settings?', 1, ['tri', 'setting']), scored('Is it in the menu?', 0.9, ['menu'])]);
+    assert.deepEqual(chosen.map((s) => s.text), ['Have you tried Settings?']);
   });
 });

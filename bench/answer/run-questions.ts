@@ -25,6 +25,8 @@ export type AnswerRun = {
   /** The gold item among the answer's citations, and as its first citation. */
   goldCited: number;
   goldCitedFirst: number;
+  /** Answers quoting a sentence that asks ("How do I …? [1]") rather than one that answers. */
+  quotingQuestion: number;
   /** Answers citing first the item the conversation was about before (questions with `previousItem` only). */
   previousCitedFirst: number | null;
   answerChars: { median: number };
@@ -50,6 +52,7 @@ export async function runQuestions(target: ApiTarget, kb: string, questions: Que
   let cited = 0;
   let citedFirst = 0;
   let previousCitedFirst = 0;
+  let quotingQuestion = 0;
   const latencies: number[] = [];
   const chars: number[] = [];
   for (const q of questions) {
@@ -61,6 +64,7 @@ export async function runQuestions(target: ApiTarget, kb: string, questions: Que
       chars.push(answer.answer.length);
     }
     if (answer.answered && q.goldAnswers && containsGold(answer.answer, q.goldAnswers)) gold++;
+    if (answer.answered && /\?["'”’)\]]* \[\d+\]/.test(answer.answer)) quotingQuestion++;
     if (answer.citations.some((c) => c.externalId === q.goldItem)) cited++;
     if (answer.citations[0]?.externalId === q.goldItem) citedFirst++;
     if (q.previousItem !== undefined && answer.citations[0]?.externalId === q.previousItem) previousCitedFirst++;
@@ -80,6 +84,7 @@ export async function runQuestions(target: ApiTarget, kb: string, questions: Que
     recallAt5: withRecall ? rate(recall) : NaN,
     goldCited: rate(cited),
     goldCitedFirst: rate(citedFirst),
+    quotingQuestion: rate(quotingQuestion),
     previousCitedFirst: questions.every((q) => q.previousItem !== undefined) ? rate(previousCitedFirst) : null,
     answerChars: { median: chars.length ? percentile(chars, 50) : 0 },
     latencyMs: { median: round(percentile(latencies, 50)), p95: round(percentile(latencies, 95)) },

@@ -56,21 +56,28 @@ export function scoreSentences(passages: CandidatePassage[], terms: WeightedTerm
   return scored.sort((a, b) => b.score - a.score);
 }
 
+/** A sentence that asks ("How do I report a deceased user?") restates a question; it answers none. */
+const ASKS = /\?["'”’)\]]*$/;
+
 /**
- * The best sentence, then the next best that score close to it and say something the chosen ones
- * do not (word overlap below `maxOverlap`), within a sentence and character budget.
+ * The best sentence that does not ask, then the next best that score close to it and say
+ * something the chosen ones do not (word overlap below `maxOverlap`), within a sentence and
+ * character budget.
  */
 export function selectSentences(scored: ScoredSentence[], options: SelectionOptions = DEFAULT_SELECTION): ScoredSentence[] {
   const chosen: ScoredSentence[] = [];
   let chars = 0;
   for (const sentence of scored) {
     if (chosen.length >= options.maxSentences) break;
+    if (ASKS.test(sentence.text)) continue;
     if (chosen.length > 0 && sentence.score < options.keepRatio * chosen[0]!.score) break;
     if (chosen.length > 0 && chars + sentence.text.length > options.maxChars) continue;
     if (chosen.some((c) => c.text === sentence.text || overlap(c.stems, sentence.stems) > options.maxOverlap)) continue;
     chosen.push(sentence);
     chars += sentence.text.length;
   }
+  // Only questions found: the best of them still says where the subject is.
+  if (chosen.length === 0 && scored.length > 0) chosen.push(scored[0]!);
   return chosen;
 }
 
