@@ -4,7 +4,7 @@ import { scopedQuery } from './keyword-scope.ts';
 
 export type ItemSummaryRow = Pick<
   ItemRow,
-  'id' | 'knowledge_base_id' | 'integration_id' | 'external_id' | 'source_type' | 'title' | 'url' | 'updated_at'
+  'id' | 'knowledge_base_id' | 'integration_id' | 'external_id' | 'source_type' | 'title' | 'url' | 'updated_at' | 'chunk_count'
 >;
 
 export type ChunkRow = { id: number; item_id: number; position: number; text: string };
@@ -37,7 +37,7 @@ export class SearchRepo {
         'SELECT id, item_id FROM chunks WHERE item_id IN (SELECT value FROM json_each(?))',
       ),
       items: db.prepare<[string], ItemSummaryRow>(
-        `SELECT id, knowledge_base_id, integration_id, external_id, source_type, title, url, updated_at
+        `SELECT id, knowledge_base_id, integration_id, external_id, source_type, title, url, updated_at, chunk_count
          FROM items WHERE id IN (SELECT value FROM json_each(?))`,
       ),
     };

@@ -156,6 +156,9 @@ describe('dashboard end to end (real server, real Chromium)', { timeout: 240_000
     await app.page.getByLabel('Search').fill('refund');
     await app.page.getByRole('button', { name: 'Apply' }).click();
     await app.page.getByRole('link', { name: 'Rain jacket' }).waitFor({ state: 'detached' });
+    // A found item shows its chunk count as the list does.
+    const found = app.page.getByRole('row').filter({ has: app.page.getByRole('link', { name: 'Returns policy' }) });
+    assert.match(await found.getByRole('cell').nth(4).innerText(), /^\d+$/);
     await app.page.getByRole('link', { name: 'Returns policy' }).click();
     await app.page.getByRole('heading', { name: 'Returns policy' }).waitFor();
     await app.page.getByRole('heading', { name: /Chunks \(\d+\)/ }).waitFor();

@@ -36,11 +36,11 @@ type SummaryRow = {
   title: string;
   url: string | null;
   updated_at: number;
-  chunk_count?: number;
+  chunk_count: number;
 };
 
 function summary(row: SummaryRow): AdminItemSummary {
-  return { ...itemSummaryView(row), chunkCount: row.chunk_count ?? null };
+  return { ...itemSummaryView(row), chunkCount: row.chunk_count };
 }
 
 /** Knowledge bases, items and jobs for the dashboard, on the same repositories as the API. */
