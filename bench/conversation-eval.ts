@@ -44,8 +44,8 @@ function followUps(): Array<{ followUp: Question; alone: Question; original: Que
   const titles = new Map(readJsonl<{ id: string; title: string }>(path.join(EVAL_DIR, 'squad-dev/passages.jsonl')).map((p) => [p.id, p.title]));
   const all = readJsonl<SquadQuestion>(path.join(EVAL_DIR, 'squad-dev/questions.jsonl'));
   const namePattern = (title: string) => new RegExp(`\\b${title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`, 'i');
-  const names = (q: SquadQuestion) => namePattern(titles.get(q.gold_passage_id)!).test(q.question);
   const titleOf = (q: SquadQuestion) => titles.get(q.gold_passage_id)!;
+  const names = (q: SquadQuestion) => namePattern(titleOf(q)).test(q.question);
   return fold(all, which)
     .filter(names)
     .slice(0, limit)

@@ -13,7 +13,10 @@ export type BackupResult = BackupContents & { file: string; bytes: number };
 const WORKER_ENTRY = fileURLToPath(new URL('../worker-entry.js', import.meta.url));
 const BACKUP_THREAD = new URL('./backup-thread.ts', import.meta.url).href;
 
-/** A backup's time in its name: UTC to the millisecond (earlier versions: to the second), so names sort in the order taken. */
+/**
+ * A backup's time in its name: UTC to the millisecond (earlier versions: to the second), so names
+ * sort in the order taken.
+ */
 const TIME = String.raw`\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d(?:-\d{3})?`;
 
 /**
