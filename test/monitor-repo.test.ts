@@ -53,6 +53,16 @@ describe('monitor repository', () => {
     check('pushed');
     push([{ externalId: 'c', options: { priority: 'low' } }]);
     check('a queued job re-pushed at another priority');
+    push([{ externalId: 'd', knowledgeBaseId: 'kb-new', options: { priority: 'low' } }, { externalId: 'd', knowledgeBaseId: 'kb-new' }]);
+    check('one item twice in a push, at another priority the second time');
+    repo.enqueue(
+      [
+        { items: [{ ...(item() as IngestItem), externalId: 'e', knowledgeBaseId: 'kb-shared', options: { priority: 'high' } }], apiKeyId: null },
+        { items: [{ ...(item() as IngestItem), externalId: 'e', knowledgeBaseId: 'kb-shared' }], apiKeyId: null },
+      ],
+      { now: Date.now(), maxAttempts: 2, activeModelId: null },
+    );
+    check('two pushes sharing a commit, the second at another priority');
     const claimed = runs.claim(3, Date.now() + AGING_MS * 3);
     assert.equal(claimed.length, 3);
     check('claimed');

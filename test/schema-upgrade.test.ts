@@ -14,6 +14,9 @@ const SCOPED = MIGRATIONS.findIndex((m) => m.includes('localiq_scope('));
 /** The migration that started keeping job counts. */
 const COUNTED = MIGRATIONS.findIndex((m) => m.includes('CREATE TABLE job_counts'));
 
+/** The migration that made the job counts' triggers independent of the order of changes. */
+const RECOUNTED = MIGRATIONS.findIndex((m) => m.includes('counts that drifted are counted again'));
+
 /** A database as a release that knew the first `migrations` migrations left it. */
 function releaseWith(dataDir: string, migrations: number): Database.Database {
   const db = new Database(path.join(dataDir, DB_FILE_NAME));
@@ -100,6 +103,31 @@ describe('upgrading a data folder', () => {
     try {
       assert.deepEqual(db.prepare('SELECT knowledge_base_id, status, priority, n FROM job_counts ORDER BY 1, 2, 3').raw().all(), [
         ['kb-a', 'queued', 0, 1], ['kb-a', 'succeeded', 1, 2], ['kb-b', 'failed', 1, 1], ['kb-b', 'queued', 2, 1],
+      ]);
+    } finally {
+      db.close();
+    }
+  });
+
+  it('counts the jobs again where an earlier release let the counts drift', () => {
+    assert.ok(RECOUNTED > COUNTED);
+    const dataDir = tempDataDir();
+    const before = releaseWith(dataDir, RECOUNTED);
+    before
+      .prepare(
+        `INSERT INTO jobs (job_id, knowledge_base_id, integration_id, external_id, source_type, data, content_hash,
+           force_refresh, priority, seq, enqueued_at, sort_key, status, max_attempts, run_at, created_at, updated_at)
+         VALUES ('cms-x', 'kb-a', 'cms', 'x', 'ARTICLE', '{}', 'h', 0, 1, 1, 0, 0, 'succeeded', 3, 0, 0, 0)`,
+      )
+      .run();
+    // What the old triggers left after an item pushed twice in one bulk: a queued job that never was.
+    before.prepare("INSERT INTO job_counts VALUES ('kb-a', 'queued', 0, 1)").run();
+    before.close();
+
+    const db = openDatabase(dataDir);
+    try {
+      assert.deepEqual(db.prepare('SELECT knowledge_base_id, status, priority, n FROM job_counts ORDER BY 1, 2, 3').raw().all(), [
+        ['kb-a', 'succeeded', 1, 1],
       ]);
     } finally {
       db.close();
