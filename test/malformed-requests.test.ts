@@ -13,6 +13,9 @@ type Case = {
   code: string;
   /** A detail path that must be named. */
   path?: string;
+  /** What the message, or the named detail's message, must say. */
+  says?: RegExp;
+  headers?: Record<string, string>;
 };
 
 const good = item();
@@ -42,8 +45,11 @@ const CASES: Case[] = [
   { name: 'wrong content type text/plain', body: JSON.stringify(good), contentType: 'text/plain', status: 415, code: 'unsupported_media_type' },
   { name: 'form content type', body: 'a=1', contentType: 'application/x-www-form-urlencoded', status: 415, code: 'unsupported_media_type' },
   { name: 'no content type', body: JSON.stringify(good), contentType: null, status: 415, code: 'unsupported_media_type' },
-  { name: 'body over 10 MB', body: JSON.stringify(withData({ content: 'x'.repeat(10 * 1024 * 1024) })), status: 413, code: 'payload_too_large' },
-  { name: 'missing integrationId', body: without('integrationId'), status: 400, code: 'invalid_body', path: 'integrationId' },
+  { name: 'body over 10 MB', body: JSON.stringify(withData({ content: 'x'.repeat(10 * 1024 * 1024) })), status: 413, code: 'payload_too_large', says: /larger than the 10 MB/ },
+  { name: 'gzip-compressed body', body: Buffer.from([0x1f, 0x8b, 0x08, 0]), headers: { 'content-encoding': 'gzip' }, status: 415, code: 'unsupported_media_type', says: /Content-Encoding: gzip/ },
+  { name: 'missing integrationId', body: without('integrationId'), status: 400, code: 'invalid_body', path: 'integrationId', says: /^is required/ },
+  { name: 'knowledgeBaseId misspelled', body: { ...without('knowledgeBaseId'), knowledgebaseId: 'kb' }, status: 400, code: 'invalid_body', path: 'knowledgebaseId', says: /did you mean "knowledgeBaseId"/ },
+  { name: 'externalId in snake case', body: { ...without('externalId'), external_id: 'x' }, status: 400, code: 'invalid_body', path: 'external_id', says: /did you mean "externalId"/ },
   { name: 'missing knowledgeBaseId', body: without('knowledgeBaseId'), status: 400, code: 'invalid_body', path: 'knowledgeBaseId' },
   { name: 'missing sourceType', body: without('sourceType'), status: 400, code: 'invalid_body', path: 'sourceType' },
   { name: 'missing externalId', body: without('externalId'), status: 400, code: 'invalid_body', path: 'externalId' },
@@ -54,6 +60,8 @@ const CASES: Case[] = [
   { name: 'lowercase sourceType', body: { ...good, sourceType: 'article' }, status: 400, code: 'invalid_body', path: 'sourceType' },
   { name: 'numeric externalId', body: { ...good, externalId: 42 }, status: 400, code: 'invalid_body', path: 'externalId' },
   { name: 'empty externalId', body: { ...good, externalId: '' }, status: 400, code: 'invalid_body', path: 'externalId' },
+  { name: 'externalId "." (a URL path cannot name it)', body: { ...good, externalId: '.' }, status: 400, code: 'invalid_body', path: 'externalId' },
+  { name: 'knowledgeBaseId ".."', body: { ...good, knowledgeBaseId: '..' }, status: 400, code: 'invalid_body', path: 'knowledgeBaseId' },
   { name: 'externalId over 256 characters', body: { ...good, externalId: 'x'.repeat(257) }, status: 400, code: 'invalid_body', path: 'externalId' },
   { name: 'control character in integrationId', body: { ...good, integrationId: 'cms\n1' }, status: 400, code: 'invalid_body', path: 'integrationId' },
   { name: 'NUL in knowledgeBaseId', body: { ...good, knowledgeBaseId: 'kb\u0000' }, status: 400, code: 'invalid_body', path: 'knowledgeBaseId' },
@@ -70,12 +78,13 @@ const CASES: Case[] = [
   { name: 'url over 2,048 characters', body: withData({ url: `https://example.com/${'p'.repeat(2048)}` }), status: 400, code: 'invalid_body', path: 'data.url' },
   { name: 'sourceData as array', body: withData({ sourceData: [1, 2] }), status: 400, code: 'invalid_body', path: 'data.sourceData' },
   { name: 'sourceData as string', body: withData({ sourceData: 'x' }), status: 400, code: 'invalid_body', path: 'data.sourceData' },
+  { name: 'number beyond double range in sourceData', body: JSON.stringify(withData({ sourceData: { n: 1 } })).replace('"n":1', '"n":1e400'), status: 400, code: 'invalid_body', path: 'data.sourceData', says: /1e400/ },
   { name: 'sourceData over 64 KB', body: withData({ sourceData: { blob: 's'.repeat(70_000) } }), status: 400, code: 'invalid_body', path: 'data.sourceData' },
   { name: 'hash over 128 characters', body: withData({ hash: 'h'.repeat(129) }), status: 400, code: 'invalid_body', path: 'data.hash' },
   { name: 'hash of wrong type', body: withData({ hash: 123 }), status: 400, code: 'invalid_body', path: 'data.hash' },
   { name: 'unknown top-level field', body: { ...good, extra: true }, status: 400, code: 'invalid_body' },
-  { name: 'unknown data field', body: withData({ body: 'x' }), status: 400, code: 'invalid_body', path: 'data' },
-  { name: 'unknown option', body: { ...good, options: { retry: 3 } }, status: 400, code: 'invalid_body', path: 'options' },
+  { name: 'unknown data field', body: withData({ body: 'x' }), status: 400, code: 'invalid_body', path: 'data.body', says: /^is not a field here$/ },
+  { name: 'unknown option', body: { ...good, options: { retry: 3 } }, status: 400, code: 'invalid_body', path: 'options.retry' },
   { name: 'priority not high/low', body: { ...good, options: { priority: 'urgent' } }, status: 400, code: 'invalid_body', path: 'options.priority' },
   { name: 'forceRefresh as string', body: { ...good, options: { forceRefresh: 'yes' } }, status: 400, code: 'invalid_body', path: 'options.forceRefresh' },
   { name: 'bulk without items', url: '/ingest/bulk', body: {}, status: 400, code: 'invalid_body', path: 'items' },
@@ -84,7 +93,8 @@ const CASES: Case[] = [
   { name: 'bulk of 1,001 items', url: '/ingest/bulk', body: { items: Array.from({ length: 1001 }, () => good) }, status: 400, code: 'too_many_items' },
   { name: 'bulk with one bad item among good ones', url: '/ingest/bulk', body: { items: [good, good, { ...good, sourceType: 'X' }] }, status: 400, code: 'invalid_body', path: 'items.2.sourceType' },
   { name: 'bulk with an unknown field', url: '/ingest/bulk', body: { items: [good], dryRun: true }, status: 400, code: 'invalid_body' },
-  { name: 'GET on /ingest', url: '/ingest', method: 'GET', status: 404, code: 'not_found' },
+  { name: 'GET on /ingest', url: '/ingest', method: 'GET', status: 405, code: 'method_not_allowed', says: /takes POST/ },
+  { name: 'PUT on a job', url: '/jobs/cms-1', method: 'PUT', body: good, status: 405, code: 'method_not_allowed', says: /takes GET, HEAD/ },
   { name: 'unknown route', url: '/ingest/single', status: 404, code: 'not_found' },
 ];
 
@@ -111,7 +121,7 @@ describe('malformed requests', () => {
     it(`${c.name} → ${c.status} ${c.code}`, async () => {
       const before = snapshot();
       const raw = typeof c.body === 'string' || Buffer.isBuffer(c.body);
-      const headers: Record<string, string> = { 'x-api-key': key };
+      const headers: Record<string, string> = { 'x-api-key': key, ...c.headers };
       const contentType = c.contentType === undefined ? 'application/json' : c.contentType;
       if (contentType) headers['content-type'] = contentType;
       const res = await t.app.inject({
@@ -127,11 +137,21 @@ describe('malformed requests', () => {
       assert.equal(body.statusCode, c.status);
       assert.equal(typeof body.message, 'string');
       if (c.path) {
-        const paths = (body.details ?? []).map((d: { path: string }) => d.path);
-        assert.ok(paths.includes(c.path), `details should name ${c.path}: ${JSON.stringify(body.details)}`);
-      }
+        const detail = (body.details ?? []).find((d: { path: string }) => d.path === c.path);
+        assert.ok(detail, `details should name ${c.path}: ${JSON.stringify(body.details)}`);
+        if (c.says) assert.match(detail.message, c.says);
+      } else if (c.says) assert.match(body.message, c.says);
+      if (c.status === 405) assert.match(String(res.headers.allow), /\w/, 'a 405 says what the path allows');
       assert.equal(snapshot(), before, 'nothing stored changes');
       assert.equal(({} as Record<string, unknown>).polluted, undefined, 'no prototype pollution');
     });
   }
+
+  it('a route that takes no body accepts an empty one labelled as JSON', async () => {
+    const headers = { 'x-api-key': key, 'content-type': 'application/json' };
+    const deleted = await t.app.inject({ method: 'DELETE', url: `/items/${good.knowledgeBaseId}/${good.integrationId}/${good.externalId}`, headers });
+    assert.equal(deleted.statusCode, 200, deleted.body);
+    const retried = await t.app.inject({ method: 'POST', url: `/jobs/${good.integrationId}-${good.externalId}/retry`, headers });
+    assert.equal(retried.statusCode, 409, retried.body);
+  });
 });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { LIMITS } from './limits.ts';
-import { identifier, safeText } from './text-rules.ts';
+import { pushedIdentifier, safeText } from './text-rules.ts';
 
 export const SOURCE_TYPES = ['PRODUCT', 'ARTICLE', 'PAGE', 'SERVICE', 'PERSON'] as const;
 export const sourceTypeSchema = z.enum(SOURCE_TYPES);
@@ -10,11 +10,20 @@ export const PRIORITIES = ['high', 'low'] as const;
 
 const sourceDataSchema = z
   .record(z.string(), z.unknown())
-  .refine(
-    (value) => new TextEncoder().encode(JSON.stringify(value)).length <= LIMITS.sourceDataBytes,
-    `must be at most ${LIMITS.sourceDataBytes} bytes as JSON`,
-  )
-  .refine((value) => !JSON.stringify(value).includes('\\u0000'), 'must not contain NUL characters')
+  .superRefine((value, ctx) => {
+    // A number literal beyond double range (1e400) parses as Infinity, which JSON stores as null:
+    // refused rather than silently changed.
+    let outOfRange = false;
+    const json = JSON.stringify(value, (_key, v: unknown) => {
+      if (typeof v === 'number' && !Number.isFinite(v)) outOfRange = true;
+      return v;
+    });
+    if (outOfRange) ctx.addIssue({ code: 'custom', message: 'must not hold a number beyond the range of a double (such as 1e400)' });
+    if (new TextEncoder().encode(json).length > LIMITS.sourceDataBytes) {
+      ctx.addIssue({ code: 'custom', message: `must be at most ${LIMITS.sourceDataBytes} bytes as JSON` });
+    }
+    if (json.includes('\\u0000')) ctx.addIssue({ code: 'custom', message: 'must not contain NUL characters' });
+  })
   .describe('Free-form object carried with the item (price, sku, brand, attributes…).');
 
 const urlSchema = z
@@ -40,10 +49,10 @@ export const ingestOptionsSchema = z.strictObject({
 
 export const ingestItemSchema = z
   .strictObject({
-    integrationId: identifier().describe('Identifies the integration that pushes the item.'),
-    knowledgeBaseId: identifier().describe('Target knowledge base; created on first use.'),
+    integrationId: pushedIdentifier().describe('Identifies the integration that pushes the item.'),
+    knowledgeBaseId: pushedIdentifier().describe('Target knowledge base; created on first use.'),
     sourceType: sourceTypeSchema,
-    externalId: identifier().describe("Identifier of the item in the caller's own system."),
+    externalId: pushedIdentifier().describe("Identifier of the item in the caller's own system."),
     data: itemDataSchema,
     options: ingestOptionsSchema.optional(),
   })

@@ -23,3 +23,12 @@ export function identifier() {
     .refine((s) => s.isWellFormed(), 'must be well-formed Unicode (no lone surrogates)')
     .refine((s) => !CONTROL_CHARS.test(s), 'must not contain control characters');
 }
+
+/**
+ * The identifiers a push gives an item. They also name it in URL paths (`GET …/items/{id}`,
+ * `DELETE /items/…`), where "." and ".." are dot segments that clients and proxies resolve away
+ * even when percent-encoded, so such an item could never be read or deleted.
+ */
+export function pushedIdentifier() {
+  return identifier().refine((s) => s !== '.' && s !== '..', 'must not be "." or "..": a URL path cannot name it');
+}

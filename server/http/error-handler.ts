@@ -42,15 +42,39 @@ export function sendError(reply: FastifyReply, request: FastifyRequest, error: A
   return reply.code(error.statusCode).headers(error.headers).type('application/json; charset=utf-8').send(body);
 }
 
+type Issue = { path: string; keyword: string; message: string; params: Record<string, unknown> };
+
+/** "knowledge_base_id", "KnowledgeBaseID" and "knowledgeBaseId" alike, for suggesting a field. */
+const fieldKey = (name: string) => name.toLowerCase().replace(/[_-]/g, '');
+const joinPath = (parent: string, key: string) => (parent ? `${parent}.${key}` : key);
+const parentOf = (path: string) => path.slice(0, Math.max(0, path.lastIndexOf('.')));
+
+/**
+ * Each problem where it is: a missing field says it is required, and an unknown field is named by
+ * its own path, with the missing field it most likely meant (`knowledgebaseId`, `external_id`).
+ */
 function validationDetails(error: FastifyError): ErrorDetail[] {
-  return (error.validation ?? []).map((issue) => ({
+  const issues: Issue[] = (error.validation ?? []).map((issue) => ({
     path: issue.instancePath.replace(/^\//, '').replaceAll('/', '.'),
+    keyword: issue.keyword,
     message: issue.message ?? 'is invalid',
+    params: issue.params as Record<string, unknown>,
   }));
+  const isMissing = (issue: Issue) => issue.keyword === 'invalid_type' && / received undefined$/.test(issue.message);
+  const missing = issues.filter(isMissing).map((issue) => issue.path);
+  return issues.flatMap((issue): ErrorDetail[] => {
+    if (isMissing(issue)) return [{ path: issue.path, message: `is required (${String(issue.params.expected)})` }];
+    if (issue.keyword !== 'unrecognized_keys' || !Array.isArray(issue.params.keys)) return [{ path: issue.path, message: issue.message }];
+    return (issue.params.keys as string[]).map((key) => {
+      const meant = missing.find((path) => parentOf(path) === issue.path && fieldKey(path.slice(path.lastIndexOf('.') + 1)) === fieldKey(key));
+      const hint = meant ? `; did you mean "${meant.slice(meant.lastIndexOf('.') + 1)}"?` : '';
+      return { path: joinPath(issue.path, key), message: `is not a field here${hint}` };
+    });
+  });
 }
 
 /** Turns anything thrown in a request into the contract's error shape; 5xx never leak internals. */
-export function toApiError(error: FastifyError): ApiError {
+export function toApiError(error: FastifyError, bodyLimitBytes?: number): ApiError {
   if (error instanceof ApiError) return error;
   if (error instanceof InvalidCursorError) {
     return new ApiError('invalid_query', error.message, [{ path: 'cursor', message: error.message }]);
@@ -63,24 +87,38 @@ export function toApiError(error: FastifyError): ApiError {
     return new ApiError(code, `The request ${label} is invalid: ${details.length} problem(s), see details.`, details);
   }
   const mapped = (error.code && FASTIFY_CODES[error.code]) || STATUS_CODES[error.statusCode ?? 500];
+  if (mapped === 'payload_too_large' && bodyLimitBytes) {
+    return new ApiError(mapped, `The request body is larger than the ${megabytes(bodyLimitBytes)} the server accepts; send a large bulk as several requests.`);
+  }
   if (mapped && (error.statusCode ?? 500) < 500) {
     return new ApiError(mapped, MESSAGES[mapped] ?? error.message);
   }
   return new ApiError('internal_error', MESSAGES.internal_error!);
 }
 
-function notFound(request: FastifyRequest): ApiError {
-  return new ApiError('not_found', `No route for ${request.method} ${request.url.split('?')[0]}.`);
+const megabytes = (bytes: number) => `${Math.round((bytes / 1_048_576) * 10) / 10} MB`;
+
+const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+
+/** No route answers this method and path: 405 naming the methods the path takes, if it takes any. */
+function noRoute(app: FastifyInstance, request: FastifyRequest): ApiError {
+  const path = request.url.split('?')[0]!;
+  const allowed = METHODS.filter((method) => method !== request.method && app.findRoute({ method, url: path }));
+  if (allowed.length > 0) {
+    const allow = allowed.join(', ');
+    return new ApiError('method_not_allowed', `${path} does not take ${request.method}; it takes ${allow}.`, undefined, { allow });
+  }
+  return new ApiError('not_found', `No route for ${request.method} ${path}.`);
 }
 
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     // Bodies are parsed even on unknown routes; the missing route is the more useful answer.
-    const apiError = request.is404 ? notFound(request) : toApiError(error);
+    const apiError = request.is404 ? noRoute(app, request) : toApiError(error, request.routeOptions.bodyLimit);
     if (apiError.statusCode >= 500) request.log.error({ err: error, requestId: request.id }, 'request failed');
     return sendError(reply, request, apiError);
   });
-  app.setNotFoundHandler((request, reply) => sendError(reply, request, notFound(request)));
+  app.setNotFoundHandler((request, reply) => sendError(reply, request, noRoute(app, request)));
 }
 
 /**

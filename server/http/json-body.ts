@@ -59,8 +59,15 @@ export function parseJsonBody(body: Buffer): unknown {
  */
 export function registerJsonBodyParser(app: FastifyInstance): void {
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_req, body, done) => {
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
     try {
+      const encoding = request.headers['content-encoding'];
+      if (encoding && encoding.toLowerCase() !== 'identity') {
+        throw new ApiError('unsupported_media_type', `Compressed bodies (Content-Encoding: ${encoding}) are not accepted; send the JSON uncompressed.`);
+      }
+      // Many HTTP clients label every request as JSON: a route that takes no body (DELETE, retry)
+      // accepts an empty one so labelled.
+      if ((body as Buffer).length === 0 && !request.routeOptions.schema?.body) return done(null, undefined);
       done(null, parseJsonBody(body as Buffer));
     } catch (error) {
       done(error as Error, undefined);
