@@ -24,7 +24,7 @@ describe('integration guide', () => {
   it('shows every example file in full, so the doc is the code that is tested', () => {
     const guide = fs.readFileSync(GUIDE, 'utf8');
     const files = fs.readdirSync(EXAMPLES).sort();
-    assert.deepEqual(files, ['delete-item.sh', 'push-bulk.sh', 'push-item.sh', 'push-products.ts', 'push_products.py']);
+    assert.deepEqual(files, ['delete-item.sh', 'push-bulk.sh', 'push-item.sh', 'push-products.mts', 'push_products.py']);
     for (const file of files) {
       const content = fs.readFileSync(path.join(EXAMPLES, file), 'utf8');
       assert.ok(guide.includes(`\n${content}\`\`\`\n`), `${file} appears verbatim in a code block of the guide`);
@@ -108,12 +108,16 @@ describe('integration guide examples against a real server', { timeout: 600_000 
     assert.equal((await get('/knowledge-bases/main/items/shop/sku-43')).status, 404);
 
     const again = await run('sh', ['delete-item.sh'], { ...env, LOCALIQ_API_KEY: key });
-    assert.notEqual(again.code, 0, 'deleting it twice fails: --fail-with-body turns the 404 into an error');
+    assert.equal(again.code, 0, 'deleting it twice is done as well (404)');
     assert.match(again.stdout, /"code":"not_found"/);
+
+    const refused = await run('sh', ['delete-item.sh'], { ...env, LOCALIQ_API_KEY: 'liq_wrong' });
+    assert.notEqual(refused.code, 0, 'any other error fails the script');
+    assert.match(refused.stdout, /"code":"invalid_api_key"/);
   });
 
   for (const [language, command, file, skus] of [
-    ['TypeScript (fetch)', process.execPath, ['--import', 'tsx', 'push-products.ts'], ['sku-100', 'sku-101', 'sku-102', 'sku-099']],
+    ['TypeScript (fetch)', process.execPath, ['--import', 'tsx', 'push-products.mts'], ['sku-100', 'sku-101', 'sku-102', 'sku-099']],
     ['Python (requests)', 'python3', ['push_products.py'], ['sku-200', 'sku-201', 'sku-202', 'sku-199']],
   ] as const) {
     it(`${language}: pushes in batches, retries 429, follows every job, deletes; a rerun skips everything`, async () => {

@@ -21,7 +21,7 @@ const EXPIRY_PRESETS = [
 ] as const;
 
 /** The first push, ready to paste: the one thing a new user needs to see something happen. */
-export function curlExample(keyValue = '$LOCALIQ_KEY'): string {
+export function curlExample(keyValue = '$LOCALIQ_API_KEY'): string {
   return `curl -s ${window.location.origin}/ingest \\
   -H "x-api-key: ${keyValue}" -H 'content-type: application/json' \\
   -d '{"integrationId":"shop","knowledgeBaseId":"main","sourceType":"PRODUCT","externalId":"sku-42",

@@ -1,5 +1,5 @@
 // Push a shop's products to LocalIQ, follow their jobs, and delete a discontinued product.
-// Runs on Node 20+ (built-in fetch): LOCALIQ_API_KEY=liq_… npx tsx push-products.ts
+// Runs on Node 20+ (built-in fetch): LOCALIQ_API_KEY=liq_… npx tsx push-products.mts
 const BASE_URL = process.env.LOCALIQ_URL ?? 'http://127.0.0.1:7410';
 const API_KEY = process.env.LOCALIQ_API_KEY ?? '';
 const BATCH_SIZE = 500; // at most 1,000 items (and 10 MB) per bulk request
