@@ -128,7 +128,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(jobRoutes, { queue: deps.queue });
   await app.register(itemWriteRoutes, { items: deps.items });
   await app.register(knowledgeRoutes, { reader: deps.reader, jobs: deps.jobs, search: deps.search });
-  await app.register(askRoutes, { assistant: deps.assistant, usage: deps.usage });
+  await app.register(askRoutes, { assistant: deps.assistant, usage: deps.usage, reader: deps.reader });
   await app.register(articleRoutes, { articles: deps.articles });
   await app.register(usageRoutes, { usage: deps.usage });
 

@@ -122,8 +122,11 @@ describe('POST /knowledge-bases/{id}/ask (extractive)', { timeout: 180_000 }, ()
     const res = await ask({ question: '', extra: 1 });
     assert.equal(res.status, 400);
     assert.equal(res.body.code, 'invalid_body');
-    const empty = await api(server, 'POST', '/knowledge-bases/kb-empty/ask', { question: 'When do you open?' });
-    assert.equal(empty.status, 200);
-    assert.equal(empty.body.answered, false);
+    const missing = await api(server, 'POST', '/knowledge-bases/Bakery/ask', { question: 'When do you open?' });
+    assert.equal(missing.status, 404, 'a mistyped knowledge base is not one that holds nothing');
+    assert.equal(missing.body.code, 'not_found');
+    assert.match(missing.body.message, /No knowledge base "Bakery"/);
+    assert.equal((await api(server, 'POST', '/knowledge-bases/Bakery/search', { query: 'open' })).status, 404);
+    assert.equal((await api(server, 'GET', '/knowledge-bases/Bakery/items')).status, 404);
   });
 });

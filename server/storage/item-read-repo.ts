@@ -34,6 +34,7 @@ export class ItemReadRepo {
          FROM knowledge_bases kb LEFT JOIN item_counts ic ON ic.knowledge_base_id = kb.id
          ORDER BY kb.id`,
       ),
+      hasKnowledgeBase: db.prepare<[string], number>('SELECT 1 FROM knowledge_bases WHERE id = ?').pluck(),
       item: db.prepare<[ItemIdentity], ItemRow>(
         `SELECT * FROM items WHERE knowledge_base_id = @knowledgeBaseId AND integration_id = @integrationId
            AND external_id = @externalId`,
@@ -46,6 +47,11 @@ export class ItemReadRepo {
 
   knowledgeBases(): KnowledgeBaseRow[] {
     return this.stmts.knowledgeBases.all();
+  }
+
+  /** Whether a push ever created this knowledge base. */
+  hasKnowledgeBase(id: string): boolean {
+    return this.stmts.hasKnowledgeBase.get(id) !== undefined;
   }
 
   /** Newest first; the cursor is the id of the last item of the previous page. */

@@ -3,14 +3,16 @@ import { askRequestSchema, askResponseSchema } from '../../contract/ask.ts';
 import { errorSchema } from '../../contract/errors.ts';
 import { knowledgeBaseParamsSchema } from '../../contract/knowledge.ts';
 import type { Assistant } from '../../retrieval/answer/assistant.ts';
+import type { ItemReadRepo } from '../../storage/item-read-repo.ts';
 import type { UsageRepo } from '../../storage/usage-repo.ts';
 import { assertKnowledgeBaseAccess } from '../api-key-auth.ts';
 import { answerQuestion } from '../ask-stream.ts';
+import { assertKnowledgeBaseExists } from '../known-knowledge-base.ts';
 import { apiKeyErrorResponses, apiKeySecurity } from '../route-schemas.ts';
 
-export type AskRoutesOptions = { assistant: Assistant; usage: UsageRepo };
+export type AskRoutesOptions = { assistant: Assistant; usage: UsageRepo; reader: ItemReadRepo };
 
-export const askRoutes: FastifyPluginAsyncZod<AskRoutesOptions> = async (app, { assistant, usage }) => {
+export const askRoutes: FastifyPluginAsyncZod<AskRoutesOptions> = async (app, { assistant, usage, reader }) => {
   app.post(
     '/knowledge-bases/:knowledgeBaseId/ask',
     {
@@ -26,12 +28,13 @@ export const askRoutes: FastifyPluginAsyncZod<AskRoutesOptions> = async (app, { 
         security: apiKeySecurity,
         params: knowledgeBaseParamsSchema,
         body: askRequestSchema,
-        response: { 200: askResponseSchema, ...apiKeyErrorResponses, 413: errorSchema, 415: errorSchema },
+        response: { 200: askResponseSchema, ...apiKeyErrorResponses, 404: errorSchema, 413: errorSchema, 415: errorSchema },
       },
     },
     async (request, reply) => {
       const { knowledgeBaseId } = request.params;
       assertKnowledgeBaseAccess(request, [knowledgeBaseId]);
+      assertKnowledgeBaseExists(reader, knowledgeBaseId);
       return answerQuestion(request, reply, { assistant, usage }, knowledgeBaseId, request.body, request.apiKey?.id ?? null);
     },
   );

@@ -18,6 +18,7 @@ import { ApiError } from '../api-error.ts';
 import { isoTime } from '../iso-time.ts';
 import { indexedItemView, itemSummaryView } from '../item-view.ts';
 import { allowedKnowledgeBases, assertKnowledgeBaseAccess } from '../api-key-auth.ts';
+import { assertKnowledgeBaseExists } from '../known-knowledge-base.ts';
 import { apiKeyErrorResponses, apiKeySecurity } from '../route-schemas.ts';
 
 export type KnowledgeRoutesOptions = { reader: ItemReadRepo; jobs: JobRepo; search: SearchService };
@@ -61,12 +62,13 @@ export const knowledgeRoutes: FastifyPluginAsyncZod<KnowledgeRoutesOptions> = as
         security: apiKeySecurity,
         params: knowledgeBaseParamsSchema,
         querystring: itemListQuerySchema,
-        response: { 200: itemListSchema, ...apiKeyErrorResponses },
+        response: { 200: itemListSchema, ...apiKeyErrorResponses, 404: errorSchema },
       },
     },
     async (request) => {
       const { knowledgeBaseId } = request.params;
       assertKnowledgeBaseAccess(request, [knowledgeBaseId]);
+      assertKnowledgeBaseExists(reader, knowledgeBaseId);
       const { limit, cursor, ...filter } = request.query;
       const beforeId = cursor === undefined ? null : decodeCursor(cursor);
       const page = paginate(reader.list(knowledgeBaseId, filter, limit + 1, beforeId), limit);
@@ -89,7 +91,11 @@ export const knowledgeRoutes: FastifyPluginAsyncZod<KnowledgeRoutesOptions> = as
     async (request) => {
       assertKnowledgeBaseAccess(request, [request.params.knowledgeBaseId]);
       const row = reader.get(request.params);
-      if (!row) throw new ApiError('not_found', `No indexed item "${request.params.externalId}" from "${request.params.integrationId}".`);
+      if (!row) {
+        const { knowledgeBaseId, integrationId, externalId } = request.params;
+        assertKnowledgeBaseExists(reader, knowledgeBaseId);
+        throw new ApiError('not_found', `No indexed item "${externalId}" from "${integrationId}" in "${knowledgeBaseId}".`);
+      }
       const latest = jobs.latestForItem(request.params);
       return { ...indexedItemView(row, reader), latestJob: latest ? toJobView(latest) : null };
     },
@@ -106,12 +112,13 @@ export const knowledgeRoutes: FastifyPluginAsyncZod<KnowledgeRoutesOptions> = as
         security: apiKeySecurity,
         params: knowledgeBaseParamsSchema,
         body: searchRequestSchema,
-        response: { 200: searchResponseSchema, ...apiKeyErrorResponses, 413: errorSchema, 415: errorSchema },
+        response: { 200: searchResponseSchema, ...apiKeyErrorResponses, 404: errorSchema, 413: errorSchema, 415: errorSchema },
       },
     },
     async (request) => {
       const { knowledgeBaseId } = request.params;
       assertKnowledgeBaseAccess(request, [knowledgeBaseId]);
+      assertKnowledgeBaseExists(reader, knowledgeBaseId);
       const started = performance.now();
       const body = request.body;
       const outcome = await search.search(knowledgeBaseId, body.query, {
