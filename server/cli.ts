@@ -1,9 +1,9 @@
 import { parseArgs } from 'node:util';
 import { loadConfig } from './config.ts';
-import { parseExpiry } from './domain/api-keys.ts';
+import { parseDuration, parseExpiry } from './domain/api-keys.ts';
 import { isScope, SCOPES, type Scope } from './domain/scopes.ts';
 import { JOB_STATUSES, type JobStatus } from './contract/jobs.ts';
-import { startServer } from './main.ts';
+import { type RunningServer, startServer } from './main.ts';
 import { openServices, type Services } from './services.ts';
 import { toJobView } from './storage/job-repo.ts';
 import { displayPrefix } from './domain/api-keys.ts';
@@ -34,6 +34,15 @@ function list(value: string | undefined): string[] {
   return (value ?? '').split(',').map((s) => s.trim()).filter(Boolean);
 }
 
+/** A bad option value is a usage error: exit code 2 and the usage. */
+function asUsage<T>(parse: () => T): T {
+  try {
+    return parse();
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+}
+
 function print(json: boolean, value: unknown, text: string): void {
   process.stdout.write(json ? `${JSON.stringify(value, null, 2)}\n` : `${text}\n`);
 }
@@ -47,9 +56,19 @@ async function withServices<T>(run: (services: Services) => T | Promise<T>): Pro
   }
 }
 
-async function serve(): Promise<number> {
+async function serve(args: string[]): Promise<number> {
+  // Settings come from the environment only: an option here would be silently ignored.
+  if (args.length > 0) throw new UsageError(`serve takes no options (got ${args.join(' ')}); set LOCALIQ_PORT, LOCALIQ_DATA_DIR and the rest in the environment.`);
   const config = loadConfig();
-  const server = await startServer(config);
+  let server: RunningServer;
+  try {
+    server = await startServer(config);
+  } catch (error) {
+    if ((error as { code?: string }).code === 'EADDRINUSE') {
+      throw new Error(`Port ${config.port} on ${config.host} is in use by another program; set LOCALIQ_PORT to a free port.`);
+    }
+    throw error;
+  }
   process.stdout.write(
     `LocalIQ is listening on ${server.url} (API docs: ${server.url}/docs)\n` +
       `Data folder: ${config.dataDir} (server secret in the ${server.services.secretStore === 'keychain' ? 'OS keychain' : 'file store'})\n` +
@@ -62,7 +81,9 @@ async function serve(): Promise<number> {
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
   });
+  process.stdout.write('Stopping LocalIQ: the pipeline finishes the batch in hand…\n');
   await server.stop();
+  process.stdout.write('LocalIQ stopped.\n');
   return 0;
 }
 
@@ -88,9 +109,15 @@ async function keysCommand(args: string[]): Promise<number> {
       const scopes = list(values.scopes);
       const unknown = scopes.filter((s) => !isScope(s));
       if (scopes.length === 0 || unknown.length) {
-        throw new UsageError(`--scopes takes a comma-separated list of: ${SCOPES.join(', ')}.`);
+        const problem = unknown.length ? `Unknown scope ${unknown.map((s) => `"${s}"`).join(', ')}. ` : 'keys create needs --scopes. ';
+        throw new UsageError(`${problem}--scopes takes a comma-separated list of: ${SCOPES.join(', ')}.`);
       }
-      const expiresAt = values.expires ? parseExpiry(values.expires, Date.now()) : null;
+      if (values['knowledge-bases'] !== undefined && list(values['knowledge-bases']).length === 0) {
+        // An empty list would mean no restriction at all: a script with its variable unset would
+        // create a key for every knowledge base.
+        throw new UsageError('--knowledge-bases names at least one knowledge base; leave it out for a key that reads all of them.');
+      }
+      const expiresAt = values.expires ? asUsage(() => parseExpiry(values.expires!, Date.now())) : null;
       return withServices(({ keys }) => {
         const { key, value } = keys.create({
           name: values.name!,
@@ -142,7 +169,7 @@ async function keysCommand(args: string[]): Promise<number> {
     case 'rotate': {
       const id = positionals[0];
       if (!id) throw new UsageError('keys rotate needs the key id.');
-      const graceMs = values.grace ? parseExpiry(values.grace, 0) ?? 0 : 0;
+      const graceMs = values.grace ? asUsage(() => parseDuration(values.grace!)) : 0;
       return withServices(({ keys }) => {
         const rotated = keys.rotate(id, graceMs, 'cli');
         if (!rotated) {
@@ -197,7 +224,7 @@ export async function main(argv: string[]): Promise<number> {
   try {
     switch (command) {
       case 'serve':
-        return await serve();
+        return await serve(rest);
       case 'keys':
         return await keysCommand(rest);
       case 'jobs':

@@ -12,12 +12,17 @@ export function defaultDataDir(env: NodeJS.ProcessEnv = process.env, platform = 
   return path.join(env.XDG_DATA_HOME ?? path.join(home, '.local', 'share'), 'localiq');
 }
 
-const positiveInt = z.coerce.number().int().positive();
+/**
+ * A whole number written in digits. Coercion alone read an empty value as 0 (LOCALIQ_PORT= in an
+ * env file gave a random port) and took 1e3 or 0x1D6B.
+ */
+const wholeNumber = () => z.string().trim().regex(/^\d+$/, 'must be a whole number written in digits').transform(Number);
+const positiveInt = wholeNumber().pipe(z.number().positive());
 
 const envSchema = z.object({
   LOCALIQ_DATA_DIR: z.string().min(1).optional(),
   LOCALIQ_HOST: z.string().min(1).default('127.0.0.1'),
-  LOCALIQ_PORT: z.coerce.number().int().min(0).max(65_535).default(7410),
+  LOCALIQ_PORT: wholeNumber().pipe(z.number().max(65_535)).default(7410),
   LOCALIQ_SECRET_STORE: z.enum(['auto', 'keychain', 'file']).default('auto'),
   LOCALIQ_BODY_LIMIT_BYTES: positiveInt.default(LIMITS.defaultBodyBytes),
   LOCALIQ_BULK_LIMIT: positiveInt.default(LIMITS.defaultBulkItems),
@@ -25,21 +30,21 @@ const envSchema = z.object({
   LOCALIQ_RATE_LIMIT_PER_SECOND: positiveInt.default(100),
   LOCALIQ_RATE_LIMIT_BURST: positiveInt.default(500),
   LOCALIQ_MAX_ATTEMPTS: positiveInt.default(5),
-  LOCALIQ_JOB_HISTORY_DAYS: z.coerce.number().int().min(0).max(36_500).default(30),
+  LOCALIQ_JOB_HISTORY_DAYS: wholeNumber().pipe(z.number().max(36_500)).default(30),
   LOCALIQ_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Pipeline worker threads; each loads its own copy of the model. */
-  LOCALIQ_WORKERS: z.coerce.number().int().min(0).max(16).optional(),
+  LOCALIQ_WORKERS: wholeNumber().pipe(z.number().max(16)).optional(),
   /** `use-lite` (the embedded default) or the path of a local ONNX model folder. */
   LOCALIQ_EMBEDDER: z.string().min(1).default('use-lite'),
   LOCALIQ_BATCH_JOBS: positiveInt.default(8),
-  LOCALIQ_CHUNK_OVERLAP_TOKENS: z.coerce.number().int().min(0).default(24),
+  LOCALIQ_CHUNK_OVERLAP_TOKENS: wholeNumber().default(24),
   /** Set by the desktop shell: a random one-time token that signs its window in as the Owner. */
   LOCALIQ_DESKTOP_SIGN_IN_TOKEN: z.string().min(32).max(256).optional(),
   /** OpenAI-compatible chat endpoint for generated answers (initial value; the dashboard can change it). */
   LOCALIQ_LLM_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
   LOCALIQ_LLM_MODEL: z.string().min(1).optional(),
   LOCALIQ_LLM_API_KEY: z.string().min(1).optional(),
-  LOCALIQ_LLM_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
+  LOCALIQ_LLM_TIMEOUT_MS: wholeNumber().pipe(z.number().min(100).max(600_000)).default(30_000),
 });
 
 export type Config = {

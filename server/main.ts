@@ -4,7 +4,9 @@ import type { Config } from './config.ts';
 import { JobHistoryRetention } from './domain/job-history-retention.ts';
 import { startPipeline, type Pipeline } from './pipeline/start-pipeline.ts';
 import { openServices, type Services } from './services.ts';
+import { ensureDataDir } from './storage/db.ts';
 import { JobHistory } from './storage/job-history.ts';
+import { lockDataFolder } from './storage/server-lock.ts';
 
 export type RunningServer = {
   app: FastifyInstance;
@@ -18,7 +20,15 @@ const INDEX_FOLLOW_MS = 1_000;
 
 /** config → open the data folder → start the pipeline workers → build the app → listen. */
 export async function startServer(config: Config): Promise<RunningServer> {
-  const services = await openServices(config);
+  ensureDataDir(config.dataDir);
+  const lock = lockDataFolder(config.dataDir);
+  let services: Services;
+  try {
+    services = await openServices(config);
+  } catch (error) {
+    lock.release();
+    throw error;
+  }
   let pipeline: Pipeline | null = null;
   let app: FastifyInstance | null = null;
   try {
@@ -31,6 +41,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
     await app?.close();
     await pipeline?.stop();
     services.close();
+    lock.release();
     throw error;
   }
   const address = app.server.address();
@@ -70,11 +81,14 @@ export async function startServer(config: Config): Promise<RunningServer> {
       stopped = true;
       clearInterval(following);
       services.backups.stop();
-      // Stop taking requests first, then let the workers finish their batches, then close the db.
+      // The workers hear at once that they are to stop after the batch in hand, while the server
+      // stops taking requests; the database closes once both are done.
+      const pipelineStopped = pipeline?.stop();
       await running.close();
       await retention.stop();
-      await pipeline?.stop();
+      await pipelineStopped;
       services.close();
+      lock.release();
     },
   };
 }

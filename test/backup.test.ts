@@ -160,6 +160,10 @@ describe('localiq backup and restore', () => {
     assert.equal(report.revokedApiKeys, 0);
     assert.deepEqual(jobIdsIn(path.join(dataDir, 'localiq.db')), jobIdsIn(backupFile));
     assert.ok(jobIdsIn(report.keptAs).includes('cms-after-19'), 'the replaced database keeps what it had committed');
+    // Each copy holds password and key hashes and all content: for its owner's eyes only.
+    for (const file of [backupFile, path.join(dataDir, 'localiq.db'), report.keptAs]) {
+      assert.equal(fs.statSync(file).mode & 0o777, 0o600, file);
+    }
 
     const server = await startServerProcess(dataDir);
     try {
@@ -347,5 +351,14 @@ describe('backup from the dashboard', () => {
     } finally {
       await t.close();
     }
+  });
+
+  it('a database an earlier version left readable by others is made owner-only when opened', () => {
+    const folder = tempDataDir();
+    openDatabase(folder).close();
+    const file = path.join(folder, 'localiq.db');
+    fs.chmodSync(file, 0o644);
+    openDatabase(folder).close();
+    assert.equal(fs.statSync(file).mode & 0o777, 0o600);
   });
 });

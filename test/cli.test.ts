@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
+import path from 'node:path';
 import { describe, it } from 'node:test';
+import Database from 'better-sqlite3';
 import { CLI, cliEnv, startServerProcess, waitForExit } from './helpers/server-process.ts';
 import { item, tempDataDir } from './helpers/test-app.ts';
 
@@ -37,8 +39,30 @@ describe('localiq CLI', () => {
   it('refuses unknown scopes and missing names with usage help', () => {
     assert.equal(localiq(dataDir, 'keys', 'create', '--name', 'x', '--scopes', 'iq:write').code, 2);
     assert.equal(localiq(dataDir, 'keys', 'create', '--scopes', 'iq:read').code, 2);
-    assert.equal(localiq(dataDir, 'keys', 'create', '--name', 'x', '--scopes', 'iq:read', '--expires', 'soon').code, 1);
+    assert.equal(localiq(dataDir, 'keys', 'create', '--name', 'x', '--scopes', 'iq:read', '--expires', 'soon').code, 2);
     assert.equal(localiq(dataDir, 'frobnicate').code, 2);
+  });
+
+  it('refuses option values that would make a key other than the one meant', () => {
+    const emptyList = localiq(dataDir, 'keys', 'create', '--name', 'x', '--scopes', 'iq:read', '--knowledge-bases', '');
+    assert.equal(emptyList.code, 2, 'an empty restriction would be no restriction');
+    assert.match(emptyList.stderr, /at least one knowledge base/);
+    const dateAsGrace = localiq(dataDir, 'keys', 'rotate', 'anyid', '--grace', '2027-01-31');
+    assert.equal(dateAsGrace.code, 2, 'a date read as a duration kept the old key valid for decades');
+    assert.match(dateAsGrace.stderr, /not a duration/);
+    assert.equal(localiq(dataDir, 'keys', 'create', '--name', 'x', '--scopes', 'iq:read', '--expires', '1000000y').code, 2);
+    assert.equal(localiq(dataDir, 'keys', 'list').code, 0);
+  });
+
+  it('serve takes its settings from the environment only, and refuses an empty or odd port', () => {
+    const withOption = localiq(dataDir, 'serve', '--port', '7539');
+    assert.equal(withOption.code, 2);
+    assert.match(withOption.stderr, /serve takes no options/);
+    for (const port of ['', '1e3']) {
+      const out = spawnSync(process.execPath, [CLI, 'serve'], { env: cliEnv(dataDir, { LOCALIQ_PORT: port }), encoding: 'utf8' });
+      assert.equal(out.status, 1, `LOCALIQ_PORT=${port}`);
+      assert.match(out.stderr, /LOCALIQ_PORT: must be a whole number/);
+    }
   });
 
   it('the key works against the server, jobs lists the pushed work, and revoke shuts it out', async () => {
@@ -72,6 +96,54 @@ describe('localiq CLI', () => {
     await waitForExit(server.child);
     assert.match(server.output(), /listening on http:\/\/127\.0\.0\.1:\d+/);
     assert.ok(server.output().includes(`Data folder: ${dataDir}`));
+    assert.match(server.output(), /Stopping LocalIQ.*\n(.*\n)*LocalIQ stopped\.\n/);
+  });
+
+  it('a second server on the same data folder stops before it touches the queue', async () => {
+    const folder = tempDataDir();
+    const server = await startServerProcess(folder);
+    try {
+      const second = spawnSync(process.execPath, [CLI, 'serve'], { env: cliEnv(folder, { LOCALIQ_WORKERS: '1' }), encoding: 'utf8', timeout: 60_000 });
+      assert.equal(second.status, 1, second.stdout + second.stderr);
+      assert.match(second.stderr, /Another LocalIQ server is running on the data folder/);
+    } finally {
+      server.child.kill('SIGTERM');
+      await waitForExit(server.child);
+    }
+    const again = await startServerProcess(folder);
+    again.child.kill('SIGTERM');
+    await waitForExit(again.child);
+    assert.equal(again.child.exitCode, 0, 'the lock goes with the server that held it');
+  });
+
+  it('stopping with a busy queue ends after the batches in hand: no job claimed later, none left in progress', async () => {
+    const folder = tempDataDir();
+    const created = JSON.parse(localiq(folder, 'keys', 'create', '--name', 'stop', '--scopes', 'iq:import', '--json').stdout);
+    const server = await startServerProcess(folder, { LOCALIQ_WORKERS: '1', LOCALIQ_BATCH_JOBS: '4' });
+    const headers = { 'x-api-key': created.value, 'content-type': 'application/json' };
+    const content = Array.from({ length: 60 }, (_, i) => `Sentence ${i} about the shop's opening hours.`).join(' ');
+    const items = Array.from({ length: 300 }, (_, i) => item({ externalId: `busy-${i}`, data: { title: `Page ${i}`, content } }));
+    assert.equal((await fetch(`${server.url}/ingest/bulk`, { method: 'POST', headers, body: JSON.stringify({ items }) })).status, 200);
+    for (;;) {
+      const page = await (await fetch(`${server.url}/jobs?status=succeeded&limit=1`, { headers })).json();
+      if (page.data.length > 0) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const signalled = Date.now();
+    server.child.kill('SIGTERM');
+    await waitForExit(server.child);
+    assert.equal(server.child.exitCode, 0, server.output());
+    const db = new Database(path.join(folder, 'localiq.db'), { readonly: true });
+    try {
+      assert.equal(db.prepare("SELECT count(*) FROM jobs WHERE status = 'processing'").pluck().get(), 0);
+      const lastStart = db.prepare('SELECT max(started_at) FROM jobs').pluck().get() as number;
+      // The stop reaches the workers a moment after the signal: a batch ending in that moment may
+      // still claim the next. Before, workers went on claiming for as long as work was left.
+      assert.ok(lastStart <= signalled + 100, `a job was claimed ${lastStart - signalled} ms after the stop signal`);
+      assert.ok((db.prepare("SELECT count(*) FROM jobs WHERE status = 'queued'").pluck().get() as number) > 0, 'work was left to stop');
+    } finally {
+      db.close();
+    }
   });
 
   it('help lists the commands', () => {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { parseExpiry, parseKeyValue, generateKeyValue, keyState } from '../server/domain/api-keys.ts';
+import { parseDuration, parseExpiry, parseKeyValue, generateKeyValue, keyState } from '../server/domain/api-keys.ts';
 import { AGING_MS, backoffMs, contentHash, formatEstimate, sortKey } from '../server/domain/jobs.ts';
 import { RateLimiter } from '../server/http/rate-limiter.ts';
 import { jsonDepth } from '../server/http/json-body.ts';
@@ -30,6 +30,16 @@ describe('API key values', () => {
     assert.throws(() => parseExpiry('2020-01-01', now), /future/);
     assert.throws(() => parseExpiry('0d', now), /positive/);
     assert.throws(() => parseExpiry('soon', now));
+    assert.throws(() => parseExpiry('Jan 5', now), /date like/, 'only ISO dates: Date.parse reads this as 2001');
+    assert.equal(parseExpiry('99y', now), now + 99 * 365 * 86_400_000);
+    assert.throws(() => parseExpiry('1000000y', now), /100 years/, 'a date no clock can show');
+  });
+
+  it('parse grace periods as durations only, zero included', () => {
+    assert.equal(parseDuration('24h'), 24 * 3_600_000);
+    assert.equal(parseDuration('0h'), 0);
+    assert.throws(() => parseDuration('2027-01-31'), /not a duration/, 'a date is not a grace period');
+    assert.throws(() => parseDuration('never'), /not a duration/);
   });
 
   it('know when they are expired or revoked', () => {

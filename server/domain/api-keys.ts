@@ -87,21 +87,34 @@ const DURATION_UNITS: Record<string, number> = {
   y: 365 * 86_400_000,
 };
 
+/** The furthest expiry a key may have; "never" is for keys that do not expire. */
+const MAX_EXPIRY_MS = 100 * DURATION_UNITS.y!;
+
+/** A duration (`30m`, `24h`, `7d`, `2w`, `1y`, or `0h`) in milliseconds. */
+export function parseDuration(input: string): number {
+  const duration = /^(\d+)\s*([mhdwy])$/.exec(input.trim());
+  if (!duration) throw new Error(`"${input}" is not a duration like 24h, 7d or 0h.`);
+  return Number(duration[1]) * DURATION_UNITS[duration[2]!]!;
+}
+
 /**
- * Parses an expiry given as a duration (`30d`, `12h`, `1y`) or an ISO date, relative to `now`.
- * Returns null for `never`.
+ * Parses an expiry given as a duration (`30d`, `12h`, `1y`) or a date (`2027-01-31`, the start of
+ * that day in UTC, or a full ISO time), relative to `now`. Returns null for `never`.
  */
 export function parseExpiry(input: string, now: number): number | null {
   const text = input.trim();
   if (text === 'never') return null;
-  const duration = /^(\d+)\s*([mhdwy])$/.exec(text);
-  if (duration) {
-    const amount = Number(duration[1]);
-    if (amount <= 0) throw new Error('The expiry duration must be positive.');
-    return now + amount * DURATION_UNITS[duration[2]!]!;
+  let expiresAt: number;
+  if (/^\d+\s*[mhdwy]$/.test(text)) {
+    const duration = parseDuration(text);
+    if (duration <= 0) throw new Error('The expiry duration must be positive.');
+    expiresAt = now + duration;
+  } else {
+    // ISO dates only: Date.parse reads "Jan 5" as a day of 2001.
+    expiresAt = /^\d{4}-\d{2}-\d{2}/.test(text) ? Date.parse(text) : Number.NaN;
+    if (Number.isNaN(expiresAt)) throw new Error(`"${input}" is neither a duration like 30d nor a date like 2027-01-31.`);
+    if (expiresAt <= now) throw new Error('The expiry date must be in the future.');
   }
-  const date = Date.parse(text);
-  if (Number.isNaN(date)) throw new Error(`"${input}" is neither a duration like 30d nor a date.`);
-  if (date <= now) throw new Error('The expiry date must be in the future.');
-  return date;
+  if (expiresAt - now > MAX_EXPIRY_MS) throw new Error('An expiry more than 100 years ahead: use "never" for a key that does not expire.');
+  return expiresAt;
 }

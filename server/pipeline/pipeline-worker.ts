@@ -54,6 +54,9 @@ async function run(): Promise<void> {
     const started = performance.now();
     const report = await processBatch(jobs, deps);
     send({ type: 'batch', report, jobs: jobs.length, ms: performance.now() - started });
+    // A batch settles in promise callbacks only, so with work left this loop never let the port
+    // deliver a 'stop': one turn of the event loop between batches lets it in.
+    await new Promise((resolve) => setImmediate(resolve));
   }
   await embedder.close();
   db.close();

@@ -14,7 +14,8 @@ export async function startPipeline(
   services: Services,
   log: (message: string) => void = (message) => process.stderr.write(`${message}\n`),
 ): Promise<Pipeline> {
-  new JobRuns(services.db).recoverStale(Date.now());
+  const interrupted = new JobRuns(services.db).recoverStale(Date.now());
+  if (interrupted > 0) log(`Recovered ${interrupted} job(s) the last run left in progress: queued again, or settled where a newer version waits.`);
   const pool = new WorkerPool({
     dataDir: config.dataDir,
     workers: config.workers,

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
-import { DB_FILE_NAME, openDatabase, type Db } from './db.ts';
+import { DB_FILE_NAME, ensureDataDir, openDatabase, ownerOnly, type Db } from './db.ts';
 import { MIGRATIONS } from './migrations.ts';
 
 /** What a backup holds, as counted in it. */
@@ -73,6 +73,9 @@ export function backupDatabase(dataDir: string, target: string): BackupResult {
   const db = openDatabase(dataDir);
   try {
     checkFreeSpace(db, path.dirname(file));
+    // Created empty and owner-only first (VACUUM INTO fills an empty file): a backup holds what
+    // the database holds, and backup folders are often shared.
+    ownerOnly(partial);
     db.prepare('VACUUM INTO ?').run(partial);
   } finally {
     db.close();
@@ -207,13 +210,14 @@ export function backupContents(db: Db): BackupContents {
  * it replaces is kept beside it (`localiq.db.before-restore-<time>`) with all it had committed.
  */
 export function replaceDatabase(dataDir: string, backupFile: string, now = new Date()): { keptAs: string | null } {
-  fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  ensureDataDir(dataDir);
   const live = path.join(dataDir, DB_FILE_NAME);
   const incoming = `${live}.restoring`;
   const hadDatabase = fs.existsSync(live);
   const holder = hadDatabase ? lockExclusively(live) : null;
   try {
     fs.copyFileSync(backupFile, incoming);
+    ownerOnly(incoming);
     syncToDisk(incoming);
     // Everything the old database committed goes into its main file, which is what is kept.
     holder?.pragma('wal_checkpoint(TRUNCATE)');
@@ -227,6 +231,7 @@ export function replaceDatabase(dataDir: string, backupFile: string, now = new D
   if (hadDatabase) {
     keptAs = `${live}.before-restore-${now.toISOString().replace(/[:.]/g, '-')}`;
     fs.renameSync(live, keptAs);
+    ownerOnly(keptAs);
   }
   for (const leftover of [`${live}-wal`, `${live}-shm`]) fs.rmSync(leftover, { force: true });
   fs.renameSync(incoming, live);

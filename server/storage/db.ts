@@ -9,6 +9,25 @@ export type Db = Database.Database;
 
 export const DB_FILE_NAME = 'localiq.db';
 
+/** The data folder, created readable by its owner only. */
+export function ensureDataDir(dataDir: string): void {
+  fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+}
+
+/**
+ * Makes a database file readable and writable by its owner only, creating it empty if it does not
+ * exist: it holds password and key hashes and all content. SQLite gives its -wal and -shm files the
+ * database's mode. A file an earlier version left readable by others is tightened.
+ *
+ * An existing file is never opened here: closing any descriptor of a file drops every POSIX lock
+ * the process holds on it, which would silently take SQLite's locks from this process's other
+ * connections (a restore beside a running server would then be let through).
+ */
+export function ownerOnly(file: string): void {
+  if (!fs.existsSync(file)) fs.closeSync(fs.openSync(file, 'a', 0o600));
+  else if ((fs.statSync(file).mode & 0o077) !== 0) fs.chmodSync(file, 0o600);
+}
+
 /**
  * Opens (and creates, and migrates) the LocalIQ database in a data folder.
  * WAL lets readers and the single writer work side by side; synchronous=FULL makes every
@@ -16,8 +35,10 @@ export const DB_FILE_NAME = 'localiq.db';
  * a crash or power loss, not only a killed process.
  */
 export function openDatabase(dataDir: string): Db {
-  fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-  const db = new Database(path.join(dataDir, DB_FILE_NAME));
+  ensureDataDir(dataDir);
+  const file = path.join(dataDir, DB_FILE_NAME);
+  ownerOnly(file);
+  const db = new Database(file);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = FULL');
   db.pragma('foreign_keys = ON');
