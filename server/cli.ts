@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfig } from './config.ts';
 import { parseDuration, parseExpiry } from './domain/api-keys.ts';
@@ -5,6 +7,7 @@ import { isScope, SCOPES, type Scope } from './domain/scopes.ts';
 import { JOB_STATUSES, type JobStatus } from './contract/jobs.ts';
 import { type RunningServer, startServer } from './main.ts';
 import { openServices, type Services } from './services.ts';
+import { DB_FILE_NAME } from './storage/db.ts';
 import { toJobView } from './storage/job-repo.ts';
 import { displayPrefix } from './domain/api-keys.ts';
 import { BACKUP_USAGE, backupCommand, restoreCommand } from './backup-command.ts';
@@ -48,7 +51,15 @@ function print(json: boolean, value: unknown, text: string): void {
 }
 
 async function withServices<T>(run: (services: Services) => T | Promise<T>): Promise<T> {
-  const services = await openServices(loadConfig());
+  const config = loadConfig();
+  if (!fs.existsSync(path.join(config.dataDir, DB_FILE_NAME))) {
+    // A mistyped or unset LOCALIQ_DATA_DIR would otherwise make keys a server never sees.
+    process.stderr.write(
+      `localiq: ${config.dataDir} held no LocalIQ database; a new one is created there. ` +
+        'If your server uses another folder, set LOCALIQ_DATA_DIR to the one `localiq serve` prints.\n',
+    );
+  }
+  const services = await openServices(config);
   try {
     return await run(services);
   } finally {
@@ -142,7 +153,8 @@ async function keysCommand(args: string[]): Promise<number> {
           [
             k.id,
             displayPrefix(k.id),
-            k.state,
+            // A rotated key's old value works until its grace period ends.
+            k.state === 'active' && k.revokedAt !== null ? `active until ${new Date(k.revokedAt).toISOString()}` : k.state,
             k.name,
             k.scopes.join(','),
             k.knowledgeBaseIds?.join(',') ?? '*',
@@ -205,7 +217,7 @@ async function jobsCommand(args: string[]): Promise<number> {
   const limit = Number(values.limit);
   if (!Number.isInteger(limit) || limit < 1) throw new UsageError('--limit takes a positive whole number.');
   return withServices(({ queue }) => {
-    const { rows } = queue.list(
+    const { rows, nextCursor } = queue.list(
       { status: values.status as JobStatus | undefined, knowledgeBaseId: values['knowledge-base'] },
       limit,
       undefined,
@@ -215,6 +227,7 @@ async function jobsCommand(args: string[]): Promise<number> {
       [j.jobId, j.status, j.knowledgeBaseId, j.priority, `${j.attempts}/${j.maxAttempts}`, j.updatedAt, j.lastError ?? ''].join('\t'),
     );
     print(values.json ?? false, views, ['jobId\tstatus\tknowledge base\tpriority\tattempts\tupdated\tlast error', ...lines].join('\n'));
+    if (nextCursor) process.stderr.write(`(the newest ${limit}; --limit shows more)\n`);
     return 0;
   });
 }

@@ -54,6 +54,17 @@ describe('localiq CLI', () => {
     assert.equal(localiq(dataDir, 'keys', 'list').code, 0);
   });
 
+  it('says when it creates a data folder, and when a rotated key stops working', () => {
+    const folder = tempDataDir();
+    const first = localiq(folder, 'keys', 'create', '--name', 'old', '--scopes', 'iq:read', '--json');
+    assert.equal(first.code, 0, first.stderr);
+    assert.match(first.stderr, /held no LocalIQ database; a new one is created there/, 'a mistyped LOCALIQ_DATA_DIR shows');
+    const rotated = localiq(folder, 'keys', 'rotate', JSON.parse(first.stdout).id, '--grace', '24h');
+    assert.equal(rotated.code, 0, rotated.stderr);
+    assert.equal(rotated.stderr, '', 'the folder exists now');
+    assert.match(localiq(folder, 'keys', 'list').stdout, /active until \d{4}-\d\d-\d\dT[\d:.]+Z\s+old/);
+  });
+
   it('serve takes its settings from the environment only, and refuses an empty or odd port', () => {
     const withOption = localiq(dataDir, 'serve', '--port', '7539');
     assert.equal(withOption.code, 2);
