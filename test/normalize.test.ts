@@ -90,6 +90,16 @@ describe('normalizeItem: HTML content', () => {
   it('treats an HTML fragment without blocks as one paragraph', () => {
     assert.equal(textOf('Tom &amp; Jerry are <em>back</em>!'), 'Tom & Jerry are back!');
   });
+
+  it('keeps the blank-line paragraphs of text with inline tags, as WordPress stores posts', () => {
+    const content = 'Our <strong>spring</strong> menu is here.\n\nOrder by <a href="https://x.example/">phone</a> or online.';
+    assert.equal(textOf(content), 'Our spring menu is here.\n\nOrder by phone or online.');
+    assert.equal(textOf('<p>One.</p>\n\n<p>Two\ncontinues.</p>'), 'One.\n\nTwo continues.', 'in block markup, whitespace is one space');
+  });
+
+  it('keeps a "<" that opens no HTML element as text, beside real markup', () => {
+    assert.equal(textOf('Declare <code>List<String> items</code> first.'), 'Declare List<String> items first.');
+  });
 });
 
 describe('normalizeItem: plain text', () => {

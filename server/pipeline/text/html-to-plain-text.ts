@@ -5,8 +5,17 @@
 import { compile, type DomNode, type FormatCallback, type SelectorDefinition } from 'html-to-text';
 
 // Only real tag names count as markup, so plain text such as "press <Enter>" or "a<b" stays text.
-const HTML_TAG =
-  /<(?:!--|!doctype\b|\/?(?:a|abbr|address|article|aside|b|blockquote|body|br|caption|cite|code|dd|del|details|div|dl|dt|em|figcaption|figure|footer|h[1-6]|head|header|hr|html|i|iframe|img|ins|li|main|mark|nav|noscript|ol|p|picture|pre|q|s|script|section|small|span|strong|style|sub|summary|sup|table|tbody|td|tfoot|th|thead|title|tr|u|ul)(?:\s[^<>]*)?\/?>)/i;
+const TAG_NAMES =
+  'a|abbr|address|area|article|aside|audio|b|bdi|bdo|big|blockquote|body|br|button|canvas|caption|center|cite|code|col|' +
+  'colgroup|data|dd|del|details|dfn|dialog|div|dl|dt|em|embed|fieldset|figcaption|figure|font|footer|form|h[1-6]|head|' +
+  'header|hr|html|i|iframe|img|input|ins|kbd|label|legend|li|link|main|map|mark|meta|meter|nav|noscript|object|ol|' +
+  'optgroup|option|output|p|picture|pre|progress|q|rp|rt|ruby|s|samp|script|section|select|small|source|span|strike|' +
+  'strong|style|sub|summary|sup|svg|table|tbody|td|template|textarea|tfoot|th|thead|time|title|tr|track|tt|u|ul|var|' +
+  'video|wbr';
+const TAG = `(?:!--|!doctype\\b|\\/?(?:${TAG_NAMES})(?:\\s[^<>]*)?\\/?>)`;
+const HTML_TAG = new RegExp(`<${TAG}`, 'i');
+/** A "<" that opens no real tag: "List<String>" in a code sample, "a < b". */
+const NOT_A_TAG = new RegExp(`<(?!${TAG})`, 'gi');
 const HTML_ENTITY = /&(?:#\d{1,7}|#x[\da-f]{1,6}|[a-z][a-z\d]{1,31});/i;
 
 export function looksLikeHtml(text: string): boolean {
@@ -84,12 +93,23 @@ const selectors: SelectorDefinition[] = [
 
 /** Compiled once: html-to-text builds its selector decision tree at compile time. */
 const convertHtml = compile({ wordwrap: false, selectors, formatters: { searchableTable } });
+/** The same, keeping the text's own line breaks. */
+const convertInlineHtml = compile({ wordwrap: false, preserveNewlines: true, selectors, formatters: { searchableTable } });
+
+// Elements that lay out blocks of their own. Text with none of them is paragraphs written with
+// blank lines and a few inline tags ("<strong>", "<a>"), as WordPress stores posts: its line
+// breaks are its paragraphs, which the HTML reading of it (whitespace is one space) would merge.
+const BLOCK_TAG =
+  /<\/?(?:address|article|aside|blockquote|body|dd|details|div|dl|dt|figure|footer|h[1-6]|header|hr|html|li|main|ol|p|pre|section|table|td|th|tr|ul)(?:\s[^<>]*)?\/?>/i;
 
 // For entity-escaped plain text: the parser only decodes, newlines are kept as they are.
 const decodeText = compile({ wordwrap: false, preserveNewlines: true });
 
 export function htmlToPlainText(html: string): string {
-  return convertHtml(html);
+  // Written as text, such a "<" stays: a browser would take "<String>" for an unknown element and
+  // show nothing, but in content pushed for search it is a code sample's words.
+  const markup = html.replace(NOT_A_TAG, '&lt;');
+  return BLOCK_TAG.test(markup) ? convertHtml(markup) : convertInlineHtml(markup);
 }
 
 /** Decodes HTML entities in text that is not markup ("Tom &amp; Jerry"), leaving everything else as is. */
