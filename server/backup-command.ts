@@ -1,7 +1,9 @@
+import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfig } from './config.ts';
+import { liesInDataFolder } from './domain/scheduled-backups.ts';
 import { forgetServerSecret, secretFits } from './secrets/server-secret.ts';
 import { ApiKeyRepo } from './storage/api-key-repo.ts';
 import { backupContents, backupInThread, openBackup, replaceDatabase, type BackupContents } from './storage/backup.ts';
@@ -27,6 +29,10 @@ export async function backupCommand(args: string[], usageError: (message: string
   const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { json: { type: 'boolean', default: false } } });
   if (positionals.length !== 1) throw usageError('backup needs the one file to write.');
   const dataDir = loadConfig().dataDir;
+  const folder = path.dirname(path.resolve(positionals[0]!));
+  if (fs.existsSync(folder) && fs.existsSync(dataDir) && liesInDataFolder(folder, dataDir)) {
+    throw usageError('Write the backup outside the data folder: a backup there would be lost with it.');
+  }
   // Before the copy's thread starts, which takes its priority from this one.
   os.setPriority(BACKGROUND_PRIORITY);
   const started = performance.now();

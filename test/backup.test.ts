@@ -106,7 +106,7 @@ describe('localiq backup and restore', () => {
     }
   });
 
-  it('backup refuses to overwrite a file, and a folder without a database', () => {
+  it('backup refuses to overwrite a file, a folder without a database, and a file inside the data folder', () => {
     const before = fs.readFileSync(backupFile);
     const again = localiq(dataDir, ['backup', backupFile]);
     assert.equal(again.code, 1);
@@ -114,11 +114,16 @@ describe('localiq backup and restore', () => {
     assert.deepEqual(fs.readFileSync(backupFile), before);
 
     const empty = tempDataDir();
-    const none = localiq(empty, ['backup', path.join(empty, 'b.db')]);
+    const none = localiq(empty, ['backup', path.join(tempDataDir(), 'b.db')]);
     assert.equal(none.code, 1);
     assert.match(none.stderr, /no LocalIQ database/);
     assert.deepEqual(fs.readdirSync(empty), []);
     assert.equal(localiq(dataDir, ['backup']).code, 2);
+
+    const inside = localiq(dataDir, ['backup', path.join(dataDir, 'inside.db')]);
+    assert.equal(inside.code, 2);
+    assert.match(inside.stderr, /outside the data folder/);
+    assert.equal(fs.existsSync(path.join(dataDir, 'inside.db')), false);
   });
 
   it('backup refuses a disk without room before writing to it, and says how much is needed', (test) => {

@@ -212,6 +212,12 @@ function nextRunAt(schedule: StoredSchedule, lastRun: BackupRun | null, now: num
   return lastRun !== null && !lastRun.ok ? Math.min(next, lastRun.startedAt + RETRY_AFTER_MS) : next;
 }
 
+/** Whether an existing folder is the data folder or lies inside it, links resolved. */
+export function liesInDataFolder(folder: string, dataDir: string): boolean {
+  const fromData = path.relative(fs.realpathSync(dataDir), fs.realpathSync(folder));
+  return fromData === '' || (fromData !== '..' && !fromData.startsWith(`..${path.sep}`) && !path.isAbsolute(fromData));
+}
+
 function checkFolder(folder: string, dataDir: string): string {
   if (!path.isAbsolute(folder)) {
     throw new BackupScheduleError('folder', 'Give the backup folder as a full path, such as /mnt/nas/localiq or D:\\Backups\\LocalIQ.');
@@ -220,8 +226,7 @@ function checkFolder(folder: string, dataDir: string): string {
   if (!fs.statSync(resolved, { throwIfNoEntry: false })?.isDirectory()) {
     throw new BackupScheduleError('folder', `There is no folder at ${resolved}. Create it (or connect its drive) first.`);
   }
-  const fromData = path.relative(fs.realpathSync(dataDir), fs.realpathSync(resolved));
-  if (fromData === '' || (fromData !== '..' && !fromData.startsWith(`..${path.sep}`) && !path.isAbsolute(fromData))) {
+  if (liesInDataFolder(resolved, dataDir)) {
     throw new BackupScheduleError('folder', 'Choose a folder outside the data folder: a backup there would be lost with it.');
   }
   try {
