@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { askResponseSchema } from '../server/contract/ask.ts';
 import type { RunningServer } from '../server/main.ts';
 import { KB, pushBakery, readEvents } from './helpers/ask-fixtures.ts';
-import { api, startPipelineServer } from './helpers/pipeline-app.ts';
+import { api, startPipelineServer, waitForIdle } from './helpers/pipeline-app.ts';
 
 type Server = RunningServer & { key: string };
 
@@ -40,6 +40,26 @@ describe('POST /knowledge-bases/{id}/ask (extractive)', { timeout: 180_000 }, ()
     for (const citation of res.body.citations) {
       assert.equal(retrieved.get(citation.chunkId), citation.passage, 'every cited passage is a retrieved passage, verbatim');
     }
+  });
+
+  it("answers a question about cost with the product's price line, which shares no word with it", async () => {
+    const product = {
+      integrationId: 'shop', knowledgeBaseId: KB, sourceType: 'PRODUCT', externalId: 'sourdough',
+      data: {
+        title: 'Sourdough loaf',
+        content: 'A country sourdough loaf with a dark, crackling crust, fermented for two days.',
+        sourceData: { price: '6.50 EUR', weight: '1 kg' },
+      },
+    };
+    assert.equal((await api(server, 'POST', '/ingest', product)).status, 200);
+    await waitForIdle(server, 60_000);
+    for (const question of ['How much does the sourdough loaf cost?', 'What is the price of a sourdough loaf?']) {
+      const res = await ask({ question });
+      assert.equal(res.body.citations[0]?.externalId, 'sourdough', res.body.answer);
+      assert.match(res.body.answer, /Price: 6\.50 EUR \[1\]/, `${question} → ${res.body.answer}`);
+    }
+    const described = await ask({ question: 'How long is the sourdough loaf fermented?' });
+    assert.doesNotMatch(described.body.answer, /6\.50/, 'only a question about cost quotes the price');
   });
 
   it('says plainly that the knowledge base does not hold the answer, citing nothing', async () => {

@@ -4,7 +4,7 @@ import type { EmbeddingModel } from '../../pipeline/embedding-model.ts';
 import type { TermStatsRepo } from '../../storage/term-stats-repo.ts';
 import type { SearchOutcome, SearchService } from '../search.ts';
 import { ABSTAIN_BELOW, support } from './abstention.ts';
-import { type CandidatePassage, DEFAULT_SELECTION, scoreSentences, selectSentences, type SelectionOptions } from './extractive.ts';
+import { asksPrice, type CandidatePassage, DEFAULT_SELECTION, scoreSentences, selectSentences, type SelectionOptions } from './extractive.ts';
 import type { LlmSettings } from './llm-settings.ts';
 import { LlmError, streamChat } from './openai-client.ts';
 import { buildMessages, citedNumbers, isNotFoundReply, NOT_FOUND_REPLY } from './prompt.ts';
@@ -121,7 +121,7 @@ export class Assistant {
     const { candidates, bestCosine } = await this.retrieve(knowledgeBaseId, req, context, signal);
     const chunks = this.termStats.chunkCount(knowledgeBaseId);
     const terms = weightedTerms(req.question, context, (word) => this.idf(knowledgeBaseId, chunks, word));
-    const scored = scoreSentences(candidates, terms);
+    const scored = scoreSentences(candidates, terms, asksPrice(req.question));
     const bestCoverage = Math.max(0, ...scored.map((s) => s.coverage));
     return { candidates, scored, bestCoverage, bestCosine, support: support(bestCoverage, bestCosine, this.tuning.abstainBelow) };
   }

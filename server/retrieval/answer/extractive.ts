@@ -34,7 +34,23 @@ const MIN_WORDS = 4;
 /** A title word stands in for a missing sentence word at half weight ("the game" in "Super Bowl 50"). */
 const TITLE_CREDIT = 0.5;
 
-export function scoreSentences(passages: CandidatePassage[], terms: WeightedTerm[]): ScoredSentence[] {
+/**
+ * A question about what something costs. Its answer ("Price: 29.00 EUR", the line a product's
+ * sourceData becomes) shares no word with "How much does the titanium mug cost?", so it would
+ * lose to the description that names the mug.
+ */
+const ASKS_PRICE = /\b(?:how much (?:is|are|does|do|did|will|would|for|to)|prices?|pricing|costs?|costing|expensive|cheap(?:er|est)?|fees?)\b/i;
+/** An amount of money: "€12", "$ 5.99", "29.00 EUR", "25 euros", or a "Price:" line. */
+const MONEY =
+  /(?:[$€£¥₹]\s?\d|\d(?:[\d.,']*\d)?\s?(?:[€£¥₹]|(?:EUR|USD|GBP|CHF|JPY|CAD|AUD|NZD|SEK|NOK|DKK|PLN|CZK|HUF|INR|CNY|euros?|dollars?|cents?)\b)|\bprice:\s*\S)/i;
+/** How much a sentence that states an amount gains when the question asks what something costs. */
+const PRICE_CREDIT = 0.3;
+
+export function asksPrice(question: string): boolean {
+  return ASKS_PRICE.test(question);
+}
+
+export function scoreSentences(passages: CandidatePassage[], terms: WeightedTerm[], wantsPrice = false): ScoredSentence[] {
   const total = terms.reduce((sum, t) => sum + t.weight, 0);
   if (total === 0) return [];
   const scored: ScoredSentence[] = [];
@@ -42,14 +58,15 @@ export function scoreSentences(passages: CandidatePassage[], terms: WeightedTerm
     const titleStems = contentTerms(passage.item.title);
     for (const text of splitSentences(passage.text)) {
       const stems = contentTerms(text);
-      if (text.split(/\s+/).length < MIN_WORDS) continue;
+      const statesPrice = wantsPrice && MONEY.test(text);
+      if (text.split(/\s+/).length < MIN_WORDS && !statesPrice) continue;
       let covered = 0;
       for (const term of terms) {
         if (stems.some((s) => termsMatch(s, term.stem))) covered += term.weight;
         else if (titleStems.some((s) => termsMatch(s, term.stem))) covered += term.weight * TITLE_CREDIT;
       }
       const coverage = covered / total;
-      const score = coverage + 0.2 * passage.retrieval + 0.1 * passage.passageScore;
+      const score = coverage + 0.2 * passage.retrieval + 0.1 * passage.passageScore + (statesPrice ? PRICE_CREDIT : 0);
       scored.push({ text, passage: index, coverage, score, stems });
     }
   });
