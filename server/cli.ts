@@ -52,14 +52,15 @@ function print(json: boolean, value: unknown, text: string): void {
 
 async function withServices<T>(run: (services: Services) => T | Promise<T>): Promise<T> {
   const config = loadConfig();
-  if (!fs.existsSync(path.join(config.dataDir, DB_FILE_NAME))) {
+  const isNew = !fs.existsSync(path.join(config.dataDir, DB_FILE_NAME));
+  const services = await openServices(config);
+  if (isNew) {
     // A mistyped or unset LOCALIQ_DATA_DIR would otherwise make keys a server never sees.
     process.stderr.write(
-      `localiq: ${config.dataDir} held no LocalIQ database; a new one is created there. ` +
+      `localiq: ${config.dataDir} held no LocalIQ database; a new one was created there. ` +
         'If your server uses another folder, set LOCALIQ_DATA_DIR to the one `localiq serve` prints.\n',
     );
   }
-  const services = await openServices(config);
   try {
     return await run(services);
   } finally {
@@ -80,6 +81,11 @@ async function serve(args: string[]): Promise<number> {
     }
     throw error;
   }
+  // Listening before the line that says so: whoever reads it may signal at once.
+  const signalled = new Promise<void>((resolve) => {
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
+  });
   process.stdout.write(
     `LocalIQ is listening on ${server.url} (API docs: ${server.url}/docs)\n` +
       `Data folder: ${config.dataDir} (server secret in the ${server.services.secretStore === 'keychain' ? 'OS keychain' : 'file store'})\n` +
@@ -87,11 +93,7 @@ async function serve(args: string[]): Promise<number> {
         ? `Pipeline: ${config.workers} worker thread(s), embedding model ${server.services.embedding.modelId()}\n`
         : 'Pipeline: off (LOCALIQ_WORKERS=0); pushed items stay queued\n'),
   );
-  await new Promise<void>((resolve) => {
-    const stop = () => resolve();
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
-  });
+  await signalled;
   process.stdout.write('Stopping LocalIQ: the pipeline finishes the batch in hand…\n');
   await server.stop();
   process.stdout.write('LocalIQ stopped.\n');

@@ -58,7 +58,7 @@ describe('localiq CLI', () => {
     const folder = tempDataDir();
     const first = localiq(folder, 'keys', 'create', '--name', 'old', '--scopes', 'iq:read', '--json');
     assert.equal(first.code, 0, first.stderr);
-    assert.match(first.stderr, /held no LocalIQ database; a new one is created there/, 'a mistyped LOCALIQ_DATA_DIR shows');
+    assert.match(first.stderr, /held no LocalIQ database; a new one was created there/, 'a mistyped LOCALIQ_DATA_DIR shows');
     const rotated = localiq(folder, 'keys', 'rotate', JSON.parse(first.stdout).id, '--grace', '24h');
     assert.equal(rotated.code, 0, rotated.stderr);
     assert.equal(rotated.stderr, '', 'the folder exists now');

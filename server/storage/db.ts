@@ -35,10 +35,20 @@ export function ownerOnly(file: string): void {
  * a crash or power loss, not only a killed process.
  */
 export function openDatabase(dataDir: string): Db {
-  ensureDataDir(dataDir);
   const file = path.join(dataDir, DB_FILE_NAME);
-  ownerOnly(file);
-  const db = new Database(file);
+  let db: Db;
+  try {
+    ensureDataDir(dataDir);
+    ownerOnly(file);
+    db = new Database(file);
+  } catch (error) {
+    // "EEXIST: file already exists, mkdir" or "unable to open database file" alone do not say
+    // which folder, nor what to change.
+    throw new Error(
+      `Cannot open the LocalIQ database in ${dataDir} (${(error as Error).message}). ` +
+        'LOCALIQ_DATA_DIR must name a folder this user may create and write.',
+    );
+  }
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = FULL');
   db.pragma('foreign_keys = ON');

@@ -23,6 +23,7 @@ export type ServerProcess = { child: ChildProcess; url: string; output: () => st
 /** Starts `localiq serve` as a real process and resolves with the URL it prints. */
 export function startServerProcess(dataDir: string, extra: Record<string, string> = {}): Promise<ServerProcess> {
   const child = spawn(process.execPath, [CLI, 'serve'], { env: cliEnv(dataDir, extra), stdio: ['ignore', 'pipe', 'pipe'] });
+  child.once('close', () => closed.add(child));
   let output = '';
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 30_000);
@@ -43,9 +44,15 @@ export function startServerProcess(dataDir: string, extra: Record<string, string
   });
 }
 
+const closed = new WeakSet<ChildProcess>();
+
+/**
+ * Resolves once a server process has ended and its output has been read to the end ('close'):
+ * 'exit' can come before its last lines, which a test may be about to read.
+ */
 export function waitForExit(child: ChildProcess): Promise<void> {
   return new Promise((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) resolve();
-    else child.once('exit', () => resolve());
+    if (closed.has(child)) resolve();
+    else child.once('close', () => resolve());
   });
 }
