@@ -141,7 +141,8 @@ async function keysCommand(args: string[]): Promise<number> {
           createdBy: 'cli',
         });
         print(json, { ...key, prefix: displayPrefix(key.id), value }, [
-          `Created key ${key.id} "${key.name}" with scopes ${key.scopes.join(', ')}.`,
+          `Created key ${key.id} "${key.name}" with scopes ${key.scopes.join(', ')}, ` +
+            `${key.expiresAt === null ? 'never expiring' : `expiring ${new Date(key.expiresAt).toISOString()}`}.`,
           `Its value is shown only this once; store it now:`,
           value,
         ].join('\n'));
@@ -236,6 +237,10 @@ async function jobsCommand(args: string[]): Promise<number> {
 
 export async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
+  if (rest.includes('--help') || rest.includes('-h')) {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
   try {
     switch (command) {
       case 'serve':

@@ -157,8 +157,10 @@ describe('localiq CLI', () => {
     }
   });
 
-  it('help lists the commands', () => {
-    const out = execFileSync(process.execPath, [CLI, 'help'], { env: cliEnv(dataDir) }).toString();
-    for (const command of ['serve', 'keys create', 'keys list', 'keys revoke', 'jobs', 'backup FILE', 'restore FILE']) assert.ok(out.includes(command));
+  it('help lists the commands, after any command too', () => {
+    for (const args of [['help'], ['keys', '--help'], ['import', '-h']]) {
+      const out = execFileSync(process.execPath, [CLI, ...args], { env: cliEnv(dataDir) }).toString();
+      for (const command of ['serve', 'keys create', 'keys list', 'keys revoke', 'jobs', 'backup FILE', 'restore FILE']) assert.ok(out.includes(command), args.join(' '));
+    }
   });
 });
