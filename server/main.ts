@@ -18,7 +18,7 @@ export type RunningServer = {
 
 const INDEX_FOLLOW_MS = 1_000;
 
-/** config → open the data folder → start the pipeline workers → build the app → listen. */
+/** config → lock and open the data folder → start the pipeline workers → build the app → listen. */
 export async function startServer(config: Config): Promise<RunningServer> {
   ensureDataDir(config.dataDir);
   const lock = lockDataFolder(config.dataDir);
