@@ -133,4 +133,25 @@ describe('upgrading a data folder', () => {
       db.close();
     }
   });
+
+  it('makes a key whose expiry no date can hold a key that never expires', () => {
+    const last = MIGRATIONS.length - 1;
+    assert.match(MIGRATIONS[last]!, /expires_at = NULL/);
+    const dataDir = tempDataDir();
+    const before = releaseWith(dataDir, last);
+    const insert = before.prepare(
+      `INSERT INTO api_keys (id, name, description, scopes, knowledge_base_ids, secret_hash, created_by, created_at, expires_at)
+       VALUES (?, ?, '', '["iq:read"]', NULL, X'00', 'cli', 0, ?)`,
+    );
+    insert.run('far', 'far', 31_537_795_381_363_972);
+    insert.run('near', 'near', Date.UTC(2030, 0, 1));
+    before.close();
+
+    const db = openDatabase(dataDir);
+    try {
+      assert.deepEqual(db.prepare('SELECT id, expires_at FROM api_keys ORDER BY id').raw().all(), [['far', null], ['near', Date.UTC(2030, 0, 1)]]);
+    } finally {
+      db.close();
+    }
+  });
 });
