@@ -188,7 +188,7 @@ async function keysCommand(args: string[]): Promise<number> {
       return withServices(({ keys }) => {
         const rotated = keys.rotate(id, graceMs, 'cli');
         if (!rotated) {
-          process.stderr.write(`No active key with id ${id}.\n`);
+          process.stderr.write(`No active key with id ${id} that is not rotated already.\n`);
           return 1;
         }
         print(json, { ...rotated.key, prefix: displayPrefix(rotated.key.id), value: rotated.value }, [

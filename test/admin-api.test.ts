@@ -54,6 +54,8 @@ describe('admin API: keys, users, knowledge, monitor', () => {
       const res = await t.app.inject({ method: 'GET', url: '/knowledge-bases', headers: { 'x-api-key': v } });
       assert.equal(res.statusCode, 200);
     }
+    const again = await owner.post(`/keys/${key.id}/rotate`, { graceHours: 1 });
+    assert.equal(again.statusCode, 409, 'the old key has its replacement already');
   });
 
   it('validates key input and refuses a past expiry', async () => {
@@ -183,6 +185,27 @@ describe('admin API: keys, users, knowledge, monitor', () => {
     // 20 pushes produced far fewer messages than pushes: at most one per 400 ms (plus the first).
     assert.ok(events().length <= 2 + Math.ceil(elapsed / 400), `${events().length} messages in ${elapsed} ms`);
     assert.ok(lag < 1_400, `the last push reached the stream after ${lag} ms`);
+  });
+
+  it('ends a snapshot stream once its user is removed, sending nothing more', async () => {
+    const base = `http://127.0.0.1:${(t.app.server.address() as { port: number }).port}`;
+    const created = (await owner.post('/users', { username: 'sam', password: 'member password', role: 'member' })).json();
+    const sam = new AdminClient(t.app);
+    await sam.post('/session', { username: 'sam', password: 'member password' });
+    const res = await fetch(`${base}/admin/api/events`, { headers: { cookie: sam.cookie! } });
+    const reader = res.body!.getReader();
+    const decoder = new TextDecoder();
+    let text = '';
+    while (!text.includes('event: snapshot')) text += decoder.decode((await reader.read()).value);
+    assert.equal((await owner.delete(`/users/${created.id}`)).statusCode, 204);
+    const seen = text.length;
+    await t.app.inject({ method: 'POST', url: '/ingest', headers: { 'x-api-key': t.key() }, payload: item({ externalId: 'after-removal' }) });
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      text += decoder.decode(value);
+    }
+    assert.doesNotMatch(text.slice(seen), /after-removal|event: snapshot/, 'nothing reached a removed user');
   });
 });
 

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import os from 'node:os';
 import { after, before, describe, it } from 'node:test';
 import { AdminClient } from './helpers/admin-client.ts';
 import { createTestApp, type TestApp } from './helpers/test-app.ts';
@@ -131,6 +132,45 @@ describe('admin API: first run, sign-in, sessions, CSRF', () => {
     const limited = await c.post('/session', { username: 'nobody', password: 'guess number 6' });
     assert.equal(limited.statusCode, 429);
     assert.ok(Number(limited.headers['retry-after']) > 0);
+    assert.match(limited.json().message, /try again in \d+ minutes?\./);
+  });
+
+  it('answers only under an IP address, localhost or the machine name, not a name a web page points at it', async () => {
+    const rebound = await t.app.inject({
+      method: 'POST', url: '/admin/api/setup',
+      headers: { host: 'attacker-rebind.example:7410', origin: 'http://attacker-rebind.example:7410', 'content-type': 'application/json', 'x-localiq-csrf': '1' },
+      payload: JSON.stringify({ username: 'attacker', password: 'a long enough password' }),
+    });
+    assert.equal(rebound.statusCode, 403, rebound.body);
+    assert.match(rebound.json().message, /answers at an IP address, localhost or this machine's name/);
+    for (const host of ['127.0.0.1:7410', '[::1]:7410', 'localhost', `${os.hostname()}:7410`, '192.168.1.20']) {
+      const res = await t.app.inject({ method: 'GET', url: '/admin/api/session', headers: { host } });
+      assert.equal(res.statusCode, 401, `${host}: not signed in, but let through`);
+    }
+  });
+
+  it('moves the cookie\'s expiry along with the session when the dashboard is used', async () => {
+    const c = new AdminClient(t.app);
+    await c.post('/session', OWNER);
+    const fresh = await c.get('/session');
+    assert.equal(fresh.headers['set-cookie'], undefined, 'used again within the minute: nothing to move');
+    // Two days pass with the dashboard unused.
+    const twoDays = 2 * 86_400_000;
+    t.services.db.prepare('UPDATE sessions SET created_at = created_at - ?, last_seen_at = last_seen_at - ?, expires_at = expires_at - ?').run(twoDays, twoDays, twoDays);
+    const used = await c.get('/session');
+    const cookie = String(used.headers['set-cookie']);
+    assert.match(cookie, /^localiq_session=/);
+    const expires = Date.parse(/Expires=([^;]+)/.exec(cookie)![1]!);
+    assert.ok(Math.abs(expires - (Date.now() + 7 * 86_400_000)) < 60_000, `the cookie now ends ${new Date(expires).toISOString()}`);
+  });
+
+  it('counts guesses sent all at once: no more than five are checked', async () => {
+    const guesses = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => new AdminClient(t.app).post('/session', { username: 'racer', password: `parallel guess ${i}` })),
+    );
+    const statuses = guesses.map((res) => res.statusCode);
+    assert.equal(statuses.filter((s) => s === 401).length, 5, statuses.join());
+    assert.equal(statuses.filter((s) => s === 429).length, 35);
   });
 
   it('the desktop link signs in as the Owner exactly once, with a redirect to the dashboard', async () => {

@@ -87,7 +87,9 @@ export class ApiKeyService {
   /** A new value with the same settings; the old value keeps working for the grace period. */
   rotate(id: string, graceMs: number, createdBy: string | null = null): { key: ApiKeyRecord; value: string } | null {
     const old = this.repo.find(id);
-    if (!old || keyState(old, this.clock()) !== 'active') return null;
+    // A key already rotated (its old value in its grace period) has its replacement: rotating it
+    // again made a second one.
+    if (!old || keyState(old, this.clock()) !== 'active' || old.revokedAt !== null) return null;
     const created = this.create(
       {
         name: old.name,

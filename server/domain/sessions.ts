@@ -20,7 +20,8 @@ export function csrfTokenFor(sessionToken: string): string {
   return sha256(`csrf:${sessionToken}`).toString('base64url');
 }
 
-export type ActiveSession = { user: UserRecord; csrfToken: string; expiresAt: number };
+/** `renewed`: this use moved the session's end later, so the browser's cookie should follow. */
+export type ActiveSession = { user: UserRecord; csrfToken: string; expiresAt: number; renewed: boolean };
 
 export class SessionService {
   constructor(
@@ -52,11 +53,12 @@ export class SessionService {
     const user = this.users.find(row.user_id);
     if (!user) return null;
     let expiresAt = row.expires_at;
-    if (now - row.last_seen_at >= TOUCH_INTERVAL_MS) {
+    const renewed = now - row.last_seen_at >= TOUCH_INTERVAL_MS;
+    if (renewed) {
       expiresAt = Math.min(now + SESSION_IDLE_MS, row.created_at + SESSION_MAX_MS);
       this.sessions.touch(hash, now, expiresAt);
     }
-    return { user, csrfToken: csrfTokenFor(token), expiresAt };
+    return { user, csrfToken: csrfTokenFor(token), expiresAt, renewed };
   }
 
   destroy(token: string): void {

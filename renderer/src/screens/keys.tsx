@@ -214,10 +214,10 @@ export function KeysScreen() {
                 <div className="hint">
                   {key.state === 'revoked'
                     ? formatDate(key.revokedAt)
-                    : key.expiresAt
-                      ? `${key.state === 'expired' ? 'expired' : 'expires'} ${formatRelative(key.expiresAt)}`
-                      : key.revokedAt
-                        ? `old value ends ${formatRelative(key.revokedAt)}`
+                    : key.revokedAt
+                      ? `rotated: old value ends ${formatRelative(key.revokedAt)}`
+                      : key.expiresAt
+                        ? `${key.state === 'expired' ? 'expired' : 'expires'} ${formatRelative(key.expiresAt)}`
                         : 'never expires'}
                 </div>
               </td>
@@ -225,9 +225,11 @@ export function KeysScreen() {
                 <td>
                   {key.state === 'active' ? (
                     <div className="row-actions">
-                      <button type="button" className="secondary" onClick={() => setRotating(key)} aria-label={`Rotate ${key.name}`}>
-                        Rotate
-                      </button>
+                      {key.revokedAt === null ? (
+                        <button type="button" className="secondary" onClick={() => setRotating(key)} aria-label={`Rotate ${key.name}`}>
+                          Rotate
+                        </button>
+                      ) : null}
                       <button type="button" className="danger" onClick={() => setRevoking(key)} aria-label={`Revoke ${key.name}`}>
                         Revoke
                       </button>

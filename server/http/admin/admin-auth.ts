@@ -1,4 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
+import net from 'node:net';
+import os from 'node:os';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { CSRF_HEADER, SESSION_COOKIE } from '../../contract/admin.ts';
 import type { ActiveSession, SessionService } from '../../domain/sessions.ts';
@@ -47,6 +49,21 @@ function assertSameOrigin(request: FastifyRequest): void {
   }
 }
 
+/** This machine's own names, which a browser on the network may use for the dashboard. */
+const MACHINE_NAMES = new Set([os.hostname().toLowerCase(), `${os.hostname().toLowerCase()}.local`]);
+
+/**
+ * A web page can point a name of its own at 127.0.0.1 (DNS rebinding) and then talk to LocalIQ as
+ * a page of the same origin: on a fresh install it could create the Owner. The admin API answers
+ * only under an IP address, localhost, or this machine's name, which no such page controls.
+ */
+function assertKnownHost(request: FastifyRequest): void {
+  const host = request.headers.host ?? '';
+  const name = (host.startsWith('[') ? host.slice(1, host.indexOf(']')) : host.split(':')[0]!).toLowerCase();
+  if (net.isIP(name) || name === 'localhost' || name.endsWith('.localhost') || MACHINE_NAMES.has(name)) return;
+  throw new ApiError('forbidden', `The dashboard answers at an IP address, localhost or this machine's name (${os.hostname()}), not at "${name}".`);
+}
+
 /**
  * The admin API's gate, run before the body is read: never an API key; same origin only; a valid
  * session for every non-public route; on state-changing requests the session's CSRF token in a
@@ -64,11 +81,15 @@ export function registerAdminAuth(app: FastifyInstance, sessions: SessionService
         'The admin API does not accept API keys. API keys work on the integration API; sign in to the dashboard instead.',
       );
     }
+    assertKnownHost(request);
     assertSameOrigin(request);
     const access = request.routeOptions.config.admin ?? 'member';
     const token = request.cookies[SESSION_COOKIE];
     const session = token ? sessions.authenticate(token) : null;
     request.adminSession = session && token ? { ...session, token } : null;
+    // The cookie expired 7 days after sign-in however much the dashboard was used: it follows
+    // the session's end each time that moves (at most once a minute).
+    if (session?.renewed && token) setSessionCookie(request, reply, token, session.expiresAt);
 
     const changing = STATE_CHANGING.has(request.method);
     const header = request.headers[CSRF_HEADER];

@@ -49,7 +49,7 @@ export const keyRoutes: FastifyPluginAsyncZod<KeyRoutesOptions> = async (app, { 
       const { keyId } = request.params;
       if (!keys.find(keyId)) throw new ApiError('not_found', `No API key "${keyId}".`);
       const rotated = keys.rotate(keyId, request.body.graceHours * 3_600_000, sessionOf(request).user.username);
-      if (!rotated) throw new ApiError('conflict', 'Only an active key can be rotated.');
+      if (!rotated) throw new ApiError('conflict', 'Only an active key not rotated already can be rotated.');
       return reply.code(201).send({ key: view(rotated.key.id), value: rotated.value, previous: view(keyId) });
     },
   );

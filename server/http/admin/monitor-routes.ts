@@ -1,8 +1,10 @@
 import type { ServerResponse } from 'node:http';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { MonitorService } from '../../domain/monitor.ts';
+import type { SessionService } from '../../domain/sessions.ts';
+import { sessionOf } from './admin-auth.ts';
 
-export type MonitorRoutesOptions = { monitor: MonitorService };
+export type MonitorRoutesOptions = { monitor: MonitorService; sessions: SessionService };
 
 /** A comment line now and then keeps proxies and the browser from closing a quiet stream. */
 const KEEPALIVE_MS = 20_000;
@@ -11,7 +13,7 @@ const KEEPALIVE_MS = 20_000;
  * The ingestion monitor: one snapshot on request, or a Server-Sent Events stream that sends a
  * snapshot at once and then whenever the queue changes (coalesced to a few per second at most).
  */
-export const monitorRoutes: FastifyPluginAsyncZod<MonitorRoutesOptions> = async (app, { monitor }) => {
+export const monitorRoutes: FastifyPluginAsyncZod<MonitorRoutesOptions> = async (app, { monitor, sessions }) => {
   const open = new Set<ServerResponse>();
   // Streams never end by themselves; closing the server ends them first.
   app.addHook('preClose', async () => {
@@ -22,6 +24,7 @@ export const monitorRoutes: FastifyPluginAsyncZod<MonitorRoutesOptions> = async 
   app.get('/monitor', { config: { admin: 'member' } }, async () => monitor.snapshot());
 
   app.get('/events', { config: { admin: 'member' } }, async (request, reply) => {
+    const { token } = sessionOf(request);
     reply.hijack();
     const res = reply.raw;
     res.writeHead(200, {
@@ -35,6 +38,9 @@ export const monitorRoutes: FastifyPluginAsyncZod<MonitorRoutesOptions> = async 
     open.add(res);
     let id = 0;
     const unsubscribe = monitor.subscribe((snapshot) => {
+      // The stream outlives the request that opened it: a user signed out, removed or whose
+      // password changed elsewhere gets no more snapshots.
+      if (!sessions.authenticate(token)) return void res.end();
       res.write(`id: ${++id}\nevent: snapshot\ndata: ${JSON.stringify(snapshot)}\n\n`);
     });
     const keepalive = setInterval(() => res.write(': keepalive\n\n'), KEEPALIVE_MS);

@@ -54,17 +54,27 @@ export const sessionRoutes: FastifyPluginAsyncZod<SessionRoutesOptions> = async 
     return sessionView(session);
   });
 
-  app.post('/session', { config: { admin: 'public' }, schema: { body: credentialsSchema } }, async (request, reply) => {
-    const key = `${request.ip}|${request.body.username.toLowerCase()}`;
+  /**
+   * Counts a password try before checking it (about 90 ms of scrypt): counted after, every guess
+   * sent at the same moment passed the check before any was counted.
+   */
+  const countTry = (request: FastifyRequest, username: string): string => {
+    const key = `${request.ip}|${username.toLowerCase()}`;
     const wait = throttle.retryAfter(key);
     if (wait > 0) {
-      throw new ApiError('rate_limited', `Too many failed sign-ins; try again in ${wait}s.`, undefined, { 'retry-after': String(wait) });
+      const minutes = Math.ceil(wait / 60);
+      throw new ApiError('rate_limited', `Too many wrong passwords; try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`, undefined, {
+        'retry-after': String(wait),
+      });
     }
+    throttle.fail(key);
+    return key;
+  };
+
+  app.post('/session', { config: { admin: 'public' }, schema: { body: credentialsSchema } }, async (request, reply) => {
+    const key = countTry(request, request.body.username);
     const user = await users.verify(request.body.username, request.body.password);
-    if (!user) {
-      throttle.fail(key);
-      throw new ApiError('not_signed_in', 'The username or password is wrong.');
-    }
+    if (!user) throw new ApiError('not_signed_in', 'The username or password is wrong.');
     throttle.succeed(key);
     return signIn(request, reply, user);
   });
@@ -77,8 +87,11 @@ export const sessionRoutes: FastifyPluginAsyncZod<SessionRoutesOptions> = async 
 
   app.post('/session/password', { config: { admin: 'member' }, schema: { body: passwordChangeSchema } }, async (request, reply) => {
     const { user } = sessionOf(request);
+    // Guessing through the current-password check counts like guessing at sign-in.
+    const key = countTry(request, user.username);
     const changed = await users.changePassword(user, request.body.currentPassword, request.body.newPassword).catch(userErrorToApi);
     if (!changed) throw new ApiError('forbidden', 'The current password is wrong.');
+    throttle.succeed(key);
     // Every other session of this user ends; this browser gets a fresh one.
     sessions.destroyForUser(user.id);
     request.adminSession = null;
