@@ -9,6 +9,7 @@ import { keywordCandidatesFirst, minMaxFusion } from '../server/retrieval/fusion
 import { contextTurns, leansOnConversation, retrievalQuery } from '../server/retrieval/answer/question-terms.ts';
 import { splitSentences } from '../server/retrieval/answer/sentences.ts';
 import { type ScoredSentence, selectSentences } from '../server/retrieval/answer/extractive.ts';
+import { SignInThrottle } from '../server/http/admin/sign-in-throttle.ts';
 
 describe('API key values', () => {
   it('round-trip through parse, and differ every time', () => {
@@ -185,5 +186,18 @@ describe('sentences an answer is made of', () => {
   it('still answers with the best sentence when every sentence asks', () => {
     const chosen = selectSentences([scored('Have you tried Settings?', 1, ['tri', 'setting']), scored('Is it in the menu?', 0.9, ['menu'])]);
     assert.deepEqual(chosen.map((s) => s.text), ['Have you tried Settings?']);
+  });
+});
+
+describe('sign-in throttle', () => {
+  it('forgets expired tries once it tracks many usernames, so guessing names cannot grow it without end', () => {
+    let now = 0;
+    const throttle = new SignInThrottle(5, 60_000, () => now);
+    for (let i = 0; i <= 10_000; i++) throttle.fail(`10.0.0.1|user${i}`);
+    const tracked = () => (throttle as unknown as { failures: Map<string, number[]> }).failures.size;
+    assert.equal(tracked(), 10_001);
+    now = 120_000;
+    throttle.fail('10.0.0.1|one-more');
+    assert.equal(tracked(), 1);
   });
 });

@@ -2,6 +2,9 @@
  * Slows down password guessing: after a few failed sign-ins for one username from one address,
  * further tries wait. Kept in memory: a restart forgets, which costs a guesser a restart per batch.
  */
+/** Username and address pairs tracked before expired ones are swept. */
+const MAX_TRACKED = 10_000;
+
 export class SignInThrottle {
   private readonly failures = new Map<string, number[]>();
 
@@ -20,6 +23,8 @@ export class SignInThrottle {
 
   fail(key: string): void {
     this.failures.set(key, [...this.recent(key), this.clock()]);
+    // Each new username tried adds an entry: old ones go before the map can grow without end.
+    if (this.failures.size > MAX_TRACKED) for (const tracked of [...this.failures.keys()]) this.recent(tracked);
   }
 
   succeed(key: string): void {
