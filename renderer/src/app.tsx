@@ -8,7 +8,7 @@ import { SetupScreen, SignInScreen } from './screens/auth.tsx';
 import { BackupWarning } from './screens/backup-settings.tsx';
 import { SessionContext } from './session.tsx';
 
-type State = { kind: 'loading' } | { kind: 'setup' } | { kind: 'signin' } | { kind: 'ready'; session: SessionInfo } | { kind: 'error'; message: string };
+type State = { kind: 'loading' } | { kind: 'setup' } | { kind: 'signin'; ended?: boolean } | { kind: 'ready'; session: SessionInfo } | { kind: 'error'; message: string };
 
 export function App() {
   const [state, setState] = useState<State>({ kind: 'loading' });
@@ -23,7 +23,7 @@ export function App() {
   useEffect(() => {
     setSignedOutHandler(() => {
       setCsrfToken(null);
-      setState({ kind: 'signin' });
+      setState({ kind: 'signin', ended: true });
     });
     (async () => {
       try {
@@ -45,7 +45,7 @@ export function App() {
   if (state.kind === 'loading') return <p className="loading" role="status">Loading…</p>;
   if (state.kind === 'error') return <p className="error" role="alert">LocalIQ is not reachable: {state.message}</p>;
   if (state.kind === 'setup') return <SetupScreen onSignedIn={signedIn} />;
-  if (state.kind === 'signin') return <SignInScreen onSignedIn={signedIn} />;
+  if (state.kind === 'signin') return <SignInScreen onSignedIn={signedIn} sessionEnded={state.ended ?? false} />;
 
   const { session } = state;
   const current = SCREENS.find((s) => s.path === route[0]) ?? SCREENS[0]!;

@@ -85,10 +85,21 @@ describe('dashboard end to end (real server, real Chromium)', { timeout: 240_000
   it('signs out and signs in with the password', async () => {
     await app.page.getByRole('button', { name: 'Sign out' }).click();
     await app.page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    assert.equal(await app.page.getByText('Your session ended').count(), 0, 'signing out is no surprise to explain');
     await app.page.getByLabel('Username').fill(OWNER.username);
     await app.page.getByLabel('Password').fill('wrong password here');
     await app.page.getByRole('button', { name: 'Sign in' }).click();
     await app.page.getByRole('alert').filter({ hasText: 'wrong' }).waitFor();
+    await app.page.getByLabel('Password').fill(OWNER.password);
+    await app.page.getByRole('button', { name: 'Sign in' }).click();
+    await app.page.getByRole('navigation', { name: 'Main' }).getByText(OWNER.username).waitFor();
+  });
+
+  it('says why it asks to sign in again when the session ended elsewhere', async () => {
+    await app.context.clearCookies();
+    await nav('API keys');
+    await app.page.getByRole('status').filter({ hasText: 'Your session ended' }).waitFor();
+    await app.page.getByLabel('Username').fill(OWNER.username);
     await app.page.getByLabel('Password').fill(OWNER.password);
     await app.page.getByRole('button', { name: 'Sign in' }).click();
     await app.page.getByRole('navigation', { name: 'Main' }).getByText(OWNER.username).waitFor();

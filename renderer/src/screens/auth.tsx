@@ -69,7 +69,7 @@ export function SetupScreen({ onSignedIn }: Props) {
   );
 }
 
-export function SignInScreen({ onSignedIn }: Props) {
+export function SignInScreen({ onSignedIn, sessionEnded = false }: Props & { sessionEnded?: boolean }) {
   const { error, busy, signIn } = useSignIn(onSignedIn);
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -81,6 +81,12 @@ export function SignInScreen({ onSignedIn }: Props) {
       <form className="card auth-card" onSubmit={(e) => void submit(e)} aria-labelledby="signin-title">
         <p className="brand">LocalIQ</p>
         <h1 id="signin-title">Sign in</h1>
+        {sessionEnded ? (
+          <p className="hint" role="status">
+            Your session ended: you signed out elsewhere, your password or role changed, or it went unused for 7 days. Sign in
+            again.
+          </p>
+        ) : null}
         <Field id="username" label="Username" autoComplete="username" required autoFocus />
         <Field id="password" label="Password" type="password" autoComplete="current-password" required />
         <ErrorNote error={error} />
