@@ -61,6 +61,16 @@ export class SessionService {
     return { user, csrfToken: csrfTokenFor(token), expiresAt, renewed };
   }
 
+  /**
+   * Whether a session still holds, without counting as a use: a stream kept open checking it
+   * would otherwise renew the session apart from the browser's cookie.
+   */
+  isActive(token: string): boolean {
+    const row = this.sessions.get(sha256(token));
+    const now = this.clock();
+    return !!row && row.expires_at > now && row.created_at + SESSION_MAX_MS > now && !!this.users.find(row.user_id);
+  }
+
   destroy(token: string): void {
     this.sessions.remove(sha256(token));
   }

@@ -40,7 +40,7 @@ export const monitorRoutes: FastifyPluginAsyncZod<MonitorRoutesOptions> = async 
     const unsubscribe = monitor.subscribe((snapshot) => {
       // The stream outlives the request that opened it: a user signed out, removed or whose
       // password changed elsewhere gets no more snapshots.
-      if (!sessions.authenticate(token)) return void res.end();
+      if (!sessions.isActive(token)) return void res.end();
       res.write(`id: ${++id}\nevent: snapshot\ndata: ${JSON.stringify(snapshot)}\n\n`);
     });
     const keepalive = setInterval(() => res.write(': keepalive\n\n'), KEEPALIVE_MS);
