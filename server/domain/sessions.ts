@@ -23,6 +23,11 @@ export function csrfTokenFor(sessionToken: string): string {
 /** `renewed`: this use moved the session's end later, so the browser's cookie should follow. */
 export type ActiveSession = { user: UserRecord; csrfToken: string; expiresAt: number; renewed: boolean };
 
+/** Neither unused for too long nor past its longest life. */
+function holds(row: { created_at: number; expires_at: number }, now: number): boolean {
+  return row.expires_at > now && row.created_at + SESSION_MAX_MS > now;
+}
+
 export class SessionService {
   constructor(
     private readonly sessions: SessionRepo,
@@ -46,7 +51,7 @@ export class SessionService {
     const row = this.sessions.get(hash);
     const now = this.clock();
     if (!row) return null;
-    if (row.expires_at <= now || row.created_at + SESSION_MAX_MS <= now) {
+    if (!holds(row, now)) {
       this.sessions.remove(hash);
       return null;
     }
@@ -67,8 +72,7 @@ export class SessionService {
    */
   isActive(token: string): boolean {
     const row = this.sessions.get(sha256(token));
-    const now = this.clock();
-    return !!row && row.expires_at > now && row.created_at + SESSION_MAX_MS > now && !!this.users.find(row.user_id);
+    return !!row && holds(row, this.clock()) && !!this.users.find(row.user_id);
   }
 
   destroy(token: string): void {

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import { DB_FILE_NAME, ensureDataDir, openDatabase, ownerOnly, type Db } from './db.ts';
+import { lockOrRefuse } from './server-lock.ts';
 import { MIGRATIONS } from './migrations.ts';
 
 /** What a backup holds, as counted in it. */
@@ -53,9 +54,6 @@ const partialName = (file: string) => `${file}.partial`;
 export function partialBackupFilePattern(label: string): RegExp {
   return new RegExp(`${backupFilePattern(label).source.slice(0, -1)}\\.partial$`);
 }
-
-/** A restore was refused because a LocalIQ server (or another tool) has the database open. */
-export class DataFolderInUseError extends Error {}
 
 /**
  * Writes a consistent copy of a data folder's database to `target` while LocalIQ keeps running.
@@ -246,18 +244,9 @@ export function replaceDatabase(dataDir: string, backupFile: string, now = new D
  */
 function lockExclusively(file: string): Db {
   const db = new Database(file, { fileMustExist: true });
-  try {
-    db.pragma('busy_timeout = 0');
-    db.pragma('locking_mode = EXCLUSIVE');
-    db.exec('BEGIN EXCLUSIVE; COMMIT');
-    return db;
-  } catch (error) {
-    db.close();
-    if ((error as { code?: string }).code === 'SQLITE_BUSY') {
-      throw new DataFolderInUseError('LocalIQ is running on this data folder (its database is open); stop it first.');
-    }
-    throw error;
-  }
+  db.pragma('locking_mode = EXCLUSIVE');
+  lockOrRefuse(db, 'BEGIN EXCLUSIVE; COMMIT', 'LocalIQ is running on this data folder (its database is open); stop it first.');
+  return db;
 }
 
 function syncToDisk(file: string): void {

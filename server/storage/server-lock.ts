@@ -4,7 +4,22 @@ import { ownerOnly } from './db.ts';
 
 export const SERVER_LOCK_FILE = 'server.lock';
 
-export class ServerAlreadyRunningError extends Error {}
+/** The data folder is used by a running LocalIQ: the caller is to stop it first. */
+export class DataFolderInUseError extends Error {}
+
+/**
+ * Takes an exclusive lock with `sql` at once, without waiting: when another connection holds the
+ * file, closes `db` and refuses with `inUse`.
+ */
+export function lockOrRefuse(db: Database.Database, sql: string, inUse: string): void {
+  try {
+    db.pragma('busy_timeout = 0');
+    db.exec(sql);
+  } catch (error) {
+    db.close();
+    throw (error as { code?: string }).code === 'SQLITE_BUSY' ? new DataFolderInUseError(inUse) : error;
+  }
+}
 
 /**
  * Holds an exclusive SQLite lock on a file of the data folder for as long as the server runs, so a
@@ -17,17 +32,6 @@ export function lockDataFolder(dataDir: string): { release(): void } {
   const file = path.join(dataDir, SERVER_LOCK_FILE);
   ownerOnly(file);
   const db = new Database(file);
-  try {
-    db.pragma('busy_timeout = 0');
-    db.exec('BEGIN EXCLUSIVE');
-  } catch (error) {
-    db.close();
-    if ((error as { code?: string }).code === 'SQLITE_BUSY') {
-      throw new ServerAlreadyRunningError(
-        `Another LocalIQ server is running on the data folder ${dataDir}; stop it first, or give this one its own LOCALIQ_DATA_DIR.`,
-      );
-    }
-    throw error;
-  }
+  lockOrRefuse(db, 'BEGIN EXCLUSIVE', `Another LocalIQ server is running on the data folder ${dataDir}; stop it first, or give this one its own LOCALIQ_DATA_DIR.`);
   return { release: () => db.close() };
 }
