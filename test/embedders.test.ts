@@ -166,7 +166,7 @@ describe("USE-lite's tokenizer (sentence-piece.ts) against the package's own", (
   };
 
   it('gives the same ids on real passages and their sentences', () => {
-    const file = path.resolve(import.meta.dirname, '../../shared/eval/squad-dev/passages.jsonl');
+    const file = path.resolve(import.meta.dirname, 'fixtures/eval-sample/squad-passages.jsonl');
     const passages = fs.readFileSync(file, 'utf8').split('\n').filter(Boolean).slice(0, 150)
       .map((line) => JSON.parse(line) as { title: string; text: string });
     assert.equal(passages.length, 150);
