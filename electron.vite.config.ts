@@ -32,7 +32,14 @@ export default defineConfig({
       outDir: resolve('out/renderer'),
       // electron-vite leaves bundles unminified; the dashboard is also served over HTTP.
       minify: true,
-      rollupOptions: { input: { index: resolve('renderer/index.html') } },
+      rollupOptions: {
+        input: { index: resolve('renderer/index.html') },
+        // React in a chunk of its own, cached across releases of the dashboard's code; the chart
+        // library goes with the Usage screen, loaded when it is opened (screens/index.ts).
+        output: {
+          codeSplitting: { groups: [{ name: 'react', test: /node_modules[\\/](react|react-dom|scheduler)[\\/]/ }] },
+        },
+      },
     },
   },
 });

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
-import Fastify, { type FastifyInstance, LogController } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import {
   jsonSchemaTransform,
   jsonSchemaTransformObject,
@@ -9,6 +9,8 @@ import {
   validatorCompiler,
 } from 'fastify-type-provider-zod';
 import type { Config } from './config.ts';
+import { createLogs } from './logging.ts';
+import type { Logger } from 'pino';
 import type { ApiKeyService } from './domain/api-key-service.ts';
 import type { JobQueue } from './domain/job-queue.ts';
 import { registerApiKeyAuth } from './http/api-key-auth.ts';
@@ -51,7 +53,7 @@ let requestCounter = 0;
 const nextRequestId = () => `${REQUEST_ID_PREFIX}${(++requestCounter).toString(36).padStart(6, '0')}`;
 
 export type AppDeps = {
-  config: Pick<Config, 'bodyLimitBytes' | 'bulkLimit' | 'rateLimit' | 'logLevel'> &
+  config: Pick<Config, 'bodyLimitBytes' | 'bulkLimit' | 'rateLimit' | 'logLevel' | 'logFormat'> &
     Partial<Pick<Config, 'dataDir' | 'host' | 'port' | 'workers' | 'desktopSignInToken'>>;
   keys: ApiKeyService;
   queue: JobQueue;
@@ -72,6 +74,8 @@ export type AppDeps = {
   secretStore?: string;
   llmSettings: LlmSettings;
   backups: ScheduledBackups;
+  /** The server's logger (server/logging.ts); made from the config when absent. */
+  logger?: Logger;
   /** Where the built dashboard is; defaults to out/renderer of the checkout. */
   rendererDir?: string;
 };
@@ -79,10 +83,8 @@ export type AppDeps = {
 /** Builds the whole HTTP surface without listening, so tests drive the real app. */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: {
-      level: deps.config.logLevel,
-      redact: ['req.headers["x-api-key"]', 'req.headers.cookie', 'req.headers.authorization'],
-    },
+    // Typed as Fastify's base logger so the instance keeps the type every route module expects.
+    loggerInstance: (deps.logger ?? createLogs(deps.config).logger) as FastifyBaseLogger,
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: deps.config.bodyLimitBytes,
     genReqId: nextRequestId,

@@ -86,17 +86,18 @@ async function serve(args: string[]): Promise<number> {
     process.once('SIGINT', resolve);
     process.once('SIGTERM', resolve);
   });
-  process.stdout.write(
-    `LocalIQ is listening on ${server.url} (API docs: ${server.url}/docs)\n` +
-      `Data folder: ${config.dataDir} (server secret in the ${server.services.secretStore === 'keychain' ? 'OS keychain' : 'file store'})\n` +
-      (server.pipeline
-        ? `Pipeline: ${config.workers} worker thread(s), embedding model ${server.services.embedding.modelId()}\n`
-        : 'Pipeline: off (LOCALIQ_WORKERS=0); pushed items stay queued\n'),
+  const { announce } = server.logs;
+  announce(`LocalIQ is listening on ${server.url} (API docs: ${server.url}/docs)`);
+  announce(`Data folder: ${config.dataDir} (server secret in the ${server.services.secretStore === 'keychain' ? 'OS keychain' : 'file store'})`);
+  announce(
+    server.pipeline
+      ? `Pipeline: ${config.workers} worker thread(s), embedding model ${server.services.embedding.modelId()}`
+      : 'Pipeline: off (LOCALIQ_WORKERS=0); pushed items stay queued',
   );
   await signalled;
-  process.stdout.write('Stopping LocalIQ: the pipeline finishes the batch in hand…\n');
+  announce('Stopping LocalIQ: the pipeline finishes the batch in hand…');
   await server.stop();
-  process.stdout.write('LocalIQ stopped.\n');
+  announce('LocalIQ stopped.');
   return 0;
 }
 

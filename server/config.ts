@@ -3,6 +3,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { LIMITS } from './contract/limits.ts';
 import type { EmbedderConfig } from './pipeline/embedders/index.ts';
+import { type LogFormat, resolveLogFormat } from './logging.ts';
 
 /** The per-user application-data folder of each OS, where LocalIQ keeps its database. */
 export function defaultDataDir(env: NodeJS.ProcessEnv = process.env, platform = process.platform): string {
@@ -32,6 +33,8 @@ const envSchema = z.object({
   LOCALIQ_MAX_ATTEMPTS: positiveInt.default(5),
   LOCALIQ_JOB_HISTORY_DAYS: wholeNumber().pipe(z.number().max(36_500)).default(30),
   LOCALIQ_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** `auto`: readable lines on a terminal, JSON lines otherwise. */
+  LOCALIQ_LOG_FORMAT: z.enum(['auto', 'json', 'pretty']).default('auto'),
   /** Pipeline worker threads; each loads its own copy of the model. */
   LOCALIQ_WORKERS: wholeNumber().pipe(z.number().max(16)).optional(),
   /** `use-lite` (the embedded default) or the path of a local ONNX model folder. */
@@ -59,6 +62,7 @@ export type Config = {
   /** Days a finished job is kept once a newer job of its item exists; 0 keeps every job. */
   jobHistoryDays: number;
   logLevel: string;
+  logFormat: LogFormat;
   /** 0 runs no pipeline (jobs stay queued): for tools that only read or write the queue. */
   workers: number;
   embedder: EmbedderConfig;
@@ -93,6 +97,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     maxAttempts: e.LOCALIQ_MAX_ATTEMPTS,
     jobHistoryDays: e.LOCALIQ_JOB_HISTORY_DAYS,
     logLevel: e.LOCALIQ_LOG_LEVEL,
+    logFormat: resolveLogFormat(e.LOCALIQ_LOG_FORMAT),
     workers: e.LOCALIQ_WORKERS ?? defaultWorkers(),
     embedder: e.LOCALIQ_EMBEDDER === 'use-lite' ? { kind: 'use-lite' } : { kind: 'onnx-folder', path: path.resolve(e.LOCALIQ_EMBEDDER) },
     batchJobs: e.LOCALIQ_BATCH_JOBS,

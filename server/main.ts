@@ -7,11 +7,13 @@ import { openServices, type Services } from './services.ts';
 import { ensureDataDir } from './storage/db.ts';
 import { JobHistory } from './storage/job-history.ts';
 import { lockDataFolder } from './storage/server-lock.ts';
+import { createLogs, type Logs } from './logging.ts';
 
 export type RunningServer = {
   app: FastifyInstance;
   services: Services;
   pipeline: Pipeline | null;
+  logs: Logs;
   url: string;
   stop(): Promise<void>;
 };
@@ -19,7 +21,7 @@ export type RunningServer = {
 const INDEX_FOLLOW_MS = 1_000;
 
 /** config → lock and open the data folder → start the pipeline workers → build the app → listen. */
-export async function startServer(config: Config): Promise<RunningServer> {
+export async function startServer(config: Config, logs: Logs = createLogs(config)): Promise<RunningServer> {
   ensureDataDir(config.dataDir);
   const lock = lockDataFolder(config.dataDir);
   let services: Services;
@@ -32,8 +34,8 @@ export async function startServer(config: Config): Promise<RunningServer> {
   let pipeline: Pipeline | null = null;
   let app: FastifyInstance | null = null;
   try {
-    pipeline = config.workers > 0 ? await startPipeline(config, services) : null;
-    app = await buildApp({ config, ...services });
+    pipeline = config.workers > 0 ? await startPipeline(config, services, (message) => logs.logger.warn(message)) : null;
+    app = await buildApp({ config, ...services, logger: logs.logger });
     // The ingest writer thread takes a moment to load: ready before the first push can arrive.
     await services.queue.start();
     await app.listen({ host: config.host, port: config.port });
@@ -75,6 +77,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
     app: running,
     services,
     pipeline,
+    logs,
     url: `http://${host}:${port}`,
     async stop() {
       if (stopped) return;

@@ -101,13 +101,25 @@ describe('localiq CLI', () => {
     assert.equal(server.child.exitCode, 0, 'SIGTERM stops the server cleanly');
   });
 
-  it('serve prints where it listens and where the data lives', async () => {
-    const server = await startServerProcess(dataDir);
+  it('serve prints where it listens and where the data lives, as readable lines when asked (a terminal gets them by default)', async () => {
+    const server = await startServerProcess(dataDir, { LOCALIQ_LOG_FORMAT: 'pretty', LOCALIQ_LOG_LEVEL: 'info' });
     server.child.kill('SIGINT');
     await waitForExit(server.child);
-    assert.match(server.output(), /listening on http:\/\/127\.0\.0\.1:\d+/);
-    assert.ok(server.output().includes(`Data folder: ${dataDir}`));
-    assert.match(server.output(), /Stopping LocalIQ.*\n(.*\n)*LocalIQ stopped\.\n/);
+    const lines = server.output().trimEnd().split('\n');
+    for (const line of lines) assert.match(line, /^\d\d:\d\d:\d\d (INFO|WARN) {1,2}\S/, `one format: ${line}`);
+    assert.match(server.output(), /INFO  LocalIQ is listening on http:\/\/127\.0\.0\.1:\d+/);
+    assert.ok(server.output().includes(`INFO  Data folder: ${dataDir}`));
+    assert.match(server.output(), /Stopping LocalIQ.*\n(.*\n)*.*INFO  LocalIQ stopped\.\n/);
+  });
+
+  it('serve writes JSON lines only when its output is no terminal', async () => {
+    const server = await startServerProcess(dataDir, { LOCALIQ_LOG_LEVEL: 'info' });
+    server.child.kill('SIGTERM');
+    await waitForExit(server.child);
+    const records = server.output().trimEnd().split('\n').map((line) => JSON.parse(line) as { level: number; msg: string });
+    assert.ok(records.some((r) => r.level === 30 && r.msg.startsWith('LocalIQ is listening on http://127.0.0.1:')));
+    assert.ok(records.some((r) => r.msg === `Data folder: ${dataDir} (server secret in the file store)`));
+    assert.equal(records.at(-1)!.msg, 'LocalIQ stopped.');
   });
 
   it('a second server on the same data folder stops before it touches the queue', async () => {

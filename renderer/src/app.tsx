@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react';
+import { Suspense, useCallback, useEffect, useState } from 'react';
 import { ROLE_LABELS, type SessionInfo, type SetupStatus } from '../../server/contract/admin.ts';
 import { ErrorAnswer } from '../../server/contract/errors.ts';
 import { del, get, setCsrfToken, setSignedOutHandler } from './api.ts';
@@ -79,7 +79,9 @@ export function App() {
         </nav>
         <main id="main" tabIndex={-1}>
           {session.user.role === 'owner' && current.path !== 'settings' ? <BackupWarning /> : null}
-          <Screen key={current.path} route={route} />
+          <Suspense fallback={<p className="loading" role="status">Loading…</p>}>
+            <Screen key={current.path} route={route} />
+          </Suspense>
         </main>
       </div>
     </SessionContext.Provider>

@@ -1,4 +1,4 @@
-import type { ComponentType } from 'react';
+import { type ComponentType, lazy } from 'react';
 import { ChatScreen } from './chat.tsx';
 import { ConsoleScreen } from './console.tsx';
 import { ImportScreen } from './import.tsx';
@@ -6,7 +6,6 @@ import { KeysScreen } from './keys.tsx';
 import { KnowledgeScreen } from './knowledge.tsx';
 import { MonitorScreen } from './monitor.tsx';
 import { SettingsScreen } from './settings.tsx';
-import { UsageScreen } from './usage.tsx';
 
 /**
  * The dashboard's screens, in navigation order. Adding a screen is one entry here: `path` is the
@@ -21,6 +20,7 @@ export const SCREENS: Screen[] = [
   { path: 'keys', label: 'API keys', component: KeysScreen },
   { path: 'console', label: 'API console', component: ConsoleScreen },
   { path: 'import', label: 'Import', component: ImportScreen },
-  { path: 'usage', label: 'Usage', component: UsageScreen },
+  // Its chart library is most of the dashboard's code: loaded when the screen is first opened.
+  { path: 'usage', label: 'Usage', component: lazy(() => import('./usage.tsx').then((m) => ({ default: m.UsageScreen }))) },
   { path: 'settings', label: 'Settings', component: SettingsScreen },
 ];

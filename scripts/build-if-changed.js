@@ -1,0 +1,34 @@
+// `npm start` builds the desktop shell and the dashboard only when their sources changed since the
+// last build: a stamp in out/ records the size and modification time of every input file.
+import { spawnSync } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+
+const STAMP = path.join('out', '.build-stamp');
+// The dashboard imports shared code from server/, so the whole server folder counts as input.
+const INPUTS = ['renderer', 'electron', 'server', 'electron.vite.config.ts', 'package-lock.json', 'tsconfig.json'];
+
+function files(entry) {
+  if (!fs.existsSync(entry)) return [];
+  if (!fs.statSync(entry).isDirectory()) return [entry];
+  return fs.readdirSync(entry, { recursive: true }).map((name) => path.join(entry, name)).filter((file) => fs.statSync(file).isFile());
+}
+
+function fingerprint() {
+  const hash = crypto.createHash('sha256');
+  for (const file of INPUTS.flatMap(files).sort()) {
+    const { size, mtimeMs } = fs.statSync(file);
+    hash.update(`${file}\0${size}\0${mtimeMs}\n`);
+  }
+  return hash.digest('hex');
+}
+
+const current = fingerprint();
+if (fs.existsSync(STAMP) && fs.readFileSync(STAMP, 'utf8') === current && fs.existsSync(path.join('out', 'renderer', 'index.html'))) {
+  process.exit(0);
+}
+console.log('Building the dashboard (its sources changed since the last build)…');
+const build = spawnSync(process.execPath, [path.join('node_modules', 'electron-vite', 'bin', 'electron-vite.js'), 'build', '--logLevel', 'warn'], { stdio: 'inherit' });
+if (build.status !== 0) process.exit(build.status ?? 1);
+fs.writeFileSync(STAMP, current);
