@@ -124,7 +124,7 @@ describe('job repository', () => {
     runs.recordFailure({ ...claimed.get('failing')!, attempts: 2 }, 'boom', Date.now());
     push('superseded');
     runs.recordFailure(claimed.get('superseded')!, 'boom', Date.now());
-    new ItemRepo(db).delete({ knowledgeBaseId: 'kb-main', integrationId: 'cms', externalId: 'deleted' }, Date.now());
+    new ItemRepo(db).delete({ knowledgeBaseId: 'kb-main', integrationId: 'cms', externalId: 'deleted' }, Date.now(), { keyId: 'test-key' });
     indexed(db, item({ externalId: 'unchanged' }) as IngestItem);
     push('unchanged', MODEL);
 

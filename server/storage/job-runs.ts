@@ -38,13 +38,13 @@ export class JobRuns {
       requeue: db.prepare<[{ id: number; now: number; runAt: number; error: string | null; errors: string }]>(
         `UPDATE jobs SET status = 'queued', run_at = @runAt, locked_at = NULL, updated_at = @now,
            last_error = @error, errors = @errors
-         WHERE id = @id`,
+         WHERE id = @id AND status = 'processing'`,
       ),
       fail: db.prepare<[{ id: number; now: number; status: string; error: string; errors: string }]>(
         `UPDATE jobs SET status = @status, finished_at = @now, locked_at = NULL, updated_at = @now,
            last_error = @error, errors = @errors,
            data = CASE WHEN @status = 'cancelled' THEN ${SETTLED_DATA} ELSE data END
-         WHERE id = @id`,
+         WHERE id = @id AND status = 'processing'`,
       ),
       stale: db.prepare<[], JobRow>(`SELECT * FROM jobs WHERE status = 'processing' AND ${NOT_QUEUED}`),
       nextRunAt: db.prepare<[], { runAt: number | null }>("SELECT min(run_at) AS runAt FROM jobs WHERE status = 'queued'"),
@@ -65,7 +65,8 @@ export class JobRuns {
   /**
    * Records a failed attempt: back to the queue after a backoff, or failed for good after the
    * last attempt. A job whose item already has a newer queued version is cancelled instead:
-   * the newer version supersedes it.
+   * the newer version supersedes it. A job no longer processing (its item was deleted meanwhile,
+   * which cancelled it) stays as it is.
    */
   recordFailure(job: JobRow, message: string, now: number): FailureOutcome {
     return this.db
@@ -74,16 +75,19 @@ export class JobRuns {
           ...(JSON.parse(job.errors) as unknown[]),
           { attempt: job.attempts, message, at: new Date(now).toISOString() },
         ]);
+        let outcome: FailureOutcome;
+        let changes: number;
         if (this.stmts.newerQueued.get(job)!.n > 0) {
-          this.stmts.fail.run({ id: job.id, now, status: 'cancelled', error: message, errors });
-          return 'cancelled';
+          outcome = 'cancelled';
+          changes = this.stmts.fail.run({ id: job.id, now, status: outcome, error: message, errors }).changes;
+        } else if (job.attempts >= job.max_attempts) {
+          outcome = 'failed';
+          changes = this.stmts.fail.run({ id: job.id, now, status: outcome, error: message, errors }).changes;
+        } else {
+          outcome = 'retrying';
+          changes = this.stmts.requeue.run({ id: job.id, now, runAt: now + backoffMs(job.attempts), error: message, errors }).changes;
         }
-        if (job.attempts >= job.max_attempts) {
-          this.stmts.fail.run({ id: job.id, now, status: 'failed', error: message, errors });
-          return 'failed';
-        }
-        this.stmts.requeue.run({ id: job.id, now, runAt: now + backoffMs(job.attempts), error: message, errors });
-        return 'retrying';
+        return changes > 0 ? outcome : 'cancelled';
       })
       .immediate();
   }
