@@ -25,7 +25,7 @@ export async function startPipeline(
     onReady: (embedderId, dimension) => services.embedding.activate(embedderId, dimension),
     onBatch: (report) => {
       if (report.failed > 0) log(`${report.failed} job(s) failed after their last attempt: GET /jobs?status=failed lists them with their errors.`);
-      services.throughput.record(report.succeeded + report.skipped + report.failed + report.cancelled);
+      services.throughput.record(report.succeeded + report.skipped + report.failed + report.cancelled, report.cost);
       services.monitor.notify();
     },
     log,
