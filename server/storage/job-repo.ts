@@ -2,7 +2,7 @@ import type { IngestItem } from '../contract/ingest.ts';
 import type { JobStatus, JobView } from '../contract/jobs.ts';
 import { PRIORITY_NAMES } from '../contract/jobs.ts';
 import { jobCost, LaneClock, laneOf } from '../domain/fair-queue.ts';
-import { contentHash, enqueuedAtOf, jobIdOf, jobIdSplits, PRIORITY_LEVELS, priorityLevel, sortKey } from '../domain/jobs.ts';
+import { contentHash, arrivalOf, jobIdOf, jobIdSplits, PRIORITY_LEVELS, priorityLevel, sortKey } from '../domain/jobs.ts';
 import type { Db } from './db.ts';
 import { prepareNextItemSeq } from './item-seq.ts';
 
@@ -285,7 +285,7 @@ export class JobRepo {
       let key: number;
       if (state.queued_id !== null) {
         // The queued job keeps its arrival time, at the new priority.
-        key = sortKey(enqueuedAtOf(state.queued_key!, state.queued_priority!), priority);
+        key = sortKey(arrivalOf(state.queued_key!, state.queued_priority!), priority);
         this.stmts.replaceQueued.run({
           sourceType: item.sourceType, data: JSON.stringify(item.data), contentHash: hash, forceRefresh, priority, seq: itemSeq,
           maxAttempts: opts.maxAttempts, apiKeyId: push.apiKeyId, now, id: state.queued_id, sortKey: key,
