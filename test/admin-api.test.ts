@@ -135,6 +135,27 @@ describe('admin API: keys, users, knowledge, monitor', () => {
     assert.equal((await owner.delete('/knowledge-bases/kb-main/items/cms/never')).statusCode, 404);
   });
 
+  it('shows an item deleted through the API as deleted, when and by which key, until it is pushed again', async () => {
+    const { key, value } = (await owner.post('/keys', { name: 'shop sync', scopes: ['iq:import'] })).json();
+    const push = () => t.app.inject({ method: 'POST', url: '/ingest', headers: { 'x-api-key': value }, payload: item({ externalId: 'api-gone' }) });
+    await push();
+    const before = Date.now();
+    const deleted = await t.app.inject({ method: 'DELETE', url: '/items/kb-main/cms/api-gone', headers: { 'x-api-key': value } });
+    assert.equal(deleted.statusCode, 200);
+    const detail = (await owner.get('/knowledge-bases/kb-main/items/cms/api-gone')).json();
+    assert.equal(detail.indexed, false);
+    assert.equal(detail.deleted.byKey.id, key.id);
+    assert.equal(detail.deleted.byKey.name, 'shop sync');
+    assert.equal(detail.deleted.byUser, null);
+    assert.ok(Date.parse(detail.deleted.at) >= before - 1000);
+    await push();
+    assert.equal((await owner.get('/knowledge-bases/kb-main/items/cms/api-gone')).json().deleted, null, 'pushed again: pending, not deleted');
+    await owner.delete('/knowledge-bases/kb-main/items/cms/api-gone');
+    const byOwner = (await owner.get('/knowledge-bases/kb-main/items/cms/api-gone')).json().deleted;
+    assert.equal(byOwner.byUser, 'owner');
+    assert.equal(byOwner.byKey, null);
+  });
+
   it('retries a failed job from the dashboard', async () => {
     const value = t.key();
     await t.app.inject({ method: 'POST', url: '/ingest', headers: { 'x-api-key': value }, payload: item({ externalId: 'bad' }) });

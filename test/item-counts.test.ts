@@ -55,7 +55,7 @@ describe('item counts per knowledge base', () => {
     check('indexed');
     write('kb-a', 'x-1', 1);
     check('re-indexed with fewer chunks');
-    new ItemRepo(db).delete({ knowledgeBaseId: 'kb-b', integrationId: 'cms', externalId: 'x-1' }, Date.now());
+    new ItemRepo(db).delete({ knowledgeBaseId: 'kb-b', integrationId: 'cms', externalId: 'x-1' }, Date.now(), { keyId: 'test-key' });
     check('deleted');
 
     assert.deepEqual(

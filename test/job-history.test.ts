@@ -22,7 +22,7 @@ function history(dataDir = tempDataDir()) {
   const repo = new JobRepo(db);
   const runs = new JobRuns(db);
   const push = (externalId: string, now: number, content = 'v1') =>
-    repo.enqueue([{ items: [{ ...(item() as IngestItem), externalId, data: { content } as IngestItem['data'] }], apiKeyId: null }], {
+    repo.enqueue([{ items: [{ ...(item() as IngestItem), externalId, data: { title: 'Opening hours', content } }], apiKeyId: null }], {
       now,
       maxAttempts: 1,
       activeModelId: null,

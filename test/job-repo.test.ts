@@ -124,7 +124,7 @@ describe('job repository', () => {
     runs.recordFailure({ ...claimed.get('failing')!, attempts: 2 }, 'boom', Date.now());
     push('superseded');
     runs.recordFailure(claimed.get('superseded')!, 'boom', Date.now());
-    new ItemRepo(db).delete({ knowledgeBaseId: 'kb-main', integrationId: 'cms', externalId: 'deleted' }, Date.now());
+    new ItemRepo(db).delete({ knowledgeBaseId: 'kb-main', integrationId: 'cms', externalId: 'deleted' }, Date.now(), { keyId: 'test-key' });
     indexed(db, item({ externalId: 'unchanged' }) as IngestItem);
     push('unchanged', MODEL);
 
@@ -141,6 +141,44 @@ describe('job repository', () => {
     db.close();
   });
 
+  it('a fresh single edit overtakes a bulk backlog, and two integrations take turns', () => {
+    const db = openDatabase(tempDataDir());
+    const repo = new JobRepo(db);
+    const runs = new JobRuns(db);
+    const t0 = Date.now();
+    // The pipeline's rate as the queue would have measured it: 4,000 cost units a second.
+    const push = (items: Array<Record<string, unknown>>, now: number) =>
+      repo.enqueue([{ items: items.map((fields) => item(fields) as IngestItem), apiKeyId: null }], {
+        now, maxAttempts: 3, activeModelId: null, msPerCost: 0.25,
+      });
+    const bulk = (integrationId: string, n: number) => Array.from({ length: n }, (_, i) => ({ integrationId, externalId: `${integrationId}-${i}` }));
+    for (let i = 0; i < 2_000; i += 500) push(bulk('import', 2_000).slice(i, i + 500), t0);
+    // A worker took the first batch; two seconds later (about 8 items' work), an edit and a bulk
+    // of another integration come in.
+    assert.equal(runs.claim(8, t0).length, 8);
+    push([{ integrationId: 'import', externalId: 'price-change' }], t0 + 2_000);
+    push(bulk('crm', 100), t0 + 2_000);
+
+    const claimed = runs.claim(8, t0 + 2_000).map((job) => job.external_id);
+    assert.ok(claimed.includes('price-change'), `the edit is in the first claim: ${claimed.join(', ')}`);
+    const next = Array.from({ length: 10 }, () => runs.claim(8, t0 + 2_000)).flat();
+    const from = (integrationId: string) => next.filter((job) => job.integration_id === integrationId).length;
+    assert.ok(Math.abs(from('import') - from('crm')) <= 8, `taken turn about: import ${from('import')}, crm ${from('crm')}`);
+    db.close();
+  });
+
+  it('a claim takes a large item alone, so small jobs do not wait in its batch', () => {
+    const db = openDatabase(tempDataDir());
+    const repo = new JobRepo(db);
+    const runs = new JobRuns(db);
+    const large = item({ integrationId: 'archive', externalId: 'manual' }, { content: 'page '.repeat(5_000) }) as IngestItem;
+    const small = ['a', 'b'].map((id) => item({ externalId: id }) as IngestItem);
+    repo.enqueue([{ items: [large, ...small], apiKeyId: null }], { now: Date.now(), maxAttempts: 3, activeModelId: null });
+    assert.deepEqual(runs.claim(8, Date.now()).map((job) => job.external_id), ['manual']);
+    assert.deepEqual(runs.claim(8, Date.now()).map((job) => job.external_id).sort(), ['a', 'b']);
+    db.close();
+  });
+
   it('claims and counts the queue from the claim-order index, never by reading every queued job', () => {
     const db = openDatabase(tempDataDir());
     // The statements as the repositories prepared them (private, read here for their SQL).
@@ -148,7 +186,7 @@ describe('job repository', () => {
     const sourceOf = (repo: object, name: string) => (repo as { stmts: Statements }).stmts[name]!.source;
     const plan = (sql: string, ...params: unknown[]) =>
       (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as Array<{ detail: string }>).map((row) => row.detail).join(' / ');
-    const claim = plan(sourceOf(new JobRuns(db), 'claim'), { now: 0, limit: 1 });
+    const claim = plan(sourceOf(new JobRuns(db), 'claimOrder'), { now: 0, limit: 1 });
     assert.match(claim, /jobs_claim_order/);
     assert.doesNotMatch(claim, /TEMP B-TREE/);
     assert.match(plan(sourceOf(new JobRepo(db), 'countQueuedUpTo'), 0), /COVERING INDEX jobs_claim_order/);

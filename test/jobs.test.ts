@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { JobRuns } from '../server/storage/job-runs.ts';
 import { createTestApp, item, type TestApp } from './helpers/test-app.ts';
 
 describe('jobs and item deletion', () => {
@@ -111,6 +112,22 @@ describe('jobs and item deletion', () => {
     const again = await call('POST', '/ingest', item({ externalId: 'd-1' }));
     assert.equal(again.statusCode, 200);
     assert.equal((await call('GET', '/jobs/cms-d-1')).json().status, 'queued');
+  });
+
+  it('DELETE /items/… of an item whose job is running cancels that job and counts it', async () => {
+    await call('POST', '/ingest', item({ externalId: 'd-run' }));
+    const runs = new JobRuns(t.services.db);
+    const [running] = runs.claim(10_000, Date.now()).filter((job) => job.external_id === 'd-run');
+    assert.ok(running, 'the job is processing');
+    const res = await call('DELETE', '/items/kb-main/cms/d-run');
+    assert.equal(res.json().cancelledJobs, 1);
+    const job = (await call('GET', '/jobs/cms-d-run')).json();
+    assert.equal(job.status, 'cancelled');
+    assert.equal(job.lastError, 'the item was deleted');
+    // The worker that ran it then finishes or fails it: the job stays cancelled.
+    runs.finish(running.id, 'succeeded', Date.now());
+    assert.equal(runs.recordFailure(running, 'boom', Date.now()), 'cancelled');
+    assert.equal((await call('GET', '/jobs/cms-d-run')).json().status, 'cancelled');
   });
 
   it('DELETE /items/… decodes ids with reserved characters from the path', async () => {

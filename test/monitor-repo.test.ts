@@ -76,9 +76,9 @@ describe('monitor repository', () => {
     assert.ok(failed.length > 0);
     assert.ok(repo.retry(failed[0]!.id, Date.now()));
     check('retried');
-    new ItemRepo(db).delete({ knowledgeBaseId: 'kb-main', integrationId: 'cms', externalId: 'a' }, Date.now());
+    new ItemRepo(db).delete({ knowledgeBaseId: 'kb-main', integrationId: 'cms', externalId: 'a' }, Date.now(), { keyId: 'test-key' });
     push([{ externalId: 'a' }]);
-    new ItemRepo(db).delete({ knowledgeBaseId: 'kb-main', integrationId: 'cms', externalId: 'a' }, Date.now());
+    new ItemRepo(db).delete({ knowledgeBaseId: 'kb-main', integrationId: 'cms', externalId: 'a' }, Date.now(), { keyId: 'test-key' });
     check('deleted: the queued job cancelled');
     const index = new IndexRepo(db, new VectorStore(db, 'test-model', 4));
     for (const [knowledgeBaseId, externalId] of [['kb-main', 'z'], ['kb-other', 'y']] as const) {

@@ -135,8 +135,8 @@ describe('upgrading a data folder', () => {
   });
 
   it('makes a key whose expiry no date can hold a key that never expires', () => {
-    const last = MIGRATIONS.length - 1;
-    assert.match(MIGRATIONS[last]!, /expires_at = NULL/);
+    const last = MIGRATIONS.findIndex((m) => m.includes('expires_at = NULL'));
+    assert.ok(last > 0);
     const dataDir = tempDataDir();
     const before = releaseWith(dataDir, last);
     const insert = before.prepare(

@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -36,11 +36,24 @@ export async function createKey(dataDir: string): Promise<string> {
   }
 }
 
-/** `localiq serve` as its own process, so its memory and CPU are its own. */
-export async function startServerChild(dataDir: string, extra: Record<string, string> = {}): Promise<ServerChild> {
-  const key = await createKey(dataDir);
+/** A key made by the `localiq` command of another checkout (whose schema may be older than this one's). */
+function createKeyWithCli(root: string, dataDir: string): string {
+  const out = execFileSync(process.execPath, ['bin/localiq.js', 'keys', 'create', '--name', 'bench', '--scopes', 'iq:import,iq:read', '--json'], {
+    cwd: root,
+    env: { ...process.env, ...benchEnv(dataDir) },
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
+  return (JSON.parse(out.toString()) as { value: string }).value;
+}
+
+/**
+ * `localiq serve` as its own process, so its memory and CPU are its own; from this checkout, or
+ * from `root`, another checkout, to compare two versions in one run.
+ */
+export async function startServerChild(dataDir: string, extra: Record<string, string> = {}, root = ROOT): Promise<ServerChild> {
+  const key = root === ROOT ? await createKey(dataDir) : createKeyWithCli(root, dataDir);
   const child = spawn(process.execPath, ['bin/localiq.js', 'serve'], {
-    cwd: ROOT,
+    cwd: root,
     env: { ...process.env, ...benchEnv(dataDir, extra) },
     stdio: ['ignore', 'pipe', 'inherit'],
   });

@@ -33,7 +33,12 @@ const urlSchema = z
 
 export const itemDataSchema = z.strictObject({
   title: safeText(LIMITS.titleLength).describe('Title of the item.'),
-  content: safeText(LIMITS.contentLength).min(1).describe('Text that becomes searchable (plain text or HTML).'),
+  content: safeText(
+    LIMITS.contentLength,
+    `must be at most ${LIMITS.contentLength} characters, what one item may cost to index: send a longer document as several items (one per chapter or page)`,
+  )
+    .min(1)
+    .describe(`Text that becomes searchable (plain text or HTML), at most ${LIMITS.contentLength} characters.`),
   url: urlSchema.optional(),
   sourceData: sourceDataSchema.optional(),
   hash: safeText(LIMITS.hashLength)

@@ -66,6 +66,6 @@ export const deleteItemResultSchema = z
     knowledgeBaseId: z.string(),
     integrationId: z.string(),
     externalId: z.string(),
-    cancelledJobs: z.number().int(),
+    cancelledJobs: z.number().int().describe("The item's jobs that were queued or running and are now cancelled."),
   })
   .meta({ id: 'DeletedItem' });

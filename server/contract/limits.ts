@@ -6,7 +6,12 @@
 export const LIMITS = {
   idLength: 256,
   titleLength: 1_000,
-  contentLength: 1_000_000,
+  /**
+   * What one item may cost: 100,000 characters are about 250 chunks of prose, 600 of text that
+   * tokenizes badly (random words), which hold a pipeline worker for up to about a minute and a
+   * half (docs/api.md). Longer documents go in as several items, one per chapter or page.
+   */
+  contentLength: 100_000,
   urlLength: 2_048,
   sourceDataBytes: 64 * 1024,
   hashLength: 128,

@@ -6,10 +6,10 @@ import { z } from 'zod';
  */
 const CONTROL_CHARS = /\p{Cc}/u;
 
-export function safeText(max: number) {
+export function safeText(max: number, tooLong?: string) {
   return z
     .string()
-    .max(max)
+    .max(max, tooLong)
     .refine((s) => s.isWellFormed(), 'must be well-formed Unicode (no lone surrogates)')
     .refine((s) => !s.includes('\u0000'), 'must not contain NUL characters');
 }

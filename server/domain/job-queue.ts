@@ -36,7 +36,12 @@ export class JobQueue {
   ) {
     this.start = () => writer.start?.() ?? Promise.resolve();
     this.batcher = new CommitBatcher((pushes) =>
-      writer.write(pushes, { now: this.clock(), maxAttempts: this.maxAttempts, activeModelId: this.activeModelId() }),
+      writer.write(pushes, {
+        now: this.clock(),
+        maxAttempts: this.maxAttempts,
+        activeModelId: this.activeModelId(),
+        msPerCost: 1000 / this.throughput.costPerSecond(),
+      }),
     );
   }
 

@@ -8,8 +8,9 @@ export const PRIORITY_LEVELS = { high: 0, normal: 1, low: 2 } as const satisfies
 
 /**
  * How long a job must wait to rise one priority level. The claim order is
- * enqueuedAt + level × AGING_MS, so high runs before normal and normal before low, FIFO within
- * a level, and a low job that has waited twice this long overtakes fresh high jobs: no starvation.
+ * arrival + level × AGING_MS, so high runs before normal and normal before low, in order of
+ * arrival within a level (a job's arrival: fair-queue.ts), and a low job that has waited twice
+ * this long overtakes fresh high jobs: no starvation.
  */
 export const AGING_MS = 10 * 60_000;
 
@@ -27,12 +28,12 @@ export function jobIdSplits(jobId: string): Array<[string, string]> {
   return splits;
 }
 
-export function sortKey(enqueuedAt: number, priority: number): number {
-  return enqueuedAt + priority * AGING_MS;
+export function sortKey(arrival: number, priority: number): number {
+  return arrival + priority * AGING_MS;
 }
 
-/** The inverse of sortKey: when a job with this claim key and priority was queued. */
-export function enqueuedAtOf(key: number, priority: number): number {
+/** The inverse of sortKey: the arrival of a job with this claim key and priority. */
+export function arrivalOf(key: number, priority: number): number {
   return key - priority * AGING_MS;
 }
 

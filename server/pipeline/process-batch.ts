@@ -4,6 +4,7 @@ import type { Db } from '../storage/db.ts';
 import type { IndexedChunk, IndexRepo } from '../storage/index-repo.ts';
 import type { JobRuns } from '../storage/job-runs.ts';
 import type { JobRow } from '../storage/job-repo.ts';
+import { JOB_OVERHEAD_CHARACTERS, jobCost } from '../domain/fair-queue.ts';
 import { chunkItem } from './chunk.ts';
 import { normalizeItem } from './normalize.ts';
 import type { Chunk, Embedder } from './types.ts';
@@ -26,12 +27,14 @@ export type BatchReport = {
   failed: number;
   chunksEmbedded: number;
   chunksFromCache: number;
+  /** The batch's work in jobCost units (text chunked and embedded, plus each job's fixed work). */
+  cost: number;
 };
 
 type Prepared = { job: JobRow; data: IngestItem['data']; title: string; text: string; chunks: Chunk[] };
 
 export function emptyReport(): BatchReport {
-  return { succeeded: 0, skipped: 0, cancelled: 0, retrying: 0, failed: 0, chunksEmbedded: 0, chunksFromCache: 0 };
+  return { succeeded: 0, skipped: 0, cancelled: 0, retrying: 0, failed: 0, chunksEmbedded: 0, chunksFromCache: 0, cost: 0 };
 }
 
 function identityOf(job: JobRow) {
@@ -53,6 +56,7 @@ export async function processBatch(jobs: JobRow[], deps: PipelineDeps): Promise<
   const prepared: Prepared[] = [];
 
   for (const job of jobs) {
+    report.cost += JOB_OVERHEAD_CHARACTERS;
     const stored = index.storedVersion(identityOf(job));
     if (stored.seq >= job.seq) {
       runs.finish(job.id, 'cancelled', deps.clock(), 'superseded by a newer version');
@@ -74,6 +78,7 @@ export async function processBatch(jobs: JobRow[], deps: PipelineDeps): Promise<
         countTokens: embedder.countTokens,
       });
       prepared.push({ job, data, title: normalized.title, text: normalized.text, chunks });
+      report.cost += jobCost(data) - JOB_OVERHEAD_CHARACTERS;
     } catch (error) {
       report[runs.recordFailure(job, errorMessage(error), deps.clock())]++;
     }

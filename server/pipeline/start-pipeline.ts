@@ -23,9 +23,10 @@ export async function startPipeline(
     batchJobs: config.batchJobs,
     overlapTokens: config.overlapTokens,
     onReady: (embedderId, dimension) => services.embedding.activate(embedderId, dimension),
-    onBatch: (report) => {
+    onBatch: (report, _jobs, ms) => {
       if (report.failed > 0) log(`${report.failed} job(s) failed after their last attempt: GET /jobs?status=failed lists them with their errors.`);
       services.throughput.record(report.succeeded + report.skipped + report.failed + report.cancelled);
+      services.throughput.recordWork(report.cost, ms / config.workers);
       services.monitor.notify();
     },
     log,

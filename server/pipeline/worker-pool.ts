@@ -10,8 +10,8 @@ export type WorkerPoolOptions = {
   embedder: EmbedderConfig;
   batchJobs: number;
   overlapTokens: number;
-  /** Called on the main thread after each batch a worker finishes. */
-  onBatch?: (report: BatchReport, jobs: number) => void;
+  /** Called on the main thread after each batch a worker finishes, with the time it took. */
+  onBatch?: (report: BatchReport, jobs: number, ms: number) => void;
   onReady?: (embedderId: string, dimension: number) => void;
   log?: (message: string) => void;
   /** A worker that dies unexpectedly is replaced after this delay. */
@@ -80,7 +80,7 @@ export class WorkerPool {
           this.options.onReady?.(message.embedderId, message.dimension);
           resolve();
         } else if (message.type === 'batch') {
-          this.options.onBatch?.(message.report, message.jobs);
+          this.options.onBatch?.(message.report, message.jobs, message.ms);
         } else {
           this.options.log?.(`pipeline worker failed: ${message.message}`);
         }

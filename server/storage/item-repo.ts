@@ -5,6 +5,11 @@ import { SETTLED_DATA, type ItemIdentity } from './job-repo.ts';
 
 export type DeleteOutcome = { existed: boolean; cancelledJobs: number };
 
+/** Who asked for a deletion: an API key, or a dashboard user. */
+export type DeletedBy = { keyId: string } | { userId: string };
+
+export type Deletion = { deletedAt: number; keyId: string | null; keyName: string | null; username: string | null };
+
 export class ItemRepo {
   private readonly stmts;
   private readonly nextSeq: (count?: number) => number;
@@ -22,24 +27,42 @@ export class ItemRepo {
              WHERE t.knowledge_base_id = @knowledgeBaseId AND t.integration_id = @integrationId
                AND t.external_id = @externalId), 0)`,
       ),
-      cancelQueued: db.prepare<[ItemIdentity & { now: number }]>(
-        `UPDATE jobs SET status = 'cancelled', finished_at = @now, updated_at = @now, data = ${SETTLED_DATA}
+      // A running job is cancelled here too: it could only end cancelled (the tombstone's seq is
+      // newer than its own), and the deletion's answer counts it. The worker's own finish then
+      // finds it no longer processing and changes nothing.
+      cancelPending: db.prepare<[ItemIdentity & { now: number }]>(
+        `UPDATE jobs SET status = 'cancelled', finished_at = @now, updated_at = @now, locked_at = NULL,
+           last_error = 'the item was deleted', data = ${SETTLED_DATA}
          WHERE knowledge_base_id = @knowledgeBaseId AND integration_id = @integrationId
-           AND external_id = @externalId AND status = 'queued'`,
+           AND external_id = @externalId AND status IN ('queued', 'processing')`,
       ),
-      tombstone: db.prepare<[string, string, string, number, number]>(
-        `INSERT INTO item_tombstones (knowledge_base_id, integration_id, external_id, seq, deleted_at)
-         VALUES (?, ?, ?, ?, ?)
-         ON CONFLICT DO UPDATE SET seq = excluded.seq, deleted_at = excluded.deleted_at`,
+      tombstone: db.prepare<[string, string, string, number, number, string | null, string | null]>(
+        `INSERT INTO item_tombstones (knowledge_base_id, integration_id, external_id, seq, deleted_at,
+           deleted_by_key_id, deleted_by_user_id)
+         VALUES (?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT DO UPDATE SET seq = excluded.seq, deleted_at = excluded.deleted_at,
+           deleted_by_key_id = excluded.deleted_by_key_id, deleted_by_user_id = excluded.deleted_by_user_id`,
+      ),
+      // The item's deletion, when nothing was pushed after it.
+      deletion: db.prepare<[ItemIdentity], { deleted_at: number; key_id: string | null; key_name: string | null; username: string | null }>(
+        `SELECT t.deleted_at, t.deleted_by_key_id AS key_id, k.name AS key_name, u.username
+         FROM item_tombstones t
+         LEFT JOIN api_keys k ON k.id = t.deleted_by_key_id
+         LEFT JOIN users u ON u.id = t.deleted_by_user_id
+         WHERE t.knowledge_base_id = @knowledgeBaseId AND t.integration_id = @integrationId
+           AND t.external_id = @externalId
+           AND NOT EXISTS (SELECT 1 FROM jobs j WHERE j.knowledge_base_id = t.knowledge_base_id
+             AND j.integration_id = t.integration_id AND j.external_id = t.external_id AND j.seq > t.seq)`,
       ),
     };
   }
 
   /**
-   * Deletes an item in one transaction: its indexed state goes, its queued job is cancelled, and a
-   * tombstone with a new seq makes sure a run of an older version still in flight cannot bring it back.
+   * Deletes an item in one transaction: its indexed state goes, its queued or running job is
+   * cancelled, and a tombstone with a new seq makes sure a run of an older version still in flight
+   * cannot bring it back.
    */
-  delete(identity: ItemIdentity, now: number): DeleteOutcome {
+  delete(identity: ItemIdentity, now: number, by: DeletedBy): DeleteOutcome {
     const { knowledgeBaseId, integrationId, externalId } = identity;
     const key = { knowledgeBaseId, integrationId, externalId };
     return this.db
@@ -47,10 +70,19 @@ export class ItemRepo {
         const pending = this.stmts.liveVersion.get(key)!.n > 0;
         const indexed = this.cleaner.removeItem(key);
         if (!pending && !indexed) return { existed: false, cancelledJobs: 0 };
-        const cancelledJobs = this.stmts.cancelQueued.run({ ...key, now }).changes;
-        this.stmts.tombstone.run(knowledgeBaseId, integrationId, externalId, this.nextSeq(), now);
+        const cancelledJobs = this.stmts.cancelPending.run({ ...key, now }).changes;
+        const keyId = 'keyId' in by ? by.keyId : null;
+        const userId = 'userId' in by ? by.userId : null;
+        this.stmts.tombstone.run(knowledgeBaseId, integrationId, externalId, this.nextSeq(), now, keyId, userId);
         return { existed: true, cancelledJobs };
       })
       .immediate();
+  }
+
+  /** When and by whom the item was deleted, unless it was pushed again since. */
+  deletion(identity: ItemIdentity): Deletion | null {
+    const { knowledgeBaseId, integrationId, externalId } = identity;
+    const row = this.stmts.deletion.get({ knowledgeBaseId, integrationId, externalId });
+    return row ? { deletedAt: row.deleted_at, keyId: row.key_id, keyName: row.key_name, username: row.username } : null;
   }
 }

@@ -1,7 +1,8 @@
 import type { IngestItem } from '../contract/ingest.ts';
 import type { JobStatus, JobView } from '../contract/jobs.ts';
 import { PRIORITY_NAMES } from '../contract/jobs.ts';
-import { contentHash, jobIdOf, jobIdSplits, PRIORITY_LEVELS, priorityLevel, sortKey } from '../domain/jobs.ts';
+import { jobCost, LaneClock, laneOf } from '../domain/fair-queue.ts';
+import { contentHash, arrivalOf, jobIdOf, jobIdSplits, PRIORITY_LEVELS, priorityLevel, sortKey } from '../domain/jobs.ts';
 import type { Db } from './db.ts';
 import { prepareNextItemSeq } from './item-seq.ts';
 
@@ -50,6 +51,11 @@ export type EnqueueOptions = {
   maxAttempts: number;
   /** The embedding model of the index; unchanged items it already holds are skipped at once. */
   activeModelId: string | null;
+  /**
+   * Milliseconds the pipeline needs per unit of jobCost at its measured rate: each lane's jobs
+   * arrive that far apart (fair-queue.ts). Absent or 0, every job arrives when pushed.
+   */
+  msPerCost?: number;
 };
 
 export type EnqueueResult = {
@@ -117,6 +123,7 @@ export class JobRepo {
   private readonly nextSeq: (count?: number) => number;
   /** Knowledge bases known to exist, so a push does not write their row again (filled after commit). */
   private readonly knownKnowledgeBases = new Set<string>();
+  private readonly lanes = new LaneClock();
 
   constructor(private readonly db: Db) {
     this.nextSeq = prepareNextItemSeq(db);
@@ -127,8 +134,11 @@ export class JobRepo {
       // What a push needs to know about its item, in one lookup: its queued job, if any, and
       // otherwise whether the active model (the last parameter; NULL for none) has already indexed
       // this very content with no run under way, so the push can settle as skipped at once.
-      itemState: db.prepare<[string, string, string, string, string | null], { queued_id: number | null; queued_at: number | null; unchanged: number }>(
-        `SELECT q.id AS queued_id, q.enqueued_at AS queued_at,
+      itemState: db.prepare<
+        [string, string, string, string, string | null],
+        { queued_id: number | null; queued_key: number | null; queued_priority: number | null; unchanged: number }
+      >(
+        `SELECT q.id AS queued_id, q.sort_key AS queued_key, q.priority AS queued_priority,
            q.id IS NULL AND EXISTS (SELECT 1 FROM items i
              WHERE i.knowledge_base_id = k.kb AND i.integration_id = k.integ AND i.external_id = k.ext
                AND i.content_hash = k.hash AND i.embedder_id = k.model
@@ -274,7 +284,8 @@ export class JobRepo {
       let id: number;
       let key: number;
       if (state.queued_id !== null) {
-        key = sortKey(state.queued_at!, priority);
+        // The queued job keeps its arrival time, at the new priority.
+        key = sortKey(arrivalOf(state.queued_key!, state.queued_priority!), priority);
         this.stmts.replaceQueued.run({
           sourceType: item.sourceType, data: JSON.stringify(item.data), contentHash: hash, forceRefresh, priority, seq: itemSeq,
           maxAttempts: opts.maxAttempts, apiKeyId: push.apiKeyId, now, id: state.queued_id, sortKey: key,
@@ -294,7 +305,8 @@ export class JobRepo {
         countInsert(batch.inserted, item.knowledgeBaseId, 'skipped', priority);
         key = 0;
       } else {
-        key = sortKey(now, priority);
+        const arrival = this.lanes.arrive(laneOf(item.integrationId, push.items.length), now, jobCost(item.data) * (opts.msPerCost ?? 0));
+        key = sortKey(arrival, priority);
         id = Number(
           this.stmts.insertQueued.run(
             jobId, item.knowledgeBaseId, item.integrationId, item.externalId, item.sourceType, JSON.stringify(item.data), hash,

@@ -419,4 +419,10 @@ export const MIGRATIONS: readonly string[] = [
   -- (8.64e15 ms): listing keys then failed for good. Such a key never expires in any sense.
   UPDATE api_keys SET expires_at = NULL WHERE expires_at > 8640000000000000;
   `,
+  `
+  -- A deleted item remembers who deleted it (the API key, or the dashboard user), so the dashboard
+  -- can say when and by whom instead of showing the item as not indexed yet.
+  ALTER TABLE item_tombstones ADD COLUMN deleted_by_key_id TEXT;
+  ALTER TABLE item_tombstones ADD COLUMN deleted_by_user_id TEXT;
+  `,
 ];

@@ -1,4 +1,3 @@
-import { enqueuedAtOf } from '../domain/jobs.ts';
 import type { Db } from './db.ts';
 import { NOT_QUEUED, type ItemIdentity, type JobRow } from './job-repo.ts';
 
@@ -22,8 +21,10 @@ export class MonitorRepo {
       oldestRunning: db.prepare<[], { t: number | null }>(
         `SELECT min(enqueued_at) AS t FROM jobs WHERE status = 'processing' AND ${NOT_QUEUED}`,
       ),
-      firstQueuedOfPriority: db.prepare<[number], { sort_key: number }>(
-        `SELECT sort_key FROM jobs INDEXED BY jobs_claim_order WHERE status = 'queued' AND priority = ?
+      // The job next in line at a priority, and when it was really pushed: a bulk's later jobs
+      // arrive later in claim order than they were pushed (domain/fair-queue.ts).
+      firstQueuedOfPriority: db.prepare<[number], { enqueued_at: number }>(
+        `SELECT enqueued_at FROM jobs INDEXED BY jobs_claim_order WHERE status = 'queued' AND priority = ?
          ORDER BY sort_key LIMIT 1`,
       ),
       // Only finished jobs have a finished_at (a retry clears it), so the index alone counts them.
@@ -67,7 +68,7 @@ export class MonitorRepo {
       if (queued === 0) continue; // Looking for a priority nobody waits at would walk the whole queue.
       pending += queued;
       const first = this.stmts.firstQueuedOfPriority.get(priority);
-      if (first) since.push(enqueuedAtOf(first.sort_key, priority));
+      if (first) since.push(first.enqueued_at);
     }
     const done = since.length === 0 ? 0 : this.stmts.finishedSince.get(Math.min(...since))!.n;
     return { pending, done };

@@ -235,6 +235,17 @@ describe('dashboard end to end (real server, real Chromium)', { timeout: 240_000
     assert.match(text, /Questions\s*2/);
   });
 
+  it('an item deleted through the API shows as deleted, by which key, with no Delete button', async () => {
+    const flyer = { ...ITEMS[2]!, externalId: 'flyer' };
+    assert.equal((await pushBulk(keyValue, [flyer])).status, 200);
+    const deleted = await fetch(`${app.server.url}/items/${KB}/web/flyer`, { method: 'DELETE', headers: { 'x-api-key': keyValue } });
+    assert.equal(deleted.status, 200);
+    await app.page.goto(`${app.server.url}/#/knowledge/${KB}/items/web/flyer`);
+    await app.page.getByText(/This item was deleted on .* by the API key "Shop sync"/).waitFor();
+    assert.equal(await app.page.getByText('not indexed (yet)').count(), 0);
+    assert.equal(await app.page.getByRole('button', { name: 'Delete item' }).count(), 0);
+  });
+
   it('revoking the key makes the API refuse it', async () => {
     await nav('API keys');
     await app.page.getByRole('button', { name: 'Revoke Shop sync' }).click();

@@ -177,7 +177,17 @@ export function JobTable({ jobs, caption }: { jobs: JobView[]; caption: string }
   );
 }
 
-type ItemDetailResponse = (AdminItemDetail & { indexed: true }) | { indexed: false; jobs: JobView[]; knowledgeBaseId: string; integrationId: string; externalId: string };
+/** When and by whom an item was deleted (a key, or a dashboard user); null unless it was. */
+type ItemDeletion = { at: string; byKey: { id: string; name: string | null; prefix: string } | null; byUser: string | null } | null;
+
+type ItemDetailResponse =
+  | (AdminItemDetail & { indexed: true })
+  | { indexed: false; deleted: ItemDeletion; jobs: JobView[]; knowledgeBaseId: string; integrationId: string; externalId: string };
+
+function deletedBy(deletion: NonNullable<ItemDeletion>): string {
+  if (deletion.byKey) return `the API key ${deletion.byKey.name ? `"${deletion.byKey.name}" ` : ''}(${deletion.byKey.prefix})`;
+  return deletion.byUser ? deletion.byUser : 'a user since removed';
+}
 
 function ItemDetail({ knowledgeBaseId, integrationId, externalId }: { knowledgeBaseId: string; integrationId: string; externalId: string }) {
   const { session } = useSession();
@@ -190,7 +200,7 @@ function ItemDetail({ knowledgeBaseId, integrationId, externalId }: { knowledgeB
         <a className="button secondary" href={href('knowledge', knowledgeBaseId)}>
           Back to {knowledgeBaseId}
         </a>
-        {session.canManage && data ? (
+        {session.canManage && data && (data.indexed || !data.deleted) ? (
           <button type="button" className="danger" onClick={() => setConfirming(true)}>
             Delete item
           </button>
@@ -235,7 +245,12 @@ function ItemDetail({ knowledgeBaseId, integrationId, externalId }: { knowledgeB
               </>
             ) : null}
           </dl>
-          {!data.indexed ? <p className="note">This item is not indexed (yet). Its jobs are below.</p> : null}
+          {!data.indexed && data.deleted ? (
+            <p className="note">
+              This item was deleted on {formatDate(data.deleted.at)} by {deletedBy(data.deleted)}. Pushing it again brings it back.
+            </p>
+          ) : null}
+          {!data.indexed && !data.deleted ? <p className="note">This item is not indexed (yet). Its jobs are below.</p> : null}
           {data.indexed && data.sourceData ? (
             <section aria-labelledby="source-data">
               <h2 id="source-data">Source data</h2>
@@ -265,7 +280,7 @@ function ItemDetail({ knowledgeBaseId, integrationId, externalId }: { knowledgeB
         title="Delete this item?"
         open={confirming}
         confirmLabel="Delete item"
-        message={<p>The item, its chunks and vectors are removed, and a queued job for it is cancelled. Pushing it again brings it back.</p>}
+        message={<p>The item, its chunks and vectors are removed, and a queued or running job for it is cancelled. Pushing it again brings it back.</p>}
         onCancel={() => setConfirming(false)}
         onConfirm={async () => {
           await del(path);

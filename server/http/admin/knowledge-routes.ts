@@ -14,8 +14,10 @@ import type { ItemReadRepo } from '../../storage/item-read-repo.ts';
 import type { ItemRepo } from '../../storage/item-repo.ts';
 import { type JobRepo, toJobView } from '../../storage/job-repo.ts';
 import type { MonitorRepo } from '../../storage/monitor-repo.ts';
+import { displayPrefix } from '../../domain/api-keys.ts';
 import { ApiError } from '../api-error.ts';
 import { indexedItemView, itemSummaryView } from '../item-view.ts';
+import { sessionOf } from './admin-auth.ts';
 import { iso } from './views.ts';
 
 export type KnowledgeAdminOptions = {
@@ -93,8 +95,15 @@ export const knowledgeAdminRoutes: FastifyPluginAsyncZod<KnowledgeAdminOptions> 
       const history = monitorRepo.itemJobs(identity, 50).map(toJobView);
       if (!row) {
         if (history.length === 0) throw new ApiError('not_found', `No item "${identity.externalId}" from "${identity.integrationId}".`);
-        // Pushed but not indexed yet (or failed): the history is what there is to show.
-        return { indexed: false, jobs: history, ...identity };
+        // Deleted (and not pushed since), or pushed but not indexed yet (or failed): the history
+        // is what there is to show.
+        const deletion = items.deletion(identity);
+        const deleted = deletion && {
+          at: iso(deletion.deletedAt)!,
+          byKey: deletion.keyId && { id: deletion.keyId, name: deletion.keyName, prefix: displayPrefix(deletion.keyId) },
+          byUser: deletion.username,
+        };
+        return { indexed: false, deleted, jobs: history, ...identity };
       }
       return { indexed: true, ...indexedItemView(row, reader), chunkCount: row.chunk_count, jobs: history };
     },
@@ -104,7 +113,7 @@ export const knowledgeAdminRoutes: FastifyPluginAsyncZod<KnowledgeAdminOptions> 
     '/knowledge-bases/:knowledgeBaseId/items/:integrationId/:externalId',
     { config: { admin: 'manager' }, schema: { params: itemIdentitySchema } },
     async (request) => {
-      const outcome = items.delete(request.params, Date.now());
+      const outcome = items.delete(request.params, Date.now(), { userId: sessionOf(request).user.id });
       if (!outcome.existed) throw new ApiError('not_found', `No item "${request.params.externalId}".`);
       monitor.notify();
       return { deleted: true, ...request.params, cancelledJobs: outcome.cancelledJobs };

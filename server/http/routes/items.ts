@@ -16,7 +16,7 @@ export const itemWriteRoutes: FastifyPluginAsyncZod<ItemWriteRoutesOptions> = as
       schema: {
         tags: ['ingestion'],
         summary: 'Delete an item',
-        description: 'Removes the item with its chunks and vectors and cancels its queued job.',
+        description: 'Removes the item with its chunks and vectors and cancels its queued or running job.',
         security: apiKeySecurity,
         params: itemIdentityParamsSchema,
         response: { 200: deleteItemResultSchema, ...apiKeyErrorResponses, 404: errorSchema },
@@ -25,7 +25,7 @@ export const itemWriteRoutes: FastifyPluginAsyncZod<ItemWriteRoutesOptions> = as
     async (request) => {
       const identity = request.params;
       assertKnowledgeBaseAccess(request, [identity.knowledgeBaseId]);
-      const outcome = items.delete(identity, clock());
+      const outcome = items.delete(identity, clock(), { keyId: request.apiKey!.id });
       if (!outcome.existed) {
         throw new ApiError('not_found', `No item "${identity.externalId}" from "${identity.integrationId}" in "${identity.knowledgeBaseId}".`);
       }
