@@ -35,6 +35,8 @@ export const SHOP_ITEMS: ShopItem[] = [
   { externalId: 'spelt', sourceType: 'PRODUCT', title: 'Spelt bread', content: 'A light spelt bread, vegan, baked fresh every morning.' },
   { externalId: 'oat', sourceType: 'PRODUCT', title: 'Oat loaf', content: 'Vegan oat loaf with sunflower seeds and a soft crumb.' },
   { externalId: 'baguette', sourceType: 'PRODUCT', title: 'Seeded baguette', content: 'The seeded baguette is vegan and crisp, with sesame and poppy seeds.' },
+  { externalId: 'poppy-roll', sourceType: 'PRODUCT', title: 'Poppy seed roll', content: 'Filled with ground poppy seeds and honey, baked daily.' },
+  { externalId: 'sesame-roll', sourceType: 'PRODUCT', title: 'Sesame roll', content: 'Topped with toasted sesame seeds, baked daily.' },
   { externalId: 'brioche', sourceType: 'PRODUCT', title: 'Butter brioche', content: 'A soft brioche bread made with butter, milk and eggs.' },
   {
     externalId: 'chocolate-tart', sourceType: 'PRODUCT', title: 'Chocolate tart',
@@ -58,6 +60,8 @@ export type ShopQuestion = {
 export const SHOP_QUESTIONS: ShopQuestion[] = [
   { question: 'Do you deliver to Iceland on Sundays?', facts: [], forbidden: [], abstain: true },
   { question: 'Do you deliver on Saturdays?', facts: [/Saturday/], forbidden: [/5 EUR/] },
+  // The delivery page is about delivery days but does not name Sunday: not stated, so not answered.
+  { question: 'Do you deliver on Sundays?', facts: [], forbidden: [], abstain: true },
   { question: 'Which breads are vegan?', facts: [/rye/i, /spelt/i, /oat/i, /baguette/i], forbidden: [/brioche/i] },
   { question: 'How early should I order a wedding cake?', facts: [/6 weeks/], forbidden: [/25 EUR/] },
   { question: 'How much does the sourdough loaf cost?', facts: [/6\.50 EUR/], forbidden: [/5 EUR per order|Delivery/] },

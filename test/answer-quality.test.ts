@@ -1,0 +1,91 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { RunningServer } from '../server/main.ts';
+import { composeAnswer, type ScoredSentence } from '../server/retrieval/answer/extractive.ts';
+import { quotable, shownText } from '../server/retrieval/answer/quotable.ts';
+import { api, startPipelineServer, waitForIdle } from './helpers/pipeline-app.ts';
+import { judgeShopAnswer, SHOP_KB, SHOP_QUESTIONS, shopBulk } from './helpers/shop-fixtures.ts';
+
+type Server = RunningServer & { key: string };
+
+describe('what an answer may quote', () => {
+  it('never quotes raw structured data, and cuts it off a sentence it was pasted after', () => {
+    assert.equal(quotable("}; { source: 'erp', is_heat_sensitive: { value:false } }", 1), false);
+    assert.equal(quotable('is_heat_sensitive: false', 1), false);
+    assert.equal(quotable('Heat sensitive: no', 1), true, 'a "Label: value" line reads fine');
+    assert.equal(shownText("For eight people. }; { source: 'erp' }"), 'For eight people.');
+  });
+
+  it("never quotes a customer's question, in any case, even with its answer after it", () => {
+    for (const text of ['Question: will this fit a 26 cm tin?', 'QUESTION: Will this fit?', 'q: does it come in blue', 'Will this fit? Yes it does.']) {
+      assert.equal(quotable(text, 1), false, text);
+    }
+    assert.equal(shownText('Answer: The liners fit round tins.'), 'The liners fit round tins.');
+  });
+
+  it('never starts with the tail of a sentence cut at a chunk edge, nor with a bullet', () => {
+    assert.equal(quotable('and the rest of the sentence the chunk cut.', 0), false);
+    assert.equal(quotable(', baked fresh every morning.', 0), false);
+    assert.equal(quotable('Baked fresh every morning.', 0), true);
+    assert.equal(shownText('- Our rye bread is vegan.'), 'Our rye bread is vegan.');
+    assert.equal(shownText('2) Knead the dough.'), 'Knead the dough.');
+  });
+
+  const sentence = (text: string, item: number, passage: number): ScoredSentence => ({
+    text, item, passage, position: 1, coverage: 1, score: 1, stems: [], quotable: true, namesSubject: true, statesPrice: false, holdsRarest: true,
+  });
+
+  it('cites each item once, whichever of its passages a sentence comes from', () => {
+    const parts = composeAnswer([sentence('First fact.', 7, 0), sentence('Other item.', 9, 2), sentence('Second passage of the first item.', 7, 1)]);
+    assert.deepEqual(parts.map((p) => p.text), ['First fact. [1]', 'Other item. [2]', 'Second passage of the first item. [1]']);
+  });
+
+  it('keeps everything shown, markers and spaces included, within the character cap', () => {
+    const long = `${'word '.repeat(200)}end.`;
+    const parts = composeAnswer([sentence(long, 1, 0), sentence('Another sentence.', 2, 1)], 700);
+    const shown = parts.map((p) => p.text).join(' ');
+    assert.ok(shown.length <= 700, `${shown.length} characters`);
+    assert.match(shown, /word… \[1\]$/);
+
+    // 345 + 345 + 10 characters of sentences fit 700; with markers and spaces the third does not.
+    const exact = composeAnswer([sentence('x'.repeat(345), 1, 0), sentence('y'.repeat(345), 2, 1), sentence('z'.repeat(10), 3, 2)], 700);
+    assert.equal(exact.map((p) => p.text).join(' ').length, 699);
+    assert.equal(exact.length, 2, 'the third sentence with its marker would pass the cap');
+  });
+});
+
+describe('answers about a shop catalogue', { timeout: 180_000 }, () => {
+  let server: Server;
+  before(async () => {
+    server = await startPipelineServer();
+    const res = await api(server, 'POST', '/ingest/bulk', shopBulk());
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    await waitForIdle(server, 120_000);
+  });
+  after(() => server.stop());
+
+  for (const q of SHOP_QUESTIONS) {
+    it(`${q.question}`, async () => {
+      const res = await api(server, 'POST', `/knowledge-bases/${SHOP_KB}/ask`, { question: q.question });
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      const verdict = judgeShopAnswer(q, res.body);
+      assert.ok(verdict.ok, `${res.body.answer}: ${verdict.problems.join('; ')}`);
+      if (q.abstain) assert.deepEqual(res.body.citations, []);
+    });
+  }
+
+  it('answers from the one product a question names, not from another one retrieved beside it', async () => {
+    const res = await api(server, 'POST', `/knowledge-bases/${SHOP_KB}/ask`, { question: 'What is the rye bread made with?' });
+    assert.equal(res.body.answered, true, res.body.answer);
+    assert.deepEqual(res.body.citations.map((c: { externalId: string }) => c.externalId), ['rye']);
+  });
+
+  it('names each product when several answer a question that names none', async () => {
+    const res = await api(server, 'POST', `/knowledge-bases/${SHOP_KB}/ask`, { question: 'Which rolls have seeds?' });
+    assert.equal(res.body.answered, true, res.body.answer);
+    const products = res.body.citations.map((c: { externalId: string }) => c.externalId);
+    assert.ok(products.includes('poppy-roll') && products.includes('sesame-roll'), res.body.answer);
+    assert.match(res.body.answer, /Poppy seed roll: Filled with/);
+    assert.match(res.body.answer, /Sesame roll: Topped with/);
+  });
+});
