@@ -47,6 +47,12 @@ describe('what an answer may quote', () => {
     assert.ok(shown.length <= 700, `${shown.length} characters`);
     assert.match(shown, /word… \[1\]$/);
 
+    // Cut around the question's words, wherever they are in the sentence.
+    const late = `${'filler '.repeat(150)}the Shakespeare scholar David Bevington teaches here ${'filler '.repeat(30)}end.`;
+    const [part] = composeAnswer([sentence(late, 1, 0)], 700, [{ stem: 'shakespear', word: 'shakespeare', weight: 3 }]);
+    assert.ok(part!.text.length <= 700, `${part!.text.length} characters`);
+    assert.match(part!.text, /^… filler .*Shakespeare scholar David Bevington teaches here .*end\. \[1\]$/);
+
     // 345 + 345 + 10 characters of sentences fit 700; with markers and spaces the third does not.
     const exact = composeAnswer([sentence('x'.repeat(345), 1, 0), sentence('y'.repeat(345), 2, 1), sentence('z'.repeat(10), 3, 2)], 700);
     assert.equal(exact.map((p) => p.text).join(' ').length, 699);

@@ -94,7 +94,7 @@ export class Assistant {
     }
 
     const chosen = aboutProducts(selectSentences(scored, this.tuning.selection, questionIntent(req.question)), candidates, req.question);
-    const parts = composeAnswer(chosen, this.tuning.selection.maxChars);
+    const parts = composeAnswer(chosen, this.tuning.selection.maxChars, analysis.terms);
     const citations: Citation[] = [];
     parts.forEach((part, i) => {
       emit({ type: 'answer', text: i > 0 ? ` ${part.text}` : part.text });

@@ -182,9 +182,10 @@ export type AnswerPart = { text: string; citation: number; passage: number };
  * The answer's parts: each sentence followed by " [n]", n numbering items in order of first use
  * (several passages of one item are one source). Everything shown, markers and spaces included,
  * stays within `maxChars`: a sentence that would pass it is left out, and a first sentence longer
- * than that is cut at a word and ends with "…".
+ * than that is shown by the part of it that holds most of the question's words (`terms`), cut at
+ * words and marked with "…".
  */
-export function composeAnswer(chosen: ScoredSentence[], maxChars = DEFAULT_SELECTION.maxChars): AnswerPart[] {
+export function composeAnswer(chosen: ScoredSentence[], maxChars = DEFAULT_SELECTION.maxChars, terms: WeightedTerm[] = []): AnswerPart[] {
   const numbers = new Map<number, number>();
   const parts: AnswerPart[] = [];
   let length = 0;
@@ -195,13 +196,52 @@ export function composeAnswer(chosen: ScoredSentence[], maxChars = DEFAULT_SELEC
     let text = sentence.text;
     if (length + separator + text.length + marker.length > maxChars) {
       if (parts.length > 0) continue;
-      text = `${text.slice(0, maxChars - marker.length - 1).replace(/\s+\S*$/, '')}…`;
+      text = excerpt(text, maxChars - marker.length, terms);
     }
     numbers.set(sentence.item, citation);
     parts.push({ text: `${text}${marker}`, citation, passage: sentence.passage });
     length += separator + text.length + marker.length;
   }
   return parts;
+}
+
+/**
+ * The stretch of whole words of an over-long sentence, within `maxChars` with its "…" marks, that
+ * holds the most weight of the question's words (the earliest such stretch on a tie).
+ */
+function excerpt(text: string, maxChars: number, terms: WeightedTerm[]): string {
+  const words = text.split(/\s+/);
+  const weightOf = (word: string) => {
+    const [term] = contentTerms(word);
+    return term === undefined ? 0 : terms.filter((t) => termsMatch(t.stem, term)).reduce((sum, t) => sum + t.weight, 0);
+  };
+  const weights = words.map(weightOf);
+  const stretch = (start: number) => {
+    let chars = start > 0 ? 2 : 0;
+    let weight = 0;
+    let end = start;
+    // Room for the closing "…" is kept whether or not the stretch reaches the end.
+    while (end < words.length && chars + words[end]!.length + 2 <= maxChars) {
+      chars += words[end]!.length + 1;
+      weight += weights[end]!;
+      end++;
+    }
+    return { start, end, weight };
+  };
+  let best = stretch(0);
+  for (let start = 1; start < words.length; start++) {
+    const candidate = stretch(start);
+    if (candidate.weight > best.weight) best = candidate;
+  }
+  if (best.weight <= 0) return `${words.slice(0, best.end).join(' ')}…`;
+  // The stretch starts at its first matching word; step back a third of the room for context.
+  let start = best.start;
+  while (start < best.end - 1 && weights[start] === 0) start++;
+  let before = 0;
+  while (start > 0 && before + words[start - 1]!.length + 1 <= maxChars / 3) before += words[--start]!.length + 1;
+  best = stretch(start);
+  const shown = words.slice(best.start, best.end).join(' ');
+  return `${best.start > 0 ? '… ' : ''}${shown}${best.end < words.length ? '…' : ''}`;
 }
 
 /** Jaccard overlap of two sentences' content words. */

@@ -4,8 +4,11 @@
  * content, a question a customer asked, or the tail of a sentence cut at a chunk's edge.
  */
 
-/** Braces, or a machine key before a colon ("is_heat_sensitive: { value:false }", "}; { source: …"). */
-const RAW_STRUCTURE = /[{}]|\b[a-z][a-z0-9]*_[a-z0-9_]+\s*[:=]|^\s*[\]["']\s*[,;]/;
+/**
+ * Object syntax or a machine key before a colon: "}; { source: …", "is_heat_sensitive: { value:false }".
+ * Code in a how-to ("-exec dropbox filestatus {} \;", "function(a) { return a; }") is not data and stays.
+ */
+const RAW_STRUCTURE = /\}\s*[;,]?\s*\{|\{\s*["']?\w+["']?\s*:|[\w"']\s*:\s*\{|\b[a-z][a-z0-9]*_[a-z0-9_]+\s*:|^\s*[}\]]/;
 /** A sentence that asks ("Will this fit a 26 cm tin?"), also in the middle ("Q: fits? A: yes"). */
 const ASKS = /\?["'”’)\]]*(?:\s|$)/;
 /** A labelled customer question or answer in product Q&A: "Question: …", "Q.", "Customer question:". */
