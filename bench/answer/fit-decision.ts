@@ -11,8 +11,9 @@
  * equally; the threshold is the highest that still answers `--keep` of the answerable questions
  * of SQuAD and of StackFAQ (abstentions by the support threshold count against it).
  *
- * Usage: node --import tsx bench/answer/fit-decision.ts --data-dir DIR [--limit 400] [--keep 0.93]
+ * Usage: node --import tsx bench/answer/fit-decision.ts --data-dir DIR [--limit 400] [--keep 0.92] [--dump FILE]
  *   DIR is a data folder kept by `npm run bench:answers -- --keep`; missing hold-out sets are indexed.
+ *   --dump writes every question's set, label and features as JSON, to study the features.
  */
 import fs from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -27,7 +28,12 @@ import { CALIBRATION_FOLD, faqQuestions, squadQuestions } from './subsets.ts';
 const WEIGHTS_FILE = new URL('../../server/retrieval/answer/answer-decision-weights.json', import.meta.url);
 
 const { values } = parseArgs({
-  options: { 'data-dir': { type: 'string' }, limit: { type: 'string', default: '400' }, keep: { type: 'string', default: '0.93' } },
+  options: {
+    'data-dir': { type: 'string' },
+    limit: { type: 'string', default: '400' },
+    keep: { type: 'string', default: '0.92' },
+    dump: { type: 'string' },
+  },
 });
 const limit = Number(values.limit);
 const keepShare = Number(values.keep);
@@ -66,6 +72,7 @@ try {
   await sets.close();
 }
 
+if (values.dump) fs.writeFileSync(values.dump, JSON.stringify(examples));
 const fitted = examples.filter((e): e is Example & { features: DecisionFeatures } => e.features !== null);
 const rows = fitted.map((e) => FEATURE_NAMES.map((name) => e.features[name]));
 const labels = fitted.map((e) => (e.answerable ? 1 : 0));

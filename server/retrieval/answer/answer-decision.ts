@@ -30,6 +30,11 @@ export const FEATURE_NAMES = [
   'itemScore',
   'passageScore',
   'otherItemCoverage',
+  'pairsFound',
+  'rivalItems',
+  'titleCoverage',
+  'questionTerms',
+  'coverageBeyondTitle',
 ] as const;
 export type FeatureName = (typeof FEATURE_NAMES)[number];
 export type DecisionFeatures = Record<FeatureName, number>;
@@ -94,7 +99,45 @@ export function decisionFeatures(a: AnalysisForDecision): DecisionFeatures | nul
     itemScore: a.candidates[best.passage]!.itemScore,
     passageScore: a.candidates[best.passage]!.passageScore,
     otherItemCoverage: otherItem?.coverage ?? 0,
+    pairsFound: pairsFound(a.question, best.stems),
+    rivalItems: rivalItems(a, best),
+    titleCoverage: covered(title),
+    questionTerms: Math.log(1 + a.terms.length),
+    coverageBeyondTitle: coverageBeyondTitle(a.terms, [...windowStems], title),
   };
+}
+
+/**
+ * Share of the question's adjacent content-word pairs ("King David", "Super Bowl") that stand
+ * together in the sentence too: the sentence is about the same subject, not a neighbour of it.
+ */
+function pairsFound(question: string, sentenceStems: string[]): number {
+  const q = contentTerms(question);
+  if (q.length < 2) return 1;
+  let found = 0;
+  for (let i = 0; i + 1 < q.length; i++) {
+    const [a, b] = [q[i]!, q[i + 1]!];
+    if (sentenceStems.some((s, j) => termsMatch(s, a) && sentenceStems[j + 1] !== undefined && termsMatch(sentenceStems[j + 1]!, b))) found++;
+  }
+  return found / (q.length - 1);
+}
+
+/**
+ * How much of what the question asks beyond its article's name the sentence and its neighbours
+ * hold: every paragraph of "Super Bowl 50" names the game, only the answering one names the rest.
+ */
+function coverageBeyondTitle(terms: WeightedTerm[], stems: string[], title: string[]): number {
+  const beyond = terms.filter((t) => !title.some((s) => termsMatch(s, t.stem)));
+  const total = beyond.reduce((sum, t) => sum + t.weight, 0);
+  if (total === 0) return 1;
+  return beyond.reduce((sum, t) => sum + (stems.some((s) => termsMatch(s, t.stem)) ? t.weight : 0), 0) / total;
+}
+
+/** Other items whose best sentence covers the question nearly as well (0.8 ×): no passage stands out. */
+function rivalItems(a: AnalysisForDecision, best: ScoredSentence): number {
+  const rivals = new Set<number>();
+  for (const s of a.scored) if (s.item !== best.item && s.coverage >= 0.8 * best.coverage) rivals.add(s.item);
+  return rivals.size;
 }
 
 /** The probability, under the fitted model, that the best sentence answers the question. */
