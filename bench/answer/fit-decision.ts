@@ -9,9 +9,11 @@
  * without an answer. Only questions the support threshold lets through are fitted on, since the
  * decision is taken after it. A logistic model on standardized features, both classes weighted
  * equally; the threshold is the highest that still answers `--keep` of the answerable questions
- * of SQuAD and of StackFAQ (abstentions by the support threshold count against it).
+ * of SQuAD and of StackFAQ and abstains on at most `--max-gold-loss` of the answerable SQuAD
+ * questions whose answer held a gold answer without the decision (abstentions by the support
+ * threshold count against the share answered).
  *
- * Usage: node --import tsx bench/answer/fit-decision.ts --data-dir DIR [--limit 400] [--keep 0.92] [--dump FILE]
+ * Usage: node --import tsx bench/answer/fit-decision.ts --data-dir DIR [--limit 400] [--keep 0.92] [--max-gold-loss 0.012] [--dump FILE]
  *   DIR is a data folder kept by `npm run bench:answers -- --keep`; missing hold-out sets are indexed.
  *   --dump writes every question's set, label and features as JSON, to study the features.
  */
@@ -20,6 +22,7 @@ import { parseArgs } from 'node:util';
 import { type DecisionFeatures, decisionFeatures, type DecisionModel, FEATURE_NAMES } from '../../server/retrieval/answer/answer-decision.ts';
 import { Assistant, DEFAULT_TUNING } from '../../server/retrieval/answer/assistant.ts';
 import { TermStatsRepo } from '../../server/storage/term-stats-repo.ts';
+import { containsGold } from './gold.ts';
 import { faqHoldoutQuestions, squadHoldoutQuestions } from './holdout-sets.ts';
 import { startIndexedSets } from './indexed-sets.ts';
 import type { Question } from './run-questions.ts';
@@ -32,11 +35,13 @@ const { values } = parseArgs({
     'data-dir': { type: 'string' },
     limit: { type: 'string', default: '400' },
     keep: { type: 'string', default: '0.92' },
+    'max-gold-loss': { type: 'string', default: '0.012' },
     dump: { type: 'string' },
   },
 });
 const limit = Number(values.limit);
 const keepShare = Number(values.keep);
+const maxGoldLoss = Number(values['max-gold-loss']);
 const log = (line: string) => process.stderr.write(`[fit-decision] ${line}\n`);
 
 const sets = await startIndexedSets({ dataDir: values['data-dir'], keep: true, log });
@@ -47,14 +52,16 @@ const gateOnly = new Assistant(services.search, services.embedding, new TermStat
 });
 const signal = new AbortController().signal;
 
-type Example = { set: string; answerable: boolean; features: DecisionFeatures | null };
+/** `gold`: the answer given without the decision holds a gold answer (SQuAD's answerable questions). */
+type Example = { set: string; answerable: boolean; features: DecisionFeatures | null; gold: boolean };
 const examples: Example[] = [];
 async function collect(set: string, kb: string, questions: Question[], answerable: boolean) {
   for (const q of questions) {
     const analysis = await gateOnly.analyze(kb, { question: q.text }, signal);
     // Abstained on by the support threshold: no decision to fit, but it counts as not answered.
     const features = gateOnly.answers(analysis) ? decisionFeatures(analysis) : null;
-    examples.push({ set, answerable, features });
+    const gold = answerable && q.goldAnswers !== null && containsGold((await gateOnly.ask(kb, { question: q.text }, { signal })).answer, q.goldAnswers);
+    examples.push({ set, answerable, features, gold });
   }
   log(`${set}: ${questions.length} questions`);
 }
@@ -88,12 +95,17 @@ const probability = (e: Example) => {
   return 1 / (1 + Math.exp(-z));
 };
 
-// The highest threshold that still answers `keepShare` of the answerable questions of each set.
+// The highest threshold that still answers `keepShare` of the answerable questions of each set
+// and loses at most `maxGoldLoss` of the SQuAD answers that held a gold answer without the decision.
 const thresholdKeeping = (set: string) => {
   const answerable = examples.filter((e) => e.answerable && e.set.startsWith(set)).map(probability).sort((a, b) => b - a);
   return answerable[Math.ceil(keepShare * answerable.length) - 1] ?? 0;
 };
-model.threshold = round(Math.max(0, Math.min(thresholdKeeping('squad'), thresholdKeeping('stackfaq'))));
+const squadAnswerable = examples.filter((e) => e.answerable && e.set.startsWith('squad'));
+const goldLoss = (threshold: number) => squadAnswerable.filter((e) => e.gold && probability(e) < threshold).length / squadAnswerable.length;
+let threshold = Math.max(0, Math.min(thresholdKeeping('squad'), thresholdKeeping('stackfaq')));
+while (threshold > 0 && goldLoss(threshold) > maxGoldLoss) threshold -= 0.001;
+model.threshold = round(Math.max(0, threshold));
 
 fs.writeFileSync(WEIGHTS_FILE, `${JSON.stringify(model, null, 2)}\n`);
 const lines = [`fitted on ${fitted.length} questions the support threshold lets through (${examples.length} asked), fold ${CALIBRATION_FOLD}`];
@@ -103,6 +115,7 @@ for (const set of [...new Set(examples.map((e) => e.set))]) {
   const gate = of.filter((e) => e.features !== null).length;
   lines.push(`${set}: ${of.length} questions, answered by the support threshold ${pct(gate / of.length)}, with the decision ${pct(answered / of.length)}`);
 }
+lines.push(`SQuAD answers holding a gold answer lost to the decision: ${pct(goldLoss(model.threshold))} of the answerable questions`);
 lines.push(`weights: ${FEATURE_NAMES.map((n, j) => `${n} ${model.weights[j]}`).join(', ')}; bias ${model.bias}; threshold ${model.threshold}`);
 console.log(lines.join('\n'));
 process.exit(0);

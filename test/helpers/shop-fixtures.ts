@@ -60,8 +60,8 @@ export type ShopQuestion = {
 export const SHOP_QUESTIONS: ShopQuestion[] = [
   { question: 'Do you deliver to Iceland on Sundays?', facts: [], forbidden: [], abstain: true },
   { question: 'Do you deliver on Saturdays?', facts: [/Saturday/], forbidden: [/5 EUR/] },
-  // The delivery page is about delivery days but does not name Sunday: not stated, so not answered.
-  { question: 'Do you deliver on Sundays?', facts: [], forbidden: [], abstain: true },
+  // Answered by the delivery days, which leave Sunday out.
+  { question: 'Do you deliver on Sundays?', facts: [/Monday to Saturday/], forbidden: [] },
   { question: 'Which breads are vegan?', facts: [/rye/i, /spelt/i, /oat/i, /baguette/i], forbidden: [/brioche/i] },
   { question: 'How early should I order a wedding cake?', facts: [/6 weeks/], forbidden: [/25 EUR/] },
   { question: 'How much does the sourdough loaf cost?', facts: [/6\.50 EUR/], forbidden: [/5 EUR per order|Delivery/] },
