@@ -88,6 +88,15 @@ describe('answers about a shop catalogue', { timeout: 180_000 }, () => {
     assert.deepEqual(res.body.citations.map((c: { externalId: string }) => c.externalId), ['rye']);
   });
 
+  it("quotes no other thing's price for a price question that names no product", async () => {
+    for (const question of ['What does a loaf cost?', 'How much is a loaf?']) {
+      const res = await api(server, 'POST', `/knowledge-bases/${SHOP_KB}/ask`, { question });
+      assert.doesNotMatch(res.body.answer, /Delivery|tasting|5 EUR per order|25 EUR/, `${question} → ${res.body.answer}`);
+      const cited = new Set(res.body.citations.map((c: { externalId: string }) => c.externalId));
+      assert.ok(cited.size <= 1 || /Oat loaf:|Sourdough loaf:/.test(res.body.answer), `one product, or each named: ${res.body.answer}`);
+    }
+  });
+
   it('names each product when several answer a question that names none', async () => {
     const res = await api(server, 'POST', `/knowledge-bases/${SHOP_KB}/ask`, { question: 'Which rolls have seeds?' });
     assert.equal(res.body.answered, true, res.body.answer);

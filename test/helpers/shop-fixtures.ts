@@ -31,9 +31,15 @@ export const SHOP_ITEMS: ShopItem[] = [
     content: 'A country sourdough loaf with a crackling crust, fermented for two days.',
     sourceData: { price: '6.50 EUR', weight: '1 kg' },
   },
-  { externalId: 'rye', sourceType: 'PRODUCT', title: 'Rye bread', content: '- Our rye bread is vegan and made with whole rye flour and caraway.' },
+  {
+    externalId: 'rye', sourceType: 'PRODUCT', title: 'Rye bread', content: '- Our rye bread is vegan and made with whole rye flour and caraway.',
+    sourceData: { price: '4.20 EUR' },
+  },
   { externalId: 'spelt', sourceType: 'PRODUCT', title: 'Spelt bread', content: 'A light spelt bread, vegan, baked fresh every morning.' },
-  { externalId: 'oat', sourceType: 'PRODUCT', title: 'Oat loaf', content: 'Vegan oat loaf with sunflower seeds and a soft crumb.' },
+  {
+    externalId: 'oat', sourceType: 'PRODUCT', title: 'Oat loaf', content: 'Vegan oat loaf with sunflower seeds and a soft crumb.',
+    sourceData: { price: '5.10 EUR' },
+  },
   { externalId: 'baguette', sourceType: 'PRODUCT', title: 'Seeded baguette', content: 'The seeded baguette is vegan and crisp, with sesame and poppy seeds.' },
   { externalId: 'poppy-roll', sourceType: 'PRODUCT', title: 'Poppy seed roll', content: 'Filled with ground poppy seeds and honey, baked daily.' },
   { externalId: 'sesame-roll', sourceType: 'PRODUCT', title: 'Sesame roll', content: 'Topped with toasted sesame seeds, baked daily.' },
@@ -64,7 +70,7 @@ export const SHOP_QUESTIONS: ShopQuestion[] = [
   { question: 'Do you deliver on Sundays?', facts: [/Monday to Saturday/], forbidden: [] },
   { question: 'Which breads are vegan?', facts: [/rye/i, /spelt/i, /oat/i, /baguette/i], forbidden: [/brioche/i] },
   { question: 'How early should I order a wedding cake?', facts: [/6 weeks/], forbidden: [/25 EUR/] },
-  { question: 'How much does the sourdough loaf cost?', facts: [/6\.50 EUR/], forbidden: [/5 EUR per order|Delivery/] },
+  { question: 'How much does the sourdough loaf cost?', facts: [/6\.50 EUR/], forbidden: [/5 EUR per order|Delivery/, /4\.20/] },
   { question: 'When does the shop open on Saturdays?', facts: [/8:00/], forbidden: [] },
   { question: 'How many people is the chocolate tart for?', facts: [/eight people/], forbidden: [/[{}]|is_heat_sensitive|source:/] },
   // Only raw data says so, and raw data is never quoted.
