@@ -5,8 +5,14 @@
  * POST /knowledge-bases/{id}/ask, one at a time, with no language model configured (extractive).
  *
  * Measured: how often the answer contains a gold answer (SQuAD), passage recall@5 of the search
- * the answer is built from, whether the gold item is cited, median and p95 answer latency, and
- * abstention on questions the other knowledge base cannot answer.
+ * the answer is built from, whether the gold item is cited, median and p95 answer latency,
+ * abstention on questions the other knowledge base cannot answer, and abstention on same-subject
+ * questions whose gold paragraph (thread) was left out of a hold-out knowledge base
+ * (answer/holdout-sets.ts) beside the answerable questions of that knowledge base.
+ *
+ * Every set is asked twice in the same run: through HTTP with the assistant as shipped (the
+ * fitted decision whether the passages answer), and in process with the support threshold alone
+ * (the rule before it), so the two rules are compared on one index at one moment.
  *
  * Usage: node --import tsx bench/answer-eval.ts [--limit N] [--data-dir DIR] [--keep] [--out FILE]
  *   --limit N      at most N questions per set (default: the whole report fold, 497 SQuAD / 125 StackFAQ)
@@ -18,8 +24,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { ABSTAIN_BELOW, SUPPORT_WEIGHTS } from '../server/retrieval/answer/abstention.ts';
+import { FITTED_MODEL } from '../server/retrieval/answer/answer-decision.ts';
+import { Assistant, DEFAULT_TUNING } from '../server/retrieval/answer/assistant.ts';
+import { TermStatsRepo } from '../server/storage/term-stats-repo.ts';
+import { faqHoldoutQuestions, squadHoldoutQuestions } from './answer/holdout-sets.ts';
 import { startIndexedSets } from './answer/indexed-sets.ts';
-import { type AnswerRun, runQuestions } from './answer/run-questions.ts';
+import { type AnswerRun, type Asker, type Question, runQuestions } from './answer/run-questions.ts';
 import { faqQuestions, REPORT_FOLD, squadQuestions } from './answer/subsets.ts';
 
 const { values } = parseArgs({
@@ -33,7 +43,7 @@ const { values } = parseArgs({
 const limit = values.limit === undefined ? Infinity : Number(values.limit);
 const log = (line: string) => process.stderr.write(`[answer-eval] ${line}\n`);
 
-const { config, server, target, squad: squadSet, stackfaq: faqSet, ingest, close } = await startIndexedSets({
+const { config, server, target, squad: squadSet, stackfaq: faqSet, squadHoldout, stackfaqHoldout, ingest, close } = await startIndexedSets({
   dataDir: values['data-dir'],
   keep: values.keep,
   log,
@@ -42,33 +52,59 @@ try {
   const squad = squadQuestions(REPORT_FOLD, limit);
   const faq = faqQuestions(REPORT_FOLD, limit);
 
+  const squadHeld = squadHoldoutQuestions(REPORT_FOLD, limit);
+  const faqHeld = faqHoldoutQuestions(REPORT_FOLD, limit);
+  const { services } = server;
+  const oldRule = new Assistant(services.search, services.embedding, new TermStatsRepo(services.db), services.llmSettings, {
+    ...DEFAULT_TUNING,
+    decision: null,
+  });
+  const signal = new AbortController().signal;
+  const askOldRule: Asker = (kb, question, conversation) => oldRule.ask(kb, { question, conversation }, { signal });
+
   const runs: Record<string, AnswerRun> = {};
-  log(`SQuAD: ${squad.length} questions`);
-  runs.squad = await runQuestions(target, squadSet.knowledgeBaseId, squad);
-  log(`StackFAQ: ${faq.length} questions`);
-  runs.stackfaq = await runQuestions(target, faqSet.knowledgeBaseId, faq);
-  log('abstention: each set against the other knowledge base');
-  runs.squadAgainstFaq = await runQuestions(target, faqSet.knowledgeBaseId, squad, false);
-  runs.faqAgainstSquad = await runQuestions(target, squadSet.knowledgeBaseId, faq, false);
+  const oldRuns: Record<string, AnswerRun> = {};
+  const both = async (name: string, kb: string, questions: Question[], withRecall: boolean) => {
+    log(`${name}: ${questions.length} questions`);
+    runs[name] = await runQuestions(target, kb, questions, withRecall);
+    oldRuns[name] = await runQuestions(target, kb, questions, false, askOldRule);
+  };
+  await both('squad', squadSet.knowledgeBaseId, squad, true);
+  await both('stackfaq', faqSet.knowledgeBaseId, faq, true);
+  await both('squadAgainstFaq', faqSet.knowledgeBaseId, squad, false);
+  await both('faqAgainstSquad', squadSet.knowledgeBaseId, faq, false);
+  await both('squadHoldoutAnswerable', squadHoldout.knowledgeBaseId, squadHeld.answerable, true);
+  await both('squadHoldoutUnanswerable', squadHoldout.knowledgeBaseId, squadHeld.unanswerable, false);
+  await both('faqHoldoutAnswerable', stackfaqHoldout.knowledgeBaseId, faqHeld.answerable, true);
+  await both('faqHoldoutUnanswerable', stackfaqHoldout.knowledgeBaseId, faqHeld.unanswerable, false);
 
   const report = {
     when: new Date().toISOString(),
     machine: `${os.availableParallelism()} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB, node ${process.version}`,
     embedder: server.services.embedding.modelId(),
     method: config.llm.baseUrl && config.llm.model ? `generative (${config.llm.model})` : 'extractive',
-    abstention: { weights: SUPPORT_WEIGHTS, threshold: ABSTAIN_BELOW },
+    abstention: { weights: SUPPORT_WEIGHTS, threshold: ABSTAIN_BELOW, decision: FITTED_MODEL },
     ingest,
     runs,
+    oldRuns,
   };
-  fs.writeFileSync(values.out, markdown(report.runs));
+  fs.writeFileSync(values.out, markdown(runs, oldRuns));
   log(`markdown written to ${values.out}`);
   console.log(JSON.stringify(report, null, 2));
 } finally {
   await close();
 }
 
-function markdown(runs: Record<string, AnswerRun>): string {
+function markdown(runs: Record<string, AnswerRun>, oldRuns: Record<string, AnswerRun>): string {
   const pct = (x: number | null) => (x === null || Number.isNaN(x) ? '–' : `${(x * 100).toFixed(1)} %`);
+  const compared = [
+    '| set | questions | old rule: answered / gold answer in answer | fitted decision: answered / gold answer in answer |',
+    '|---|---|---|---|',
+    ...Object.keys(runs).map((name) => {
+      const [now, old] = [runs[name]!, oldRuns[name]!];
+      return `| ${name} | ${now.questions} | ${pct(old.answered)} / ${pct(old.goldInAnswer)} | ${pct(now.answered)} / ${pct(now.goldInAnswer)} |`;
+    }),
+  ];
   const rows = [
     '| set | questions | answered | gold answer in answer | passage R@5 | gold item cited | cited first | quoting a question | median / p95 latency (ms) |',
     '|---|---|---|---|---|---|---|---|---|',
@@ -78,5 +114,5 @@ function markdown(runs: Record<string, AnswerRun>): string {
       `| ${name} | ${r.questions} | ${pct(r.answered)} | ${pct(r.goldInAnswer)} | ${pct(r.recallAt5)} | ${pct(r.goldCited)} | ${pct(r.goldCitedFirst)} | ${pct(r.quotingQuestion)} | ${r.latencyMs.median} / ${r.latencyMs.p95} |`,
     );
   }
-  return `${rows.join('\n')}\n`;
+  return `${rows.join('\n')}\n\n${compared.join('\n')}\n`;
 }

@@ -60,6 +60,19 @@ describe('POST /knowledge-bases/{id}/ask with an OpenAI-compatible endpoint (tes
     assert.ok(prompt.endsWith(`Question: ${question}`));
   });
 
+  it('does not call the model when the passages are about the subject but do not answer, and tells it not to guess', async () => {
+    const res = await ask({ question: 'Do you deliver to Iceland on Sundays?' });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    assert.equal(res.body.answered, false, res.body.answer);
+    assert.deepEqual(res.body.citations, []);
+    assert.equal(llm.requests.length, 0, 'decided before the model is called');
+
+    await ask({ question });
+    const system = llm.requests[0]!.body.messages[0]!.content;
+    assert.match(system, /do not answer from related facts or guess/);
+    assert.match(system, /say that you do not know/);
+  });
+
   it('passes earlier turns to the model', async () => {
     const conversation = [
       { role: 'user', content: 'Do you bake gluten-free bread?' },

@@ -11,6 +11,7 @@ import { keywordCandidatesFirst, minMaxFusion } from '../server/retrieval/fusion
 import { contextTurns, leansOnConversation, retrievalQuery } from '../server/retrieval/answer/question-terms.ts';
 import { splitSentences } from '../server/retrieval/answer/sentences.ts';
 import { type ScoredSentence, selectSentences } from '../server/retrieval/answer/extractive.ts';
+import { quotable } from '../server/retrieval/answer/quotable.ts';
 import { SignInThrottle } from '../server/http/admin/sign-in-throttle.ts';
 
 describe('API key values', () => {
@@ -197,7 +198,9 @@ describe('sentences an answer quotes', () => {
 });
 
 describe('sentences an answer is made of', () => {
-  const scored = (text: string, score: number, stems: string[]): ScoredSentence => ({ text, passage: 0, coverage: score, score, stems });
+  const scored = (text: string, score: number, stems: string[], item = 1): ScoredSentence => ({
+    text, passage: 0, position: 1, coverage: score, score, stems, item, quotable: quotable(text, 1), namesSubject: true, statesPrice: false, holdsRarest: true,
+  });
 
   it('leaves out a sentence that asks, even when it matches the question best', () => {
     const chosen = selectSentences([
@@ -208,9 +211,9 @@ describe('sentences an answer is made of', () => {
     assert.deepEqual(chosen.map((s) => s.text), ['Open Settings, then choose Delete account.', 'The account is gone after two weeks.']);
   });
 
-  it('still answers with the best sentence when every sentence asks', () => {
+  it('quotes nothing when every sentence asks: a question is never shown as an answer', () => {
     const chosen = selectSentences([scored('Have you tried Settings?', 1, ['tri', 'setting']), scored('Is it in the menu?', 0.9, ['menu'])]);
-    assert.deepEqual(chosen.map((s) => s.text), ['Have you tried Settings?']);
+    assert.deepEqual(chosen, []);
   });
 });
 

@@ -63,6 +63,7 @@ for (const selection of variants) {
   const assistant = new Assistant(services.search, services.embedding, new TermStatsRepo(services.db), services.llmSettings, {
     abstainBelow: -1,
     selection,
+    decision: null,
   });
   let contained = 0;
   let chars = 0;

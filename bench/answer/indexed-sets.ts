@@ -11,6 +11,7 @@ import { benchEnv } from '../lib/server-child.ts';
 import { type Dataset, loadDataset } from '../retrieval/datasets.ts';
 import type { ApiTarget } from '../retrieval/http-client.ts';
 import { type IngestStats, ingestDataset } from '../retrieval/ingest-dataset.ts';
+import { holdoutDataset } from './holdout-sets.ts';
 
 export type IndexedSets = {
   config: Config;
@@ -18,7 +19,10 @@ export type IndexedSets = {
   target: ApiTarget;
   squad: Dataset;
   stackfaq: Dataset;
-  ingest: { squad: IngestStats; stackfaq: IngestStats };
+  /** Every other paragraph (thread) of each set: holdout-sets.ts. */
+  squadHoldout: Dataset;
+  stackfaqHoldout: Dataset;
+  ingest: Record<'squad' | 'stackfaq' | 'squadHoldout' | 'stackfaqHoldout', IngestStats>;
   /** Stops the server and removes the data folder unless it was given or is to be kept. */
   close(): Promise<void>;
 };
@@ -40,8 +44,15 @@ export async function startIndexedSets(options: { dataDir?: string; keep: boolea
   try {
     const squad = loadDataset('squad');
     const stackfaq = loadDataset('stackfaq');
-    const ingest = { squad: await ingestDataset(target, squad, options.log), stackfaq: await ingestDataset(target, stackfaq, options.log) };
-    return { config, server, target, squad, stackfaq, ingest, close };
+    const squadHoldout = holdoutDataset(squad);
+    const stackfaqHoldout = holdoutDataset(stackfaq);
+    const ingest = {
+      squad: await ingestDataset(target, squad, options.log),
+      stackfaq: await ingestDataset(target, stackfaq, options.log),
+      squadHoldout: await ingestDataset(target, squadHoldout, options.log),
+      stackfaqHoldout: await ingestDataset(target, stackfaqHoldout, options.log),
+    };
+    return { config, server, target, squad, stackfaq, squadHoldout, stackfaqHoldout, ingest, close };
   } catch (error) {
     await close();
     throw error;

@@ -45,7 +45,16 @@ export async function ask(target: ApiTarget, kb: string, question: string, conve
   return JSON.parse(text) as AskResponse;
 }
 
-export async function runQuestions(target: ApiTarget, kb: string, questions: Question[], withRecall = true): Promise<AnswerRun> {
+/** Asks one question; `ask` below through HTTP, or an in-process assistant (the answer bench's old rule). */
+export type Asker = (kb: string, question: string, conversation?: ConversationTurn[]) => Promise<AskResponse>;
+
+export async function runQuestions(
+  target: ApiTarget,
+  kb: string,
+  questions: Question[],
+  withRecall = true,
+  asker: Asker = (k, question, conversation) => ask(target, k, question, conversation),
+): Promise<AnswerRun> {
   let answered = 0;
   let gold = 0;
   let recall = 0;
@@ -57,7 +66,7 @@ export async function runQuestions(target: ApiTarget, kb: string, questions: Que
   const chars: number[] = [];
   for (const q of questions) {
     const started = performance.now();
-    const answer = await ask(target, kb, q.text, q.conversation);
+    const answer = await asker(kb, q.text, q.conversation);
     latencies.push(performance.now() - started);
     if (answer.answered) {
       answered++;

@@ -4,9 +4,13 @@ import type { EmbeddingModel } from '../../pipeline/embedding-model.ts';
 import type { TermStatsRepo } from '../../storage/term-stats-repo.ts';
 import type { SearchOutcome, SearchService } from '../search.ts';
 import { ABSTAIN_BELOW, support } from './abstention.ts';
-import { asksPrice, type CandidatePassage, DEFAULT_SELECTION, scoreSentences, selectSentences, type SelectionOptions } from './extractive.ts';
+import { type DecisionModel, FITTED_MODEL, passagesAnswer } from './answer-decision.ts';
+import {
+  type CandidatePassage, composeAnswer, DEFAULT_SELECTION, questionIntent, scoreSentences, selectSentences, type SelectionOptions,
+} from './extractive.ts';
 import type { LlmSettings } from './llm-settings.ts';
 import { LlmError, streamChat } from './openai-client.ts';
+import { aboutProducts } from './product-answers.ts';
 import { buildMessages, citedNumbers, isNotFoundReply, NOT_FOUND_REPLY } from './prompt.ts';
 import { contextTurns, namesOwnSubject, retrievalQuery, weightedTerms } from './question-terms.ts';
 
@@ -19,7 +23,12 @@ const PASSAGES_PER_ITEM = 2;
 /** Passages a generated answer is grounded in. */
 const PROMPT_PASSAGES = 6;
 
-export type AssistantTuning = { abstainBelow: number; selection: SelectionOptions };
+/**
+ * `decision` null keeps only the support threshold (the rule before the fitted decision; the
+ * answer bench runs it beside the fitted one).
+ */
+export type AssistantTuning = { abstainBelow: number; selection: SelectionOptions; decision: DecisionModel | null };
+export const DEFAULT_TUNING: AssistantTuning = { abstainBelow: ABSTAIN_BELOW, selection: DEFAULT_SELECTION, decision: FITTED_MODEL };
 
 /**
  * Answers a question from a knowledge base: retrieve with the hybrid search, then either compose
@@ -34,7 +43,7 @@ export class Assistant {
     private readonly embedding: EmbeddingModel,
     private readonly termStats: TermStatsRepo,
     private readonly llm: LlmSettings,
-    private readonly tuning: AssistantTuning = { abstainBelow: ABSTAIN_BELOW, selection: DEFAULT_SELECTION },
+    private readonly tuning: AssistantTuning = DEFAULT_TUNING,
   ) {}
 
   async ask(knowledgeBaseId: string, request: AskRequest, options: AskOptions): Promise<AskResult> {
@@ -44,7 +53,8 @@ export class Assistant {
     const emit = options.onEvent ?? (() => {});
     const { signal } = options;
 
-    const { candidates, scored, support } = await this.analyzeParsed(knowledgeBaseId, req, signal);
+    const analysis = await this.analyzeParsed(knowledgeBaseId, req, signal);
+    const { candidates, scored } = analysis;
 
     const finish = (answer: Omit<AskResponse, 'question' | 'tookMs'>): AskResult => {
       emit({ type: 'citations', citations: answer.citations });
@@ -53,7 +63,9 @@ export class Assistant {
       return response;
     };
 
-    if (scored.length === 0 || support.score < support.threshold) {
+    // Decided before any language model is called: a model handed passages about the subject but
+    // without the answer tends to answer anyway.
+    if (!this.answers(analysis)) {
       emit({ type: 'answer', text: NOT_FOUND_REPLY });
       return finish({ answer: NOT_FOUND_REPLY, answered: false, method: 'extractive', fallbackReason: null, citations: [] });
     }
@@ -81,17 +93,25 @@ export class Assistant {
       }
     }
 
-    const chosen = selectSentences(scored, this.tuning.selection);
-    const numbers = new Map<number, number>();
-    const parts: string[] = [];
-    for (const sentence of chosen) {
-      if (!numbers.has(sentence.passage)) numbers.set(sentence.passage, numbers.size + 1);
-      const part = `${sentence.text} [${numbers.get(sentence.passage)}]`;
-      emit({ type: 'answer', text: parts.length ? ` ${part}` : part });
-      parts.push(part);
-    }
-    const citations = [...numbers].map(([index, n]) => citation(n, candidates[index]!));
-    return finish({ answer: parts.join(' '), answered: true, method: 'extractive', fallbackReason, citations });
+    const chosen = aboutProducts(selectSentences(scored, this.tuning.selection, questionIntent(req.question)), candidates, req.question);
+    const parts = composeAnswer(chosen, this.tuning.selection.maxChars, analysis.terms);
+    const citations: Citation[] = [];
+    parts.forEach((part, i) => {
+      emit({ type: 'answer', text: i > 0 ? ` ${part.text}` : part.text });
+      if (!citations.some((c) => c.number === part.citation)) citations.push(citation(part.citation, candidates[part.passage]!));
+    });
+    return finish({ answer: parts.map((p) => p.text).join(' '), answered: true, method: 'extractive', fallbackReason, citations });
+  }
+
+  /**
+   * Whether to answer: the passages are about the question (support, abstention.ts) and, with a
+   * query vector to read their meaning, the fitted decision says they answer it.
+   */
+  answers(analysis: Awaited<ReturnType<Assistant['analyzeParsed']>>): boolean {
+    const { scored, support: s, bestCosine } = analysis;
+    if (!scored.some((sentence) => sentence.quotable) || s.score < s.threshold) return false;
+    const model = this.tuning.decision;
+    return model === null || bestCosine === null || passagesAnswer(analysis, model);
   }
 
   /**
@@ -121,9 +141,10 @@ export class Assistant {
     const { candidates, bestCosine } = await this.retrieve(knowledgeBaseId, req, context, signal);
     const chunks = this.termStats.chunkCount(knowledgeBaseId);
     const terms = weightedTerms(req.question, context, (word) => this.idf(knowledgeBaseId, chunks, word));
-    const scored = scoreSentences(candidates, terms, asksPrice(req.question));
+    const scored = scoreSentences(candidates, terms, questionIntent(req.question), req.question);
     const bestCoverage = Math.max(0, ...scored.map((s) => s.coverage));
-    return { candidates, scored, bestCoverage, bestCosine, support: support(bestCoverage, bestCosine, this.tuning.abstainBelow) };
+    const question = req.question;
+    return { question, terms, candidates, scored, bestCoverage, bestCosine, support: support(bestCoverage, bestCosine, this.tuning.abstainBelow) };
   }
 
   /** The retrieved passages, best item first, and the best passage's cosine similarity to the query. */
@@ -150,6 +171,7 @@ export class Assistant {
         chunkId: p.chunkId,
         text: p.text,
         retrieval: top > 0 ? hit.score / top : 0,
+        itemScore: hit.score,
         passageScore: p.score,
       })),
     );

@@ -1,5 +1,8 @@
 import type { ItemSummaryRow } from '../../storage/search-repo.ts';
 import type { WeightedTerm } from './question-terms.ts';
+import { focusStem } from './answer-decision.ts';
+import { expectedAnswerType, holdsAnswerType } from './answer-types.ts';
+import { quotable, shownText } from './quotable.ts';
 import { splitSentences } from './sentences.ts';
 import { contentTerms, termsMatch } from './terms.ts';
 
@@ -10,6 +13,8 @@ export type CandidatePassage = {
   text: string;
   /** The item's retrieval score relative to the best item's, 0–1. */
   retrieval: number;
+  /** The item's retrieval score as search gives it. */
+  itemScore: number;
   /** The passage's own score from search (keyword and meaning), 0–1. */
   passageScore: number;
 };
@@ -18,10 +23,21 @@ export type ScoredSentence = {
   text: string;
   /** Index into the candidate passages. */
   passage: number;
+  /** The sentence's place in its passage (0 = first). */
+  position: number;
   /** Share of the question's weighted words the sentence (or its item's title, at half) contains. */
   coverage: number;
   score: number;
   stems: string[];
+  /** The item the passage belongs to. */
+  item: number;
+  /** May be shown in an answer (quotable.ts); sentences that may not still count as evidence of the subject. */
+  quotable: boolean;
+  /** Holds one of the question's words other than those about cost, or its item's title does. */
+  namesSubject: boolean;
+  statesPrice: boolean;
+  /** Holds the question's rarest word other than those about cost ("vegan" in "Which breads are vegan?"). */
+  holdsRarest: boolean;
 };
 
 export type SelectionOptions = { maxSentences: number; maxChars: number; keepRatio: number; maxOverlap: number };
@@ -46,56 +62,186 @@ const MONEY =
 /** How much a sentence that states an amount gains when the question asks what something costs. */
 const PRICE_CREDIT = 0.3;
 
-export function asksPrice(question: string): boolean {
-  return ASKS_PRICE.test(question);
+/** How much a sentence holding a duration gains when the question asks how early or how long. */
+const DURATION_CREDIT = 0.2;
+/** Question words about cost: a sentence sharing only these with the question is about another thing's price. */
+const PRICE_STEMS = new Set(['price', 'pric', 'cost', 'fee', 'expensiv', 'cheap', 'pay']);
+/**
+ * A question asking for several things ("Which breads are vegan?", "What cakes do you have?",
+ * "do you have any…"): each item that answers holds part of the answer.
+ */
+const ASKS_SEVERAL =
+  /\b(?:which|what)\s+(?:(?:kinds?|types?|sorts?)\s+of\s+)?(?:[\p{L}-]+\s+)?[\p{L}-]+s\s+(?:are|do|can|have|contain|come|were)\b|\b(?:list|all (?:of )?(?:the|your)|do you (?:have|sell|make|bake) any)\b/iu;
+/** Items a list answer quotes at most. */
+const MAX_LIST_ITEMS = 5;
+/**
+ * A list answer's items share the asked property ("vegan"), not always the noun ("Oat loaf" for
+ * "breads"): half the best coverage is enough.
+ */
+const LIST_RATIO = 0.5;
+
+/** What the wording of a question asks for, beyond its words. */
+export type QuestionIntent = { price: boolean; duration: boolean; several: boolean };
+
+export function questionIntent(question: string): QuestionIntent {
+  return { price: ASKS_PRICE.test(question), duration: expectedAnswerType(question) === 'duration', several: ASKS_SEVERAL.test(question) };
 }
 
-export function scoreSentences(passages: CandidatePassage[], terms: WeightedTerm[], wantsPrice = false): ScoredSentence[] {
+export function scoreSentences(passages: CandidatePassage[], terms: WeightedTerm[], intent: QuestionIntent, question = ''): ScoredSentence[] {
   const total = terms.reduce((sum, t) => sum + t.weight, 0);
   if (total === 0) return [];
+  const subjectTerms = terms.filter((t) => !PRICE_STEMS.has(t.stem));
+  // In "Which breads are vegan?" the asked property is "vegan"; "breads" names the kind of answer.
+  const category = intent.several ? focusStem(question) : null;
+  const rarest = subjectTerms
+    .filter((t) => t.stem !== category)
+    .reduce<WeightedTerm | null>((r, t) => (r === null || t.weight > r.weight ? t : r), null);
   const scored: ScoredSentence[] = [];
   passages.forEach((passage, index) => {
     const titleStems = contentTerms(passage.item.title);
-    for (const text of splitSentences(passage.text)) {
+    splitSentences(passage.text).forEach((raw, position) => {
+      const text = shownText(raw);
       const stems = contentTerms(text);
-      const statesPrice = wantsPrice && MONEY.test(text);
-      if (text.split(/\s+/).length < MIN_WORDS && !statesPrice) continue;
+      const statesPrice = intent.price && MONEY.test(text);
+      if (text.split(/\s+/).length < MIN_WORDS && !statesPrice) return;
       let covered = 0;
       for (const term of terms) {
         if (stems.some((s) => termsMatch(s, term.stem))) covered += term.weight;
         else if (titleStems.some((s) => termsMatch(s, term.stem))) covered += term.weight * TITLE_CREDIT;
       }
       const coverage = covered / total;
-      const score = coverage + 0.2 * passage.retrieval + 0.1 * passage.passageScore + (statesPrice ? PRICE_CREDIT : 0);
-      scored.push({ text, passage: index, coverage, score, stems });
-    }
+      const statesDuration = intent.duration && holdsAnswerType('duration', text, question);
+      const score =
+        coverage + 0.2 * passage.retrieval + 0.1 * passage.passageScore + (statesPrice ? PRICE_CREDIT : 0) + (statesDuration ? DURATION_CREDIT : 0);
+      scored.push({
+        text,
+        passage: index,
+        item: passage.item.id,
+        position,
+        coverage,
+        score,
+        stems,
+        quotable: quotable(text, position),
+        namesSubject: subjectTerms.length === 0 || subjectTerms.some((t) => [...stems, ...titleStems].some((s) => termsMatch(s, t.stem))),
+        statesPrice,
+        holdsRarest: rarest !== null && stems.some((s) => termsMatch(s, rarest.stem)),
+      });
+    });
   });
   return scored.sort((a, b) => b.score - a.score);
 }
 
-/** A sentence that asks ("How do I report a deceased user?") restates a question; it answers none. */
-const ASKS = /\?["'”’)\]]*$/;
-
 /**
- * The best sentence that does not ask, then the next best that score close to it and say
- * something the chosen ones do not (word overlap below `maxOverlap`), within a sentence and
- * character budget.
+ * The sentences an answer quotes. Only sentences that may be quoted (quotable.ts). For a question
+ * asking for several things, the best sentence of each item that covers the question nearly as
+ * well as the best one. Otherwise the best sentence, then the next best that score close to it,
+ * say something the chosen ones do not (word overlap below `maxOverlap`) and answer the same
+ * question: they name something the question names ("Delivery costs 5 EUR" does not answer what
+ * a loaf costs), and a second amount of money comes only from the item the first came from.
+ * Empty when no sentence may be quoted.
  */
-export function selectSentences(scored: ScoredSentence[], options: SelectionOptions = DEFAULT_SELECTION): ScoredSentence[] {
-  const chosen: ScoredSentence[] = [];
-  let chars = 0;
-  for (const sentence of scored) {
+export function selectSentences(
+  scored: ScoredSentence[],
+  options: SelectionOptions = DEFAULT_SELECTION,
+  intent: QuestionIntent = { price: false, duration: false, several: false },
+): ScoredSentence[] {
+  const pool = scored.filter((s) => s.quotable);
+  const first = pool[0];
+  if (!first) return [];
+  if (intent.several) return listSentences(pool, options);
+  const chosen = [first];
+  for (const sentence of pool.slice(1)) {
     if (chosen.length >= options.maxSentences) break;
-    if (ASKS.test(sentence.text)) continue;
-    if (chosen.length > 0 && sentence.score < options.keepRatio * chosen[0]!.score) break;
-    if (chosen.length > 0 && chars + sentence.text.length > options.maxChars) continue;
+    if (sentence.score < options.keepRatio * first.score) break;
+    if (!sentence.namesSubject) continue;
+    if (sentence.statesPrice && sentence.item !== first.item) continue;
     if (chosen.some((c) => c.text === sentence.text || overlap(c.stems, sentence.stems) > options.maxOverlap)) continue;
     chosen.push(sentence);
-    chars += sentence.text.length;
   }
-  // Only questions found: the best of them still says where the subject is.
-  if (chosen.length === 0 && scored.length > 0) chosen.push(scored[0]!);
   return chosen;
+}
+
+/** One sentence per item that answers: "Which breads are vegan?" is answered by every vegan bread. */
+function listSentences(pool: ScoredSentence[], options: SelectionOptions): ScoredSentence[] {
+  const best = pool[0]!;
+  const chosen: ScoredSentence[] = [];
+  for (const sentence of pool) {
+    if (chosen.length >= MAX_LIST_ITEMS) break;
+    if (chosen.some((c) => c.item === sentence.item || c.text === sentence.text)) continue;
+    if (sentence !== best && (sentence.coverage < LIST_RATIO * best.coverage || !sentence.namesSubject)) continue;
+    if (best.holdsRarest && !sentence.holdsRarest) continue;
+    chosen.push(sentence);
+  }
+  return chosen;
+}
+
+/** A quoted sentence with the number of the item it cites. */
+export type AnswerPart = { text: string; citation: number; passage: number };
+
+/**
+ * The answer's parts: each sentence followed by " [n]", n numbering items in order of first use
+ * (several passages of one item are one source). Everything shown, markers and spaces included,
+ * stays within `maxChars`: a sentence that would pass it is left out, and a first sentence longer
+ * than that is shown by the part of it that holds most of the question's words (`terms`), cut at
+ * words and marked with "…".
+ */
+export function composeAnswer(chosen: ScoredSentence[], maxChars = DEFAULT_SELECTION.maxChars, terms: WeightedTerm[] = []): AnswerPart[] {
+  const numbers = new Map<number, number>();
+  const parts: AnswerPart[] = [];
+  let length = 0;
+  for (const sentence of chosen) {
+    const citation = numbers.get(sentence.item) ?? numbers.size + 1;
+    const marker = ` [${citation}]`;
+    const separator = parts.length > 0 ? 1 : 0;
+    let text = sentence.text;
+    if (length + separator + text.length + marker.length > maxChars) {
+      if (parts.length > 0) continue;
+      text = excerpt(text, maxChars - marker.length, terms);
+    }
+    numbers.set(sentence.item, citation);
+    parts.push({ text: `${text}${marker}`, citation, passage: sentence.passage });
+    length += separator + text.length + marker.length;
+  }
+  return parts;
+}
+
+/**
+ * The stretch of whole words of an over-long sentence, within `maxChars` with its "…" marks, that
+ * holds the most weight of the question's words (the earliest such stretch on a tie).
+ */
+function excerpt(text: string, maxChars: number, terms: WeightedTerm[]): string {
+  const words = text.split(/\s+/);
+  const weightOf = (word: string) => {
+    const [term] = contentTerms(word);
+    return term === undefined ? 0 : terms.filter((t) => termsMatch(t.stem, term)).reduce((sum, t) => sum + t.weight, 0);
+  };
+  const weights = words.map(weightOf);
+  const stretch = (start: number) => {
+    let chars = start > 0 ? 2 : 0;
+    let weight = 0;
+    let end = start;
+    // Room for the closing "…" is kept whether or not the stretch reaches the end.
+    while (end < words.length && chars + words[end]!.length + 2 <= maxChars) {
+      chars += words[end]!.length + 1;
+      weight += weights[end]!;
+      end++;
+    }
+    return { start, end, weight };
+  };
+  let best = stretch(0);
+  for (let start = 1; start < words.length; start++) {
+    const candidate = stretch(start);
+    if (candidate.weight > best.weight) best = candidate;
+  }
+  if (best.weight <= 0) return `${words.slice(0, best.end).join(' ')}…`;
+  // The stretch starts at its first matching word; step back a third of the room for context.
+  let start = best.start;
+  while (start < best.end - 1 && weights[start] === 0) start++;
+  let before = 0;
+  while (start > 0 && before + words[start - 1]!.length + 1 <= maxChars / 3) before += words[--start]!.length + 1;
+  best = stretch(start);
+  const shown = words.slice(best.start, best.end).join(' ');
+  return `${best.start > 0 ? '… ' : ''}${shown}${best.end < words.length ? '…' : ''}`;
 }
 
 /** Jaccard overlap of two sentences' content words. */

@@ -14,7 +14,8 @@ const SYSTEM = [
   'You answer questions using only the numbered passages from a knowledge base that the user message gives.',
   'Cite the passages you use with their numbers in square brackets, like [1] or [2][3], right after the statement they support.',
   'Be brief: one to four sentences. Do not use outside knowledge and do not cite a number that is not in the list.',
-  `If the passages do not contain the answer, reply exactly: ${NOT_FOUND_REPLY}`,
+  'Passages about the same subject often lack the answer (another person, another year, another product): do not answer from related facts or guess.',
+  `If the passages do not state the answer, say that you do not know by replying exactly: ${NOT_FOUND_REPLY}`,
 ].join(' ');
 
 /** System rules, the earlier turns, then the passages and the question in one user message. */

@@ -1,0 +1,54 @@
+/**
+ * What kind of answer a question expects ("who" → a name, "when" → a date, "how many" → a number,
+ * "how early" → a duration) and whether a sentence holds one beyond the question's own words.
+ */
+
+export type AnswerType = 'name' | 'date' | 'number' | 'duration';
+
+const MONTHS = 'january|february|march|april|may|june|july|august|september|october|november|december';
+const DAYS = 'monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekday|weekend';
+const NUMBER_WORDS =
+  'one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|hundred|thousand|million|billion|dozen|half|several|few';
+const TIME_UNITS = 'seconds?|minutes?|hours?|days?|weeks?|months?|years?|decades?|centur(?:y|ies)|nights?';
+
+const DATE = new RegExp(`\\b(?:1\\d{3}|20\\d{2}|\\d{3}0s|${MONTHS}|${DAYS}s?|centur(?:y|ies)|\\d{1,2}(?:st|nd|rd|th)|bc|ad|noon|midnight|\\d{1,2}(?::\\d{2})?\\s?(?:am|pm))\\b`, 'i');
+const NUMBER = new RegExp(`\\d|\\b(?:${NUMBER_WORDS})\\b`, 'i');
+const DURATION = new RegExp(`(?:\\d+|\\b(?:${NUMBER_WORDS}|a|an))[\\s-]+(?:${TIME_UNITS})\\b`, 'i');
+
+/** The answer type a question asks for, or null when its wording does not say (which, what, yes/no). */
+export function expectedAnswerType(question: string): AnswerType | null {
+  const q = question.toLowerCase();
+  if (/\bhow (?:early|long|far ahead|far in advance|soon|much time)\b|\bin advance\b/.test(q)) return 'duration';
+  if (/\bhow (?:many|much|old|far|big|large|tall|high|deep|heavy|often)\b|\bwhat (?:percent(?:age)?|number|amount|size)\b/.test(q)) return 'number';
+  if (/\bwhen\b|\b(?:what|which) (?:year|years|date|day|days|month|century|decade|time)\b|\bwhat time\b/.test(q)) return 'date';
+  if (/\b(?:who|whom|whose|where)\b/.test(q)) return 'name';
+  return null;
+}
+
+/**
+ * Whether a sentence holds an answer of that type that the question does not already contain: a
+ * year the question names does not answer "when"; a name the question names does not answer "who".
+ */
+export function holdsAnswerType(type: AnswerType, sentence: string, question: string): boolean {
+  const asked = new Set(words(question).map((w) => w.toLowerCase()));
+  const fresh = words(sentence)
+    .filter((w) => !asked.has(w.toLowerCase()))
+    .join(' ');
+  switch (type) {
+    case 'date':
+      return DATE.test(fresh);
+    case 'number':
+      return NUMBER.test(fresh);
+    case 'duration':
+      return DURATION.test(fresh);
+    case 'name':
+      // A capitalized word after the first one: a person, a place, an organisation.
+      return words(sentence)
+        .slice(1)
+        .some((w) => /^\p{Lu}/u.test(w) && !asked.has(w.toLowerCase()));
+  }
+}
+
+function words(text: string): string[] {
+  return text.match(/[\p{L}\p{N}][\p{L}\p{N}'’:-]*/gu) ?? [];
+}
