@@ -82,8 +82,10 @@ export class SearchService {
     const pool = Math.max(CANDIDATES, options.topK);
     const keyword: Ranked =
       mode !== 'semantic' && match
-        ? (this.keywords.search(knowledgeBaseId, words, pool, options.sourceTypes) ??
-          this.repo.keywordItems(knowledgeBaseId, match, pool, options.sourceTypes))
+        ? // Keyword mode, a search a person types ("gluten free"), lists items with every word first;
+          // hybrid keeps pure BM25, which its fusion weights were measured with (docs/retrieval.md).
+          (this.keywords.search(knowledgeBaseId, words, pool, options.sourceTypes, mode === 'keyword') ??
+          this.ftsKeywordItems(knowledgeBaseId, words, pool, options.sourceTypes, mode === 'keyword'))
         : [];
     const { ranked: semantic, chunkSimilarity } =
       mode === 'keyword' || !queryVector
@@ -100,6 +102,15 @@ export class SearchService {
       mode,
       hits: top.map((r) => ({ item: items.get(r.id)!, score: r.score, passages: passages.get(r.id) ?? [] })),
     };
+  }
+
+  /** FTS5's answer while the in-memory index loads: the same ranking, every word first when asked. */
+  private ftsKeywordItems(knowledgeBaseId: string, words: string[], pool: number, sourceTypes: string[] | null, allWordsFirst: boolean): Ranked {
+    const anyWord = this.repo.keywordItems(knowledgeBaseId, ftsQuery(words)!, pool, sourceTypes);
+    if (!allWordsFirst || words.length < 2) return anyWord;
+    const everyWord = this.repo.keywordItems(knowledgeBaseId, ftsQuery(words, 'AND')!, pool, sourceTypes);
+    const first = new Set(everyWord.map((r) => r.id));
+    return [...everyWord, ...anyWord.filter((r) => !first.has(r.id))].slice(0, pool);
   }
 
   private fuse(keyword: Ranked, semantic: Ranked): Ranked {
