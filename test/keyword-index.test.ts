@@ -305,10 +305,17 @@ describe('keyword mode: items with every word first', () => {
     ['wheat', 'Wheat loaf', 'A white wheat loaf; it contains gluten.'],
     ['baguette', 'Baguette', 'A crisp baguette; it contains gluten.'],
     ['croissant', 'Croissant', 'A butter croissant; it contains gluten.'],
+    ...['Brioche', 'Ciabatta', 'Focaccia', 'Pretzel', 'Bagel', 'Challah'].map((name) => [name.toLowerCase(), name, `A ${name.toLowerCase()}; it contains gluten.`] as const),
+    [
+      'menu',
+      'Menu',
+      'What we bake through the week, from the first loaf at six in the morning to the last tray in the afternoon: bread of every kind, ' +
+        'a cake for the weekend, rolls for breakfast, and on request most of it gluten free, baked in the same ovens as everything else we sell.',
+    ],
   ] as const;
-  const ALL_WORDS = ['cake', 'rolls'];
+  const ALL_WORDS = ['cake', 'menu', 'rolls'];
 
-  it('ranks items holding "gluten" and "free" before one holding only "free", in the index and through FTS5 before it loads', async () => {
+  it('ranks items holding "gluten" and "free" before one holding only "free", in the index and through FTS5 before it loads; longer queries keep BM25', async () => {
     const dataDir = tempDataDir();
     const services = await openServices(loadConfig({ LOCALIQ_DATA_DIR: dataDir, LOCALIQ_SECRET_STORE: 'file' }));
     try {
@@ -317,17 +324,25 @@ describe('keyword mode: items with every word first', () => {
         services.search.searchWithVector('bakery', 'gluten free', null, { mode: 'keyword', topK: 10, sourceTypes: null, passages: 0 }).hits.map((h) => h.item.external_id);
       assert.equal(services.keywords.loaded, false);
       const throughFts5 = search();
-      assert.deepEqual(throughFts5.slice(0, 2).sort(), ALL_WORDS);
-      assert.equal(throughFts5[2], 'parking');
+      assert.deepEqual(throughFts5.slice(0, 3).sort(), ALL_WORDS);
+      assert.equal(throughFts5[3], 'parking');
 
       while (!services.keywords.loaded) await new Promise((resolve) => setImmediate(resolve));
       const plainBm25 = services.keywords.search('bakery', ['gluten', 'free'], 10, null)!;
       const external = (id: number) => services.db.prepare<[number], { external_id: string }>('SELECT external_id FROM items WHERE id = ?').get(id)!.external_id;
       assert.equal(external(plainBm25[0]!.id), 'parking', 'by BM25 alone the short "Free parking." comes first');
       const inMemory = search();
-      assert.deepEqual(inMemory.slice(0, 2).sort(), ALL_WORDS);
-      assert.equal(inMemory[2], 'parking');
+      assert.deepEqual(inMemory.slice(0, 3).sort(), ALL_WORDS);
+      assert.equal(inMemory[3], 'parking');
       assert.deepEqual(inMemory, throughFts5, 'both paths agree');
+      // A question of more words keeps plain BM25, which ranks questions better (docs/retrieval.md):
+      // only the long menu holds all five words, and it is not BM25's first.
+      const question = ['gluten', 'free', 'bread', 'cake', 'rolls'];
+      const byBm25 = services.keywords.search('bakery', question, 10, null)!.map((r) => external(r.id));
+      assert.notEqual(byBm25[0], 'menu');
+      const asked = services.search.searchWithVector('bakery', question.join(' '), null, { mode: 'keyword', topK: 10, sourceTypes: null, passages: 0 });
+      assert.deepEqual(asked.hits.map((h) => h.item.external_id), byBm25);
+      assert.equal(services.keywords.search('bakery', question, 10, null, true)![0]!.id, asked.hits.find((h) => h.item.external_id === 'menu')!.item.id, 'all words first would put the menu first');
     } finally {
       services.close();
     }

@@ -40,6 +40,8 @@ export type SearchOutcome = {
   mode: SearchMode;
 };
 
+/** Keyword searches of at most this many words (stopwords aside) list items holding all of them first. */
+const ALL_WORDS_FIRST_UP_TO = 4;
 /** Candidates each retriever contributes before fusion. */
 const CANDIDATES = 100;
 /** Nearest chunks fetched per item wanted (an item's chunks often neighbour each other). */
@@ -80,12 +82,13 @@ export class SearchService {
     const words = searchWords(query);
     const match = ftsQuery(words);
     const pool = Math.max(CANDIDATES, options.topK);
+    // A few words in keyword mode are a search someone typed ("gluten free"): items holding every
+    // word come first. Questions and hybrid keep plain BM25, which ranks them better (docs/retrieval.md).
+    const allWordsFirst = mode === 'keyword' && words.length <= ALL_WORDS_FIRST_UP_TO;
     const keyword: Ranked =
       mode !== 'semantic' && match
-        ? // Keyword mode, a search a person types ("gluten free"), lists items with every word first;
-          // hybrid keeps pure BM25, which its fusion weights were measured with (docs/retrieval.md).
-          (this.keywords.search(knowledgeBaseId, words, pool, options.sourceTypes, mode === 'keyword') ??
-          this.ftsKeywordItems(knowledgeBaseId, words, pool, options.sourceTypes, mode === 'keyword'))
+        ? (this.keywords.search(knowledgeBaseId, words, pool, options.sourceTypes, allWordsFirst) ??
+          this.ftsKeywordItems(knowledgeBaseId, words, pool, options.sourceTypes, allWordsFirst))
         : [];
     const { ranked: semantic, chunkSimilarity } =
       mode === 'keyword' || !queryVector
