@@ -142,6 +142,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     ...deps,
     desktop: new DesktopSignIn(config.desktopSignInToken ?? null),
     monitorRepo: new MonitorRepo(deps.db),
+    bulkLimit: config.bulkLimit,
     settings: () => ({
       dataDir: config.dataDir ?? '',
       host: config.host ?? '127.0.0.1',

@@ -264,6 +264,7 @@ describe('localiq import resumes after an interruption', { timeout: 300_000 }, (
     const report = JSON.parse(run.stdout);
     assert.equal(report.itemsSent, 10);
     assert.equal(report.batches, 4, '10 → 5 + 5 → (3 + 2) + (3 + 2)');
+    assert.equal(report.titlesFromContent, 10, 'no title column: each title is taken from the content');
     const jobs = await api<{ data: Array<{ externalId: string }> }>(server!, readKey, '/jobs?integrationId=ten&limit=500');
     assert.equal(new Set(jobs.body.data.map((j) => j.externalId)).size, 10);
   });

@@ -5,7 +5,7 @@ import v8 from 'node:v8';
 import vm from 'node:vm';
 import path from 'node:path';
 import { describe, it } from 'node:test';
-import { mapRecord, parseMapping, parseMappingSpec, type ImportTarget } from '../server/contract/import-mapping.ts';
+import { mapRecord, parseMapping, parseMappingSpec, titleFromContent, type ImportTarget } from '../server/contract/import-mapping.ts';
 import { ingestItemSchema, SOURCE_TYPES } from '../server/contract/ingest.ts';
 import { SAMPLE_ITEMS } from '../server/contract/sample-items.ts';
 import { FileFormatError, formatFromPath, openRecords, readJsonArray, type ReadRecord } from '../server/import/readers.ts';
@@ -87,6 +87,22 @@ describe('mapRecord', () => {
     const result = mapRecord({ sku: 'A-2', name: 'Hat', description: 'Warm.', link: '', price: '' }, mapping, target, 3);
     assert.ok('item' in result);
     assert.deepEqual(result.item.data, { title: 'Hat', content: 'Warm.' });
+  });
+
+  it('takes the title of a row without one from its content, and says so', () => {
+    const named = mapRecord({ sku: 'A-3', name: 'Hat', description: 'Warm.' }, mapping, target, 4);
+    assert.ok('item' in named);
+    assert.equal(named.titleFromContent, false);
+    const blank = mapRecord({ sku: 'A-4', name: '  ', description: '<p>Spelt rolls, <b>gluten free</b></p>\nBaked daily.' }, mapping, target, 5);
+    assert.ok('item' in blank);
+    assert.equal(blank.item.data.title, 'Spelt rolls, gluten free');
+    assert.equal(blank.titleFromContent, true);
+    const unmapped = mapRecord({ sku: 'A-7', description: 'Sourdough '.repeat(20) }, parseMappingSpec('externalId=sku,content=description'), target, 6);
+    assert.ok('item' in unmapped);
+    assert.equal(unmapped.titleFromContent, true);
+    assert.ok(unmapped.item.data.title.length <= 81, unmapped.item.data.title);
+    assert.match(unmapped.item.data.title, /^Sourdough( Sourdough)+…$/, 'cut at a word');
+    assert.equal(titleFromContent('\n\n  Line two  \nmore'), 'Line two');
   });
 
   it('reports the row and every reason: empty id, empty content, schema failures', () => {

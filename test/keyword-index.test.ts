@@ -4,6 +4,8 @@ import { describe, it } from 'node:test';
 import { Bm25Postings, type KeywordRow } from '../server/retrieval/bm25-postings.ts';
 import { KeywordIndex } from '../server/retrieval/keyword-index.ts';
 import { ftsQuery } from '../server/retrieval/query-terms.ts';
+import { loadConfig } from '../server/config.ts';
+import { openServices } from '../server/services.ts';
 import { openDatabase, openReader, type Db } from '../server/storage/db.ts';
 import { IndexCleaner, IndexRepo } from '../server/storage/index-repo.ts';
 import { scopedQuery } from '../server/storage/keyword-scope.ts';
@@ -34,6 +36,10 @@ function text(next: () => number, words: number): string {
 type Written = { kb: string; externalId: string; sourceType: string; seq: number };
 
 function writeItem(db: Db, item: Written, next: () => number): void {
+  writeText(db, item, text(next, 1 + Math.floor(next() * 4)), text(next, 5 + Math.floor(next() * 60)));
+}
+
+function writeText(db: Db, item: Written, title: string, body: string): void {
   const index = new IndexRepo(db, new VectorStore(db, 'test-model', 4));
   db.transaction(() =>
     index.writeItem(
@@ -42,9 +48,9 @@ function writeItem(db: Db, item: Written, next: () => number): void {
         integrationId: 'test',
         externalId: item.externalId,
         sourceType: item.sourceType,
-        title: text(next, 1 + Math.floor(next() * 4)),
+        title,
         content: 'unused',
-        text: text(next, 5 + Math.floor(next() * 60)),
+        text: body,
         url: null,
         sourceData: null,
         contentHash: `${item.externalId}-${item.seq}`,
@@ -284,6 +290,61 @@ describe('BM25 postings', () => {
         assert.ok(expected.length > 0);
         assert.deepEqual(churned.search(terms, group, new Set([0, 2]), 50), expected);
       }
+    }
+  });
+});
+
+describe('keyword mode: items with every word first', () => {
+  // "gluten" is in most items (BM25 gives it almost no weight), "free" in few: by BM25 alone the
+  // short "Free parking." passes the longer items holding both words.
+  const BAKERY = [
+    ['parking', 'Parking', 'Free parking.'],
+    ['rolls', 'Spelt rolls', 'Our spelt rolls are baked fresh each morning with sourdough. They are gluten free and vegan, made in a gluten free kitchen.'],
+    ['cake', 'Almond cake', 'A moist almond cake with orange zest, baked without flour, gluten free, and with a crisp top of flaked almonds and sugar.'],
+    ['rye', 'Rye bread', 'Dark rye bread with seeds; it contains gluten.'],
+    ['wheat', 'Wheat loaf', 'A white wheat loaf; it contains gluten.'],
+    ['baguette', 'Baguette', 'A crisp baguette; it contains gluten.'],
+    ['croissant', 'Croissant', 'A butter croissant; it contains gluten.'],
+    ...['Brioche', 'Ciabatta', 'Focaccia', 'Pretzel', 'Bagel', 'Challah'].map((name) => [name.toLowerCase(), name, `A ${name.toLowerCase()}; it contains gluten.`] as const),
+    [
+      'menu',
+      'Menu',
+      'What we bake through the week, from the first loaf at six in the morning to the last tray in the afternoon: bread of every kind, ' +
+        'a cake for the weekend, rolls for breakfast, and on request most of it gluten free, baked in the same ovens as everything else we sell.',
+    ],
+  ] as const;
+  const ALL_WORDS = ['cake', 'menu', 'rolls'];
+
+  it('ranks items holding "gluten" and "free" before one holding only "free", in the index and through FTS5 before it loads; longer queries keep BM25', async () => {
+    const dataDir = tempDataDir();
+    const services = await openServices(loadConfig({ LOCALIQ_DATA_DIR: dataDir, LOCALIQ_SECRET_STORE: 'file' }));
+    try {
+      for (const [externalId, title, body] of BAKERY) writeText(services.db, { kb: 'bakery', externalId, sourceType: 'PRODUCT', seq: 1 }, title, body);
+      const search = () =>
+        services.search.searchWithVector('bakery', 'gluten free', null, { mode: 'keyword', topK: 10, sourceTypes: null, passages: 0 }).hits.map((h) => h.item.external_id);
+      assert.equal(services.keywords.loaded, false);
+      const throughFts5 = search();
+      assert.deepEqual(throughFts5.slice(0, 3).sort(), ALL_WORDS);
+      assert.equal(throughFts5[3], 'parking');
+
+      while (!services.keywords.loaded) await new Promise((resolve) => setImmediate(resolve));
+      const plainBm25 = services.keywords.search('bakery', ['gluten', 'free'], 10, null)!;
+      const external = (id: number) => services.db.prepare<[number], { external_id: string }>('SELECT external_id FROM items WHERE id = ?').get(id)!.external_id;
+      assert.equal(external(plainBm25[0]!.id), 'parking', 'by BM25 alone the short "Free parking." comes first');
+      const inMemory = search();
+      assert.deepEqual(inMemory.slice(0, 3).sort(), ALL_WORDS);
+      assert.equal(inMemory[3], 'parking');
+      assert.deepEqual(inMemory, throughFts5, 'both paths agree');
+      // A question of more words keeps plain BM25, which ranks questions better (docs/retrieval.md):
+      // only the long menu holds all five words, and it is not BM25's first.
+      const question = ['gluten', 'free', 'bread', 'cake', 'rolls'];
+      const byBm25 = services.keywords.search('bakery', question, 10, null)!.map((r) => external(r.id));
+      assert.notEqual(byBm25[0], 'menu');
+      const asked = services.search.searchWithVector('bakery', question.join(' '), null, { mode: 'keyword', topK: 10, sourceTypes: null, passages: 0 });
+      assert.deepEqual(asked.hits.map((h) => h.item.external_id), byBm25);
+      assert.equal(services.keywords.search('bakery', question, 10, null, true)![0]!.id, asked.hits.find((h) => h.item.external_id === 'menu')!.item.id, 'all words first would put the menu first');
+    } finally {
+      services.close();
     }
   });
 });

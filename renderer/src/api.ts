@@ -10,6 +10,9 @@ let csrfToken: string | null = null;
 export function setCsrfToken(token: string | null): void {
   csrfToken = token;
 }
+export function currentCsrfToken(): string | null {
+  return csrfToken;
+}
 
 /** Called when the server says the session is gone, so the app can show the sign-in page. */
 let onSignedOut: () => void = () => {};

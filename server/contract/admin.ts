@@ -97,6 +97,7 @@ export type AdminKnowledgeBase = {
   pendingJobs: number;
   createdAt: string;
 };
+export type AdminIntegration = { id: string; itemCount: number };
 export type AdminItemSummary = {
   knowledgeBaseId: string;
   integrationId: string;

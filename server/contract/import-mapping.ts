@@ -32,7 +32,27 @@ export type ImportTarget = z.infer<typeof importTargetSchema>;
 
 export type ImportRecord = Record<string, unknown>;
 export type RowError = { row: number; reason: string; externalId?: string };
-export type MapResult = { item: IngestItem } | { error: RowError };
+/** `titleFromContent`: the row had no title, so the item's title is the start of its content. */
+export type MapResult = { item: IngestItem; titleFromContent: boolean } | { error: RowError };
+
+/** How long a title taken from the content may be before it is cut at a word. */
+const DERIVED_TITLE_LENGTH = 80;
+
+/**
+ * A title for a row without one: the first line of its content (tags left out), cut at a word
+ * near 80 characters. A list of items with blank titles cannot be told apart.
+ */
+export function titleFromContent(content: string): string {
+  const line = content
+    .replace(/<[^>]*>/g, ' ')
+    .split(/\n/)
+    .map((l) => l.replace(/\s+/g, ' ').trim())
+    .find((l) => l !== '') ?? '';
+  if (line.length <= DERIVED_TITLE_LENGTH) return line;
+  const cut = line.slice(0, DERIVED_TITLE_LENGTH);
+  const atWord = cut.lastIndexOf(' ');
+  return `${(atWord > DERIVED_TITLE_LENGTH / 2 ? cut.slice(0, atWord) : cut).trimEnd()}…`;
+}
 
 const FIELDS = ['externalId', 'content', 'title', 'url', 'hash'] as const;
 
@@ -100,7 +120,8 @@ function asId(value: unknown): string | undefined {
 
 /**
  * Maps one record to an item validated by the ingest schema, or to the reason it cannot be one.
- * Empty cells of optional fields are left out (CSV has no null).
+ * Empty cells of optional fields are left out (CSV has no null); an empty or unmapped title is
+ * taken from the content (titleFromContent), and the result says so.
  */
 export function mapRecord(record: ImportRecord, mapping: ImportMapping, target: ImportTarget, row: number): MapResult {
   const problems: string[] = [];
@@ -136,7 +157,7 @@ export function mapRecord(record: ImportRecord, mapping: ImportMapping, target: 
     sourceType: target.sourceType,
     externalId,
     data: {
-      title: title?.trim() ?? '',
+      title: title?.trim() || titleFromContent(content!),
       content,
       ...(url ? { url } : {}),
       ...(sourceData ? { sourceData } : {}),
@@ -151,5 +172,5 @@ export function mapRecord(record: ImportRecord, mapping: ImportMapping, target: 
     const reason = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
     return { error: { row, reason, ...(externalId ? { externalId } : {}) } };
   }
-  return { item: parsed.data };
+  return { item: parsed.data, titleFromContent: !title?.trim() };
 }

@@ -66,6 +66,9 @@ function printReport(report: ImportReport, dryRun: boolean): void {
     for (const error of report.invalidRows) out.push(`  ${describeRow(error)}`);
   }
   out.push(`${report.rows} row(s) read: ${report.valid} valid, ${report.invalid} invalid.`);
+  if (report.titlesFromContent) {
+    out.push(`${report.titlesFromContent} valid row(s) have no title: the item's title is the first line of its content (up to 80 characters).`);
+  }
   if (!dryRun) {
     const resumed = report.resumedAfterRow === null ? '' : ` (resumed after row ${report.resumedAfterRow})`;
     out.push(`Sent ${report.itemsSent} item(s) in ${report.batches} batch(es)${resumed}.`);

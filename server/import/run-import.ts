@@ -50,6 +50,8 @@ export type ImportReport = {
   valid: number;
   invalid: number;
   invalidRows: RowError[];
+  /** Valid rows without a title: their item's title is the start of the content (mapRecord). */
+  titlesFromContent: number;
   /** Rows the server had already acknowledged before this run (from the checkpoint). */
   resumedAfterRow: number | null;
   itemsSent: number;
@@ -78,6 +80,7 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
     valid: 0,
     invalid: 0,
     invalidRows: [],
+    titlesFromContent: 0,
     resumedAfterRow: resume?.lastRow ?? null,
     itemsSent: 0,
     batches: 0,
@@ -126,6 +129,7 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
       }
       const item = mapped.item;
       report.valid++;
+      if (mapped.titleFromContent) report.titlesFromContent++;
       idsInFile.add(item.externalId);
       pushedIds.add(item.externalId);
       if (options.dryRun) {

@@ -89,6 +89,8 @@ export class Bm25Postings {
   private deadPostings = 0;
   /** Scratch for one search: score by slot (0 = not matched), and the slots matched. */
   private scores = new Float64Array(this.capacity);
+  /** Scratch for one search: postings of the query's terms read for each slot. */
+  private termHits = new Uint16Array(this.capacity);
 
   constructor() {
     this.emptyLog();
@@ -137,10 +139,12 @@ export class Bm25Postings {
   /**
    * The `limit` best rows of a group (and of some kinds, when given) for an OR of terms, best
    * first, ties by id; each term counts as often as it is given, as FTS5 counts repeated phrases.
+   * With `allTermsFirst`, rows holding every term come first (each part best first), so a row
+   * with a rare word alone cannot pass one with all the words.
    */
-  search(terms: number[], group: number, kinds: Set<number> | null, limit: number): Array<{ id: number; score: number }> {
+  search(terms: number[], group: number, kinds: Set<number> | null, limit: number, allTermsFirst = false): Array<{ id: number; score: number }> {
     if (this.liveRows === 0 || limit <= 0) return [];
-    const { scores, alive, slotGroup, slotKind, slotLength, packedStart, packedSlots, packedWeights } = this;
+    const { scores, termHits, alive, slotGroup, slotKind, slotLength, packedStart, packedSlots, packedWeights } = this;
     const { logSlots, logWeights, blockStart, blockNext } = this;
     const averageLength = this.totalLength / this.liveRows;
     const matched: number[] = [];
@@ -148,6 +152,7 @@ export class Bm25Postings {
       if (!alive[slot] || slotGroup[slot] !== group || (kinds !== null && !kinds.has(slotKind[slot]!))) return;
       if (scores[slot] === 0) matched.push(slot);
       scores[slot]! += idf * ((weight * (K1 + 1.0)) / (weight + K1 * (1 - B + (B * slotLength[slot]!) / averageLength)));
+      termHits[slot]!++;
     };
     for (const term of terms) {
       if (term >= this.terms) continue;
@@ -168,9 +173,21 @@ export class Bm25Postings {
         for (let i = blockStart[block]!, end = this.blockEnd(term, block); i < end; i++) add(logSlots[i]!, logWeights[i]!, idf);
       }
     }
-    const best = topSlots(matched, scores, this.slotRow, limit);
+    let best: number[];
+    if (allTermsFirst) {
+      // A row's posting of a term is read once per time the term is given: all of them = terms.length.
+      const holdingAll = matched.filter((slot) => termHits[slot] === terms.length);
+      const others = matched.filter((slot) => termHits[slot] !== terms.length);
+      best = topSlots(holdingAll, scores, this.slotRow, limit);
+      if (best.length < limit) best.push(...topSlots(others, scores, this.slotRow, limit - best.length));
+    } else {
+      best = topSlots(matched, scores, this.slotRow, limit);
+    }
     const results = best.map((slot) => ({ id: this.slotRow[slot]!, score: scores[slot]! }));
-    for (const slot of matched) scores[slot] = 0;
+    for (const slot of matched) {
+      scores[slot] = 0;
+      termHits[slot] = 0;
+    }
     return results;
   }
 
@@ -243,6 +260,7 @@ export class Bm25Postings {
     this.slotPostings = resized(this.slotPostings, this.capacity);
     this.alive = resized(this.alive, this.capacity);
     this.scores = resized(this.scores, this.capacity);
+    this.termHits = resized(this.termHits, this.capacity);
   }
 
   /**
@@ -327,7 +345,7 @@ export class Bm25Postings {
   }
 }
 
-function resized<T extends Int32Array | Float32Array | Float64Array | Uint8Array>(array: T, length: number): T {
+function resized<T extends Int32Array | Float32Array | Float64Array | Uint8Array | Uint16Array>(array: T, length: number): T {
   const copy = new (array.constructor as new (length: number) => T)(length);
   copy.set(array.subarray(0, Math.min(array.length, length)) as never);
   return copy;

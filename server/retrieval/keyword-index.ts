@@ -48,12 +48,14 @@ export class KeywordIndex extends FollowedIndex<ItemText> {
   /**
    * The `limit` best items of a knowledge base for an OR of query words (by BM25, best first), or
    * null when FTS5 must answer: not loaded yet (a background load starts) or a word is a phrase.
+   * With `allWordsFirst`, items holding every word rank before those holding only some.
    */
   search(
     knowledgeBaseId: string,
     words: string[],
     limit: number,
     sourceTypes: string[] | null,
+    allWordsFirst = false,
   ): Array<{ id: number; score: number }> | null {
     if (!this.loaded) {
       this.follow();
@@ -73,7 +75,7 @@ export class KeywordIndex extends FollowedIndex<ItemText> {
       kinds = new Set(sourceTypes.flatMap((t) => (this.sourceTypes.has(t) ? [this.sourceTypes.get(t)!] : [])));
       if (kinds.size === 0) return [];
     }
-    return this.postings.search(terms, group, kinds, limit);
+    return this.postings.search(terms, group, kinds, limit, allWordsFirst);
   }
 
   protected clear(): void {

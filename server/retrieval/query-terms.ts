@@ -21,7 +21,7 @@ export function searchWords(query: string): string[] {
   return [...new Set(content.length ? content : words)];
 }
 
-/** The FTS5 query for those words (null when there are none). */
-export function ftsQuery(words: string[]): string | null {
-  return words.length ? words.map((w) => `"${w}"`).join(' OR ') : null;
+/** The FTS5 query for any of those words, or with `AND` all of them (null when there are none). */
+export function ftsQuery(words: string[], operator: 'OR' | 'AND' = 'OR'): string | null {
+  return words.length ? words.map((w) => `"${w}"`).join(` ${operator} `) : null;
 }

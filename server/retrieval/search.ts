@@ -40,6 +40,8 @@ export type SearchOutcome = {
   mode: SearchMode;
 };
 
+/** Keyword searches of at most this many words (stopwords aside) list items holding all of them first. */
+const ALL_WORDS_FIRST_UP_TO = 4;
 /** Candidates each retriever contributes before fusion. */
 const CANDIDATES = 100;
 /** Nearest chunks fetched per item wanted (an item's chunks often neighbour each other). */
@@ -80,10 +82,13 @@ export class SearchService {
     const words = searchWords(query);
     const match = ftsQuery(words);
     const pool = Math.max(CANDIDATES, options.topK);
+    // A few words in keyword mode are a search someone typed ("gluten free"): items holding every
+    // word come first. Questions and hybrid keep plain BM25, which ranks them better (docs/retrieval.md).
+    const allWordsFirst = mode === 'keyword' && words.length <= ALL_WORDS_FIRST_UP_TO;
     const keyword: Ranked =
       mode !== 'semantic' && match
-        ? (this.keywords.search(knowledgeBaseId, words, pool, options.sourceTypes) ??
-          this.repo.keywordItems(knowledgeBaseId, match, pool, options.sourceTypes))
+        ? (this.keywords.search(knowledgeBaseId, words, pool, options.sourceTypes, allWordsFirst) ??
+          this.ftsKeywordItems(knowledgeBaseId, words, pool, options.sourceTypes, allWordsFirst))
         : [];
     const { ranked: semantic, chunkSimilarity } =
       mode === 'keyword' || !queryVector
@@ -100,6 +105,15 @@ export class SearchService {
       mode,
       hits: top.map((r) => ({ item: items.get(r.id)!, score: r.score, passages: passages.get(r.id) ?? [] })),
     };
+  }
+
+  /** FTS5's answer while the in-memory index loads: the same ranking, every word first when asked. */
+  private ftsKeywordItems(knowledgeBaseId: string, words: string[], pool: number, sourceTypes: string[] | null, allWordsFirst: boolean): Ranked {
+    const anyWord = this.repo.keywordItems(knowledgeBaseId, ftsQuery(words)!, pool, sourceTypes);
+    if (!allWordsFirst || words.length < 2) return anyWord;
+    const everyWord = this.repo.keywordItems(knowledgeBaseId, ftsQuery(words, 'AND')!, pool, sourceTypes);
+    const first = new Set(everyWord.map((r) => r.id));
+    return [...everyWord, ...anyWord.filter((r) => !first.has(r.id))].slice(0, pool);
   }
 
   private fuse(keyword: Ranked, semantic: Ranked): Ranked {

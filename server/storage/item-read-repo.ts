@@ -82,4 +82,14 @@ export class ItemReadRepo {
   chunks(itemId: number) {
     return this.stmts.chunks.all(itemId);
   }
+
+  /** The integrations that have items in a knowledge base, with their item counts, by name. */
+  integrations(kb: string): Array<{ integration_id: string; item_count: number }> {
+    // The identity's unique index (knowledge base, integration, external id) answers it without the rows.
+    return this.db
+      .prepare<[string], { integration_id: string; item_count: number }>(
+        'SELECT integration_id, count(*) AS item_count FROM items WHERE knowledge_base_id = ? GROUP BY integration_id ORDER BY integration_id',
+      )
+      .all(kb);
+  }
 }

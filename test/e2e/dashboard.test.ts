@@ -164,6 +164,10 @@ describe('dashboard end to end (real server, real Chromium)', { timeout: 240_000
     await app.page.getByTestId(`kb-items-${KB}`).filter({ hasText: '3' }).waitFor();
     await app.page.getByRole('link', { name: KB, exact: true }).click();
     for (const item of ITEMS) await app.page.getByRole('link', { name: item.data.title }).waitFor();
+    // The integration filter offers the integrations that have items here, nothing to type.
+    const integration = app.page.getByLabel('Integration');
+    await integration.locator('option', { hasText: 'web (3)' }).waitFor({ state: 'attached' });
+    assert.deepEqual(await integration.locator('option').allInnerTexts(), ['All', 'web (3)']);
     await app.page.getByLabel('Search').fill('refund');
     await app.page.getByRole('button', { name: 'Apply' }).click();
     await app.page.getByRole('link', { name: 'Rain jacket' }).waitFor({ state: 'detached' });
@@ -233,6 +237,10 @@ describe('dashboard end to end (real server, real Chromium)', { timeout: 240_000
     const text = await app.page.getByLabel('Totals for the period').innerText();
     assert.match(text, /Items pushed\s*3/);
     assert.match(text, /Questions\s*2/);
+    // The bulk push named no single knowledge base: its row says what such requests are.
+    const unnamed = app.page.getByRole('table', { name: 'Usage by knowledge base' }).getByRole('row').filter({ hasText: 'None named' });
+    assert.match(await unnamed.innerText(), /bulk pushes/);
+    assert.doesNotMatch(await app.page.getByRole('table', { name: 'Usage by knowledge base' }).innerText(), /—/);
   });
 
   it('an item deleted through the API shows as deleted, by which key, with no Delete button', async () => {

@@ -46,7 +46,9 @@ describe('file import end to end (real server, real Chromium)', { timeout: 400_0
     await nav('Import');
     await app.page.getByRole('heading', { name: 'Import a file' }).waitFor();
     await chooseAndMap(FIXTURE);
-    assert.equal(await app.page.getByRole('button', { name: 'Import', exact: true }).isDisabled(), true, 'importing needs a key');
+    // The signed-in Owner imports as such: no key to paste.
+    assert.equal(await app.page.getByLabel('API key').count(), 0);
+    assert.equal(await app.page.getByRole('button', { name: 'Import', exact: true }).isDisabled(), false);
     await app.page.getByRole('button', { name: 'Dry run' }).click();
     await app.page.getByText('5 rows: 4 valid, 1 invalid. Nothing was sent.').waitFor();
     const invalid = app.page.getByRole('table', { name: 'Invalid rows' });
@@ -69,16 +71,19 @@ describe('file import end to end (real server, real Chromium)', { timeout: 400_0
 
   it('imports the valid rows through the bulk API and follows every job to its final state', async () => {
     const bulkBodies: Array<{ items: Array<{ externalId: string }> }> = [];
+    const bulkRequests: Array<{ url: string; apiKey: string | undefined }> = [];
     app.page.on('request', (r) => {
-      if (r.url().endsWith('/ingest/bulk') && r.method() === 'POST') bulkBodies.push(r.postDataJSON());
+      if (!r.url().endsWith('/ingest/bulk') || r.method() !== 'POST') return;
+      bulkBodies.push(r.postDataJSON());
+      bulkRequests.push({ url: new URL(r.url()).pathname, apiKey: r.headers()['x-api-key'] });
     });
-    await app.page.getByLabel('API key').fill(app.apiKey);
     await app.page.getByRole('button', { name: 'Import', exact: true }).click();
     await app.page.getByTestId('jobs-summary').filter({ hasText: 'All 4 jobs final: 4 succeeded, 0 skipped (unchanged).' }).waitFor({ timeout: 180_000 });
     await app.page.getByTestId('import-phase').filter({ hasText: 'Import finished.' }).waitFor();
     assert.equal(await app.page.getByTestId('items-sent').innerText(), '4');
     assert.equal(await app.page.getByTestId('batches').innerText(), '1');
     assert.equal(bulkBodies.length, 1);
+    assert.deepEqual(bulkRequests, [{ url: '/admin/api/ingest/bulk', apiKey: undefined }], 'pushed with the session, no API key');
     assert.deepEqual(bulkBodies[0]!.items.map((i) => i.externalId), ['faq-delivery', 'faq-returns', 'faq-shop', 'faq-care']);
     assert.deepEqual(await itemIds(), ['faq-care', 'faq-delivery', 'faq-returns', 'faq-shop']);
     const item = await api<{ title: string; url: string; sourceData: unknown; sourceType: string }>('GET', `/knowledge-bases/${KB}/items/${INTEGRATION}/faq-care`);
@@ -134,6 +139,25 @@ describe('file import end to end (real server, real Chromium)', { timeout: 400_0
     assert.equal(other.status, 'succeeded');
     assert.equal((await api('GET', `/knowledge-bases/${KB}/items/cms/about`)).status, 200);
     await app.page.getByLabel(/^Sync: this file is a full export/).uncheck();
+  });
+
+  it('a products CSV starts as PRODUCT in the one knowledge base, under an integration named after the file; rows without a title get one', async () => {
+    const products = path.join(app.dataDir, 'products-2026-11.csv');
+    fs.writeFileSync(products, 'sku,name,description,price\nrye-1,Rye bread,Dark rye bread with seeds.,3.20\nspelt-2,,Spelt rolls baked fresh each morning. Gluten free.,0.90\n');
+    await app.page.getByLabel('File (CSV, JSON or JSONL)').setInputFiles(products);
+    await app.page.getByTestId('file-summary').filter({ hasText: 'products-2026-11.csv' }).waitFor();
+    assert.equal(await app.page.getByLabel('sourceType').inputValue(), 'PRODUCT');
+    assert.equal(await app.page.getByLabel('Knowledge base', { exact: true }).inputValue(), KB, 'the only knowledge base there is');
+    assert.equal(await app.page.getByLabel('Integration', { exact: true }).inputValue(), 'products', 'named after the file, without its date');
+    await app.page.getByText('New integration in this knowledge base: the import creates "products".').waitFor();
+    await app.page.getByLabel('Knowledge base', { exact: true }).fill('bakery');
+    await app.page.getByText('New knowledge base: the import creates "bakery".').waitFor();
+    await app.page.getByLabel('Knowledge base', { exact: true }).fill(KB);
+    await app.page.getByRole('button', { name: 'Dry run' }).click();
+    await app.page.getByText('2 rows: 2 valid, 0 invalid. Nothing was sent.').waitFor();
+    assert.match(await app.page.getByTestId('titles-from-content').innerText(), /^1 valid row has no title: the item's title is the\s+first line of its content/);
+    const preview = app.page.getByRole('table', { name: 'First items' });
+    assert.equal(await preview.getByRole('row').filter({ hasText: 'spelt-2' }).getByRole('cell').nth(1).innerText(), 'Spelt rolls baked fresh each morning. Gluten free.');
   });
 
   it('reads a JSON array file in the browser with nested keys, and names its bad elements', async () => {

@@ -1,3 +1,4 @@
+import type { SourceType } from '../../../server/contract/ingest.ts';
 import type { ByteSource, ImportFormat } from './file-records.ts';
 import { openRecords } from './file-records.ts';
 
@@ -43,4 +44,33 @@ export function guessMapping(columns: string[]): Partial<Record<keyof typeof GUE
     if (hit) out[field] = hit;
   }
   return out;
+}
+
+/** Columns and file names that say what kind of item a row is; the first kind that matches wins. */
+const KINDS: Array<{ sourceType: SourceType; columns: string[]; fileWords: string[] }> = [
+  { sourceType: 'PRODUCT', columns: ['price', 'sku', 'stock', 'ean', 'gtin', 'brand', 'regular_price', 'sale_price'], fileWords: ['product', 'catalog', 'catalogue', 'shop'] },
+  { sourceType: 'SERVICE', columns: ['duration'], fileWords: ['service'] },
+  { sourceType: 'PERSON', columns: ['email', 'phone', 'first_name', 'last_name'], fileWords: ['people', 'person', 'staff', 'team', 'employee', 'contact'] },
+  { sourceType: 'PAGE', columns: [], fileWords: ['page'] },
+];
+
+/**
+ * A first target for a chosen file: the source type its columns or name suggest (ARTICLE when
+ * nothing does), the knowledge base when only one exists (else the user picks), and an
+ * integration named after the file without a trailing date or number, so next month's export
+ * `products-2026-12.csv` lands on the same items as `products-2026-11.csv`.
+ */
+export function guessTarget(fileName: string, columns: string[], knowledgeBases: string[]): { sourceType: SourceType; knowledgeBaseId: string; integrationId: string } {
+  const lowerColumns = new Set(columns.map((c) => c.toLowerCase()));
+  const stem = fileName.replace(/\.[^.]*$/, '').toLowerCase();
+  const kind = KINDS.find((k) => k.columns.some((c) => lowerColumns.has(c))) ?? KINDS.find((k) => k.fileWords.some((w) => stem.includes(w)));
+  const integrationId = stem
+    .replace(/[^\p{L}\p{N}]+/gu, '-')
+    .replace(/(-\d+)+-?$/, '')
+    .replace(/^-+|-+$/g, '');
+  return {
+    sourceType: kind?.sourceType ?? 'ARTICLE',
+    knowledgeBaseId: knowledgeBases.length === 1 ? knowledgeBases[0]! : '',
+    integrationId: integrationId || 'import',
+  };
 }

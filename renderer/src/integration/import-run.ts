@@ -6,8 +6,8 @@ import { callJson, FINAL_JOB_STATES, PublicApiError } from './public-api.ts';
 
 /**
  * The dashboard's import: the same mapping and validation as `localiq import` (mapRecord from the
- * contract), the same bulk path, the same resume and sync rules. Everything here is plain
- * functions so the view only renders progress.
+ * contract), the same bulk path (the admin API's, with the signed-in user's session), the same
+ * resume and sync rules. Everything here is plain functions so the view only renders progress.
  */
 export type ImportSettings = { format: ImportFormat; mapping: ImportMapping; target: ImportTarget };
 
@@ -18,14 +18,15 @@ export const PREVIEW_COUNT = 10;
 /** Invalid rows kept for display; the count covers all of them. */
 const MAX_SHOWN_INVALID = 5_000;
 
-export type ReadProgress = { rows: number; valid: number; invalid: number; bytesRead: number; totalBytes: number };
+/** `titlesFromContent`: valid rows without a title, whose items take the start of their content as title. */
+export type ReadProgress = { rows: number; valid: number; invalid: number; titlesFromContent: number; bytesRead: number; totalBytes: number };
 
 export type DryRunReport = ReadProgress & { preview: IngestItem[]; invalidRows: RowError[]; idsInFile: Set<string> };
 
 /** Streams the whole file through the mapping: what an import would send and what it would refuse. */
 export async function dryRun(file: ByteSource, settings: ImportSettings, onProgress: (p: ReadProgress) => void, signal: AbortSignal): Promise<DryRunReport> {
   const reader = openRecords(file, settings.format);
-  const report: DryRunReport = { rows: 0, valid: 0, invalid: 0, bytesRead: 0, totalBytes: file.size, preview: [], invalidRows: [], idsInFile: new Set() };
+  const report: DryRunReport = { rows: 0, valid: 0, invalid: 0, titlesFromContent: 0, bytesRead: 0, totalBytes: file.size, preview: [], invalidRows: [], idsInFile: new Set() };
   let lastShown = 0;
   for await (const read of reader.records) {
     if (signal.aborted) throw signal.reason;
@@ -37,6 +38,7 @@ export async function dryRun(file: ByteSource, settings: ImportSettings, onProgr
       if (report.invalidRows.length < MAX_SHOWN_INVALID) report.invalidRows.push(mapped.error);
     } else {
       report.valid++;
+      if (mapped.titleFromContent) report.titlesFromContent++;
       report.idsInFile.add(mapped.item.externalId);
       if (report.preview.length < PREVIEW_COUNT) report.preview.push(mapped.item);
     }
@@ -119,20 +121,20 @@ export class PauseGate {
 export async function runImport(options: {
   file: ByteSource & { lastModified?: number };
   settings: ImportSettings;
-  apiKey: string;
   resumeAfterRow: number;
   itemsSentBefore: number;
   signal: AbortSignal;
   gate: PauseGate;
   onProgress: (p: ImportProgress) => void;
 }): Promise<ImportResult> {
-  const { file, settings, apiKey, signal, gate, onProgress } = options;
+  const { file, settings, signal, gate, onProgress } = options;
   const key = resumeKey(file, settings);
   const reader = openRecords(file, settings.format);
   const state: ImportResult = {
     rows: 0,
     valid: 0,
     invalid: 0,
+    titlesFromContent: 0,
     bytesRead: 0,
     totalBytes: file.size,
     itemsSent: options.itemsSentBefore,
@@ -148,7 +150,7 @@ export async function runImport(options: {
 
   const send = async (items: IngestItem[]): Promise<void> => {
     try {
-      await callJson(apiKey, 'POST', '/ingest/bulk', { items }, {
+      await callJson('session', 'POST', '/ingest/bulk', { items }, {
         signal,
         onWait: (reason, ms) => {
           state.waiting = `${reason}: waiting ${Math.round(ms / 1000)} s`;
@@ -189,6 +191,7 @@ export async function runImport(options: {
       continue;
     }
     state.valid++;
+    if (mapped.titleFromContent) state.titlesFromContent++;
     state.idsInFile.add(mapped.item.externalId);
     state.pushedIds.add(mapped.item.externalId);
     if (read.row <= options.resumeAfterRow) continue;
@@ -224,12 +227,12 @@ function jobsPagePath(target: ImportTarget, cursor: string | null, status?: JobS
  * The latest job of each pushed item from `GET /jobs` (newest first, so the first job seen for
  * an externalId is its latest), polled until every one is final.
  */
-export async function followJobs(apiKey: string, target: ImportTarget, ids: Set<string>, signal: AbortSignal, onTally: (t: JobTally) => void): Promise<JobTally> {
+export async function followJobs(target: ImportTarget, ids: Set<string>, signal: AbortSignal, onTally: (t: JobTally) => void): Promise<JobTally> {
   for (;;) {
     const latest = new Map<string, JobStatus>();
     let cursor: string | null = null;
     do {
-      const page: { data: JobView[]; nextCursor: string | null } = await callJson(apiKey, 'GET', jobsPagePath(target, cursor), undefined, { signal });
+      const page: { data: JobView[]; nextCursor: string | null } = await callJson('session', 'GET', jobsPagePath(target, cursor), undefined, { signal });
       for (const job of page.data) if (ids.has(job.externalId) && !latest.has(job.externalId)) latest.set(job.externalId, job.status);
       cursor = page.nextCursor;
     } while (cursor && latest.size < ids.size);
@@ -250,14 +253,14 @@ export async function followJobs(apiKey: string, target: ImportTarget, ids: Set<
  * What the knowledge base holds for this integration but the file does not: indexed items from
  * the item list, plus items pushed but not indexed yet (queued and processing jobs).
  */
-export async function findAbsentItems(apiKey: string, target: ImportTarget, idsInFile: Set<string>, signal: AbortSignal): Promise<string[]> {
+export async function findAbsentItems(target: ImportTarget, idsInFile: Set<string>, signal: AbortSignal): Promise<string[]> {
   const present = new Set<string>();
   let cursor: string | null = null;
   do {
     const query = new URLSearchParams({ integrationId: target.integrationId, limit: '200' });
     if (cursor) query.set('cursor', cursor);
     const page: { data: Array<{ externalId: string }>; nextCursor: string | null } = await callJson(
-      apiKey,
+      'session',
       'GET',
       `/knowledge-bases/${encodeURIComponent(target.knowledgeBaseId)}/items?${query}`,
       undefined,
@@ -269,7 +272,7 @@ export async function findAbsentItems(apiKey: string, target: ImportTarget, idsI
   for (const status of ['queued', 'processing'] as const) {
     cursor = null;
     do {
-      const page: { data: JobView[]; nextCursor: string | null } = await callJson(apiKey, 'GET', jobsPagePath(target, cursor, status), undefined, { signal });
+      const page: { data: JobView[]; nextCursor: string | null } = await callJson('session', 'GET', jobsPagePath(target, cursor, status), undefined, { signal });
       for (const job of page.data) present.add(job.externalId);
       cursor = page.nextCursor;
     } while (cursor);
@@ -278,15 +281,16 @@ export async function findAbsentItems(apiKey: string, target: ImportTarget, idsI
 }
 
 /** Deletes a few at a time; an item already gone (404) counts as deleted. */
-export async function deleteItems(apiKey: string, target: ImportTarget, externalIds: string[], onDeleted: (n: number) => void): Promise<number> {
+export async function deleteItems(target: ImportTarget, externalIds: string[], onDeleted: (n: number) => void): Promise<number> {
   let next = 0;
   let deleted = 0;
-  const path = (id: string) => `/items/${encodeURIComponent(target.knowledgeBaseId)}/${encodeURIComponent(target.integrationId)}/${encodeURIComponent(id)}`;
+  const path = (id: string) =>
+    `/knowledge-bases/${encodeURIComponent(target.knowledgeBaseId)}/items/${encodeURIComponent(target.integrationId)}/${encodeURIComponent(id)}`;
   const worker = async () => {
     while (next < externalIds.length) {
       const id = externalIds[next++]!;
       try {
-        await callJson(apiKey, 'DELETE', path(id));
+        await callJson('session', 'DELETE', path(id));
       } catch (error) {
         if (!(error instanceof PublicApiError && error.code === 'not_found')) throw error;
       }

@@ -1,7 +1,7 @@
 import { useId } from 'react';
 
 /**
- * The API key the console and the import view call with. Values are shown once when a key is
+ * The API key the console calls with. Values are shown once when a key is
  * created, so the user pastes one here; it lives in component state only and is masked.
  */
 export function ApiKeyField({ value, onChange, scopes }: { value: string; onChange: (value: string) => void; scopes: string }) {

@@ -1,8 +1,15 @@
+import { ADMIN_PREFIX, CSRF_HEADER } from '../../../server/contract/admin.ts';
+import { currentCsrfToken } from '../api.ts';
+
 /**
  * Calls to LocalIQ's public API from the dashboard, with an API key the user pasted. The key is
  * passed in by the caller on every call and never stored (not in localStorage, not in the URL):
  * key values are shown once, so the dashboard cannot read stored ones either.
+ *
+ * `'session'` calls the admin API's route of the same path instead (`/admin/api/ingest/bulk`,
+ * `/admin/api/jobs`…), as the signed-in user: the file import needs no key.
  */
+export type Caller = { apiKey: string } | 'session';
 
 export type RawResponse = {
   status: number;
@@ -15,12 +22,17 @@ export type RawResponse = {
 };
 
 /** One request exactly as asked: no retries, every header and the raw body kept for display. */
-export async function rawRequest(apiKey: string, method: string, path: string, body?: string, signal?: AbortSignal): Promise<RawResponse> {
+export async function rawRequest(caller: Caller, method: string, path: string, body?: string, signal?: AbortSignal): Promise<RawResponse> {
   const started = performance.now();
-  const res = await fetch(path, {
+  const session = caller === 'session';
+  const res = await fetch(session ? `${ADMIN_PREFIX}${path}` : path, {
     method,
-    headers: { 'x-api-key': apiKey, accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    credentials: 'omit',
+    headers: {
+      ...(session ? { [CSRF_HEADER]: currentCsrfToken() ?? '' } : { 'x-api-key': caller.apiKey }),
+      accept: 'application/json',
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    credentials: session ? 'same-origin' : 'omit',
     ...(body === undefined ? {} : { body }),
     ...(signal ? { signal } : {}),
   });
@@ -61,7 +73,7 @@ const sleep = (ms: number, signal?: AbortSignal) =>
  * on any other 4xx (a refused request cannot succeed by repeating it).
  */
 export async function callJson<T>(
-  apiKey: string,
+  caller: Caller,
   method: 'GET' | 'POST' | 'DELETE',
   path: string,
   body?: unknown,
@@ -71,7 +83,7 @@ export async function callJson<T>(
   for (;;) {
     let res: RawResponse;
     try {
-      res = await rawRequest(apiKey, method, path, body === undefined ? undefined : JSON.stringify(body), options.signal);
+      res = await rawRequest(caller, method, path, body === undefined ? undefined : JSON.stringify(body), options.signal);
     } catch (error) {
       if (options.signal?.aborted || ++failures >= 5) throw error;
       const wait = 500 * 2 ** failures;

@@ -99,7 +99,7 @@ function FollowJobs({ apiKey, targets }: { apiKey: string; targets: FollowTarget
         if (open.length === 0 || stopped) return;
         for (const t of open) {
           try {
-            const res = await rawRequest(apiKey, 'GET', jobPath(t));
+            const res = await rawRequest({ apiKey }, 'GET', jobPath(t));
             latest[t.jobId] = res.status === 200 ? (res.json as JobView) : { error: `${res.status}: ${(res.json as { message?: string })?.message ?? res.body}` };
           } catch (error) {
             latest[t.jobId] = { error: (error as Error).message };
@@ -185,7 +185,7 @@ export function ConsoleScreen() {
     setTargets([]);
     setResponse(null);
     try {
-      const res = await rawRequest(apiKey, endpoint.method, path, hasBody ? body : undefined);
+      const res = await rawRequest({ apiKey }, endpoint.method, path, hasBody ? body : undefined);
       setResponse(res);
       setTargets(followTargets(endpointId, value, res));
       responseRef.current?.focus();

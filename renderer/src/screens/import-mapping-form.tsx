@@ -1,5 +1,8 @@
 import { useId } from 'react';
+import type { AdminIntegration } from '../../../server/contract/admin.ts';
 import { SOURCE_TYPES, type SourceType } from '../../../server/contract/ingest.ts';
+import { get, seg } from '../api.ts';
+import { useLoad } from '../components/ui.tsx';
 
 /** The mapping as edited: '' means "not mapped"; sourceData is a list so rows keep their order. */
 export type MappingDraft = {
@@ -33,10 +36,21 @@ function ColumnSelect({ id, value, columns, required, onChange }: { id: string; 
   );
 }
 
+/** Says when a typed name is not one that exists, so a typo is seen before the import creates it. */
+function NewNameNote({ name, known, what }: { name: string; known: string[]; what: string }) {
+  if (!name || known.includes(name)) return null;
+  return (
+    <span className="hint" role="status">
+      New {what}: the import creates "{name}".
+    </span>
+  );
+}
+
 export function MappingForm({
   columns,
   mapping,
   target,
+  knowledgeBases,
   onMapping,
   onTarget,
   disabled,
@@ -44,11 +58,20 @@ export function MappingForm({
   columns: string[];
   mapping: MappingDraft;
   target: TargetDraft;
+  /** The knowledge bases that exist, offered for the target. */
+  knowledgeBases: string[];
   onMapping: (m: MappingDraft) => void;
   onTarget: (t: TargetDraft) => void;
   disabled: boolean;
 }) {
   const id = useId();
+  const existingKb = knowledgeBases.includes(target.knowledgeBaseId);
+  const integrations = useLoad(
+    (signal) =>
+      existingKb ? get<{ data: AdminIntegration[] }>(`/knowledge-bases/${seg(target.knowledgeBaseId)}/integrations`, signal) : Promise.resolve({ data: [] }),
+    [target.knowledgeBaseId, existingKb],
+  );
+  const knownIntegrations = (integrations.data?.data ?? []).map((i) => i.id);
   const mapped = new Set([mapping.externalId, mapping.content, mapping.title, mapping.url, mapping.hash, ...mapping.sourceData.map((s) => s.column)]);
   const unmapped = columns.filter((c) => !mapped.has(c) && !c.includes('.'));
   const setRow = (i: number, row: { key: string; column: string }) =>
@@ -86,11 +109,29 @@ export function MappingForm({
           </div>
           <div className="field">
             <label htmlFor={`${id}-kb`}>Knowledge base</label>
-            <input id={`${id}-kb`} value={target.knowledgeBaseId} onChange={(e) => onTarget({ ...target, knowledgeBaseId: e.target.value.trim() })} />
+            <input
+              id={`${id}-kb`}
+              list={`${id}-kbs`}
+              value={target.knowledgeBaseId}
+              placeholder={knowledgeBases.length ? 'choose or type a name' : 'type a name'}
+              onChange={(e) => onTarget({ ...target, knowledgeBaseId: e.target.value.trim() })}
+            />
+            <datalist id={`${id}-kbs`}>
+              {knowledgeBases.map((kb) => (
+                <option key={kb} value={kb} />
+              ))}
+            </datalist>
+            <NewNameNote name={target.knowledgeBaseId} known={knowledgeBases} what="knowledge base" />
           </div>
           <div className="field">
             <label htmlFor={`${id}-int`}>Integration</label>
-            <input id={`${id}-int`} value={target.integrationId} onChange={(e) => onTarget({ ...target, integrationId: e.target.value.trim() })} />
+            <input id={`${id}-int`} list={`${id}-ints`} value={target.integrationId} onChange={(e) => onTarget({ ...target, integrationId: e.target.value.trim() })} />
+            <datalist id={`${id}-ints`}>
+              {knownIntegrations.map((integration) => (
+                <option key={integration} value={integration} />
+              ))}
+            </datalist>
+            {existingKb ? <NewNameNote name={target.integrationId} known={knownIntegrations} what="integration in this knowledge base" /> : null}
             <span className="hint">Items are identified by integration and externalId; use the same integration for every import of this source.</span>
           </div>
         </fieldset>

@@ -38,6 +38,12 @@ export function ReadStats({ progress, label }: { progress: ReadProgress & Partia
         ) : null}
       </dl>
       {progress.waiting ? <p className="hint">{progress.waiting}</p> : null}
+      {progress.titlesFromContent > 0 ? (
+        <p className="note" data-testid="titles-from-content">
+          {formatNumber(progress.titlesFromContent)} valid row{progress.titlesFromContent === 1 ? ' has' : 's have'} no title: the item's title is the
+          first line of its content (up to 80 characters). Map a title column to choose it yourself.
+        </p>
+      ) : null}
     </>
   );
 }

@@ -1,8 +1,11 @@
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { importMappingSchema, importTargetSchema } from '../../../server/contract/import-mapping.ts';
-import { Confirm, ErrorNote, PageHeader } from '../components/ui.tsx';
+import type { AdminKnowledgeBase } from '../../../server/contract/admin.ts';
+import { get } from '../api.ts';
+import { Confirm, ErrorNote, PageHeader, useLoad } from '../components/ui.tsx';
+import { useSession } from '../session.tsx';
 import { formatNumber } from '../format.ts';
-import { guessMapping, readColumns } from '../integration/columns.ts';
+import { guessMapping, guessTarget, readColumns } from '../integration/columns.ts';
 import { type ImportFormat, formatFromName } from '../integration/file-records.ts';
 import {
   clearResumePoint,
@@ -21,18 +24,22 @@ import {
   resumeKey,
   runImport,
 } from '../integration/import-run.ts';
-import { ApiKeyField } from '../integration/key-field.tsx';
 import { MappingForm, type MappingDraft, type TargetDraft } from './import-mapping-form.tsx';
 import { InvalidRows, JobStats, jobSummary, PreviewItems, ReadStats } from './import-results.tsx';
 
 /**
  * Import a CSV, JSON or JSONL export from the browser: map its columns to item fields, dry-run
- * it, then push it through `POST /ingest/bulk` with the pasted key, the way `localiq import` does.
+ * it, then push it through the bulk route with the signed-in session, the way `localiq import` does.
  */
 
 type Phase = 'idle' | 'dry-run' | 'importing' | 'following' | 'syncing' | 'done' | 'stopped';
 
 const EMPTY_MAPPING: MappingDraft = { externalId: '', content: '', title: '', url: '', hash: '', sourceData: [] };
+
+/** A schema issue as the form shows it; zod's message for an empty required field says what to do instead. */
+function issueText(issue: { path: PropertyKey[]; message: string }, whenEmpty: string): string {
+  return `${issue.path.join('.')}: ${issue.message === 'Too small: expected string to have >=1 characters' ? whenEmpty : issue.message}`;
+}
 
 function toSettings(format: ImportFormat | null, m: MappingDraft, t: TargetDraft): { settings: ImportSettings | null; issues: string[] } {
   const sourceData = Object.fromEntries(m.sourceData.filter((r) => r.column).map((r) => [r.key.trim() || r.column, r.column]));
@@ -46,8 +53,8 @@ function toSettings(format: ImportFormat | null, m: MappingDraft, t: TargetDraft
   });
   const target = importTargetSchema.safeParse(t);
   const issues = [
-    ...(mapping.success ? [] : mapping.error.issues.map((i) => `${i.path.join('.')}: ${i.message === 'Too small: expected string to have >=1 characters' ? 'choose a column' : i.message}`)),
-    ...(target.success ? [] : target.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`)),
+    ...(mapping.success ? [] : mapping.error.issues.map((i) => issueText(i, 'choose a column'))),
+    ...(target.success ? [] : target.error.issues.map((i) => issueText(i, 'choose or type a name'))),
   ];
   if (!format || !mapping.success || !target.success) return { settings: null, issues };
   return { settings: { format, mapping: mapping.data, target: target.data }, issues };
@@ -56,12 +63,14 @@ function toSettings(format: ImportFormat | null, m: MappingDraft, t: TargetDraft
 export function ImportScreen() {
   const fileId = useId();
   const syncId = useId();
-  const [apiKey, setApiKey] = useState('');
+  const { session } = useSession();
+  const knowledgeBases = useLoad((signal) => get<{ data: AdminKnowledgeBase[] }>('/knowledge-bases', signal), []);
+  const knownKbs = (knowledgeBases.data?.data ?? []).map((kb) => kb.id);
   const [file, setFile] = useState<File | null>(null);
   const [format, setFormat] = useState<ImportFormat | null>(null);
   const [columns, setColumns] = useState<string[]>([]);
   const [mapping, setMapping] = useState<MappingDraft>(EMPTY_MAPPING);
-  const [target, setTarget] = useState<TargetDraft>({ sourceType: 'ARTICLE', knowledgeBaseId: 'main', integrationId: 'import' });
+  const [target, setTarget] = useState<TargetDraft>({ sourceType: 'ARTICLE', knowledgeBaseId: '', integrationId: '' });
   const [sync, setSync] = useState(false);
   const [phase, setPhase] = useState<Phase>('idle');
   const [error, setError] = useState<string | null>(null);
@@ -107,6 +116,10 @@ export function ImportScreen() {
       setFormat(detected);
       setColumns(found);
       setMapping({ ...EMPTY_MAPPING, ...guessMapping(found) });
+      // Read again: an import or a push since the screen opened may have created one.
+      const current = await get<{ data: AdminKnowledgeBase[] }>('/knowledge-bases');
+      knowledgeBases.setData(current);
+      setTarget(guessTarget(chosen.name, found, current.data.map((kb) => kb.id)));
     } catch (e) {
       setError(`Cannot read "${chosen.name}": ${(e as Error).message}`);
     }
@@ -130,7 +143,7 @@ export function ImportScreen() {
     try {
       const result = await dryRun(file, settings, setReading, signal);
       setReport(result);
-      if (sync && apiKey && result.rows > 0) setWouldDelete((await findAbsentItems(apiKey, settings.target, result.idsInFile, signal)).length);
+      if (sync && result.rows > 0) setWouldDelete((await findAbsentItems(settings.target, result.idsInFile, signal)).length);
       setPhase('idle');
     } catch (e) {
       if (!signal.aborted) setError(`Dry run stopped: ${(e as Error).message}`);
@@ -141,7 +154,7 @@ export function ImportScreen() {
   const runSync = async (signal: AbortSignal) => {
     if (!settings) return;
     setPhase('syncing');
-    const found = await findAbsentItems(apiKey, settings.target, idsInFile.current, signal);
+    const found = await findAbsentItems(settings.target, idsInFile.current, signal);
     if (found.length === 0) {
       setSyncNote('Sync: every item of this integration is in the file; nothing to delete.');
       setPhase('done');
@@ -158,12 +171,12 @@ export function ImportScreen() {
     setSyncNote(null);
     setProgress(null);
     try {
-      const result = await runImport({ file, settings, apiKey, resumeAfterRow: fromRow, itemsSentBefore: itemsBefore, signal, gate: gate.current, onProgress: setProgress });
+      const result = await runImport({ file, settings, resumeAfterRow: fromRow, itemsSentBefore: itemsBefore, signal, gate: gate.current, onProgress: setProgress });
       setResume(null);
       idsInFile.current = result.idsInFile;
       if (result.pushedIds.size > 0) {
         setPhase('following');
-        await followJobs(apiKey, settings.target, result.pushedIds, signal, setTally);
+        await followJobs(settings.target, result.pushedIds, signal, setTally);
       }
       if (sync) {
         if (result.rows === 0) setSyncNote('Sync skipped: the file holds no rows, and an empty export would delete everything.');
@@ -178,17 +191,16 @@ export function ImportScreen() {
   };
 
   const canRun = Boolean(file && settings) && !busy;
-  const canImport = canRun && apiKey !== '';
+  const canImport = canRun && session.canManage;
   return (
     <>
       <PageHeader title="Import a file" />
       <p className="hint">
-        Load a CSV, JSON or JSONL export into a knowledge base through the public API, with an API key that has <code>iq:import</code> (and <code>iq:read</code> for
-        sync). Importing the same unchanged file again skips every item.
+        Load a CSV, JSON or JSONL export into a knowledge base, as you: the Owner and Admins can import, no API key needed. Importing the same unchanged file again
+        skips every item.
       </p>
       <section className="panel" aria-labelledby="import-file-heading">
         <h2 id="import-file-heading">File</h2>
-        <ApiKeyField value={apiKey} onChange={setApiKey} scopes="iq:import, and iq:read for sync" />
         <div className="field">
           <label htmlFor={fileId}>File (CSV, JSON or JSONL)</label>
           <input id={fileId} type="file" accept=".csv,.tsv,.json,.jsonl,.ndjson" disabled={busy} onChange={(e) => void chooseFile(e.target.files?.[0] ?? null)} />
@@ -203,7 +215,15 @@ export function ImportScreen() {
       {file ? (
         <section className="panel" aria-labelledby="import-mapping-heading">
           <h2 id="import-mapping-heading">Mapping</h2>
-          <MappingForm columns={columns} mapping={mapping} target={target} onMapping={setMapping} onTarget={setTarget} disabled={busy} />
+          <MappingForm
+            columns={columns}
+            mapping={mapping}
+            target={target}
+            knowledgeBases={knownKbs}
+            onMapping={setMapping}
+            onTarget={setTarget}
+            disabled={busy}
+          />
           <label className="check" htmlFor={syncId}>
             <input id={syncId} type="checkbox" checked={sync} disabled={busy} onChange={(e) => setSync(e.target.checked)} />
             <span>
@@ -280,7 +300,7 @@ export function ImportScreen() {
               </>
             )}
           </div>
-          {file && !apiKey ? <p className="hint">A dry run needs no key; importing does.</p> : null}
+          {!session.canManage ? <p className="hint">You can try a dry run; only the Owner and Admins can import.</p> : null}
         </section>
       ) : null}
       {phase === 'dry-run' && reading ? (
@@ -349,7 +369,7 @@ export function ImportScreen() {
         }}
         onConfirm={async () => {
           if (!settings || !absent) return;
-          const deleted = await deleteItems(apiKey, settings.target, absent, () => undefined);
+          const deleted = await deleteItems(settings.target, absent, () => undefined);
           setAbsent(null);
           setSyncNote(`Sync: deleted ${formatNumber(deleted)} item${deleted === 1 ? '' : 's'} no longer in the file.`);
           setPhase('done');

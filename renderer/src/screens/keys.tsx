@@ -1,134 +1,42 @@
-import { type FormEvent, useState } from 'react';
-import {
-  type AdminKey,
-  type AdminKnowledgeBase,
-  type CreatedKey,
-  SCOPE_DESCRIPTIONS,
-  SCOPES,
-  type Scope,
-} from '../../../server/contract/admin.ts';
+import { useState } from 'react';
+import { type AdminKey, type AdminKnowledgeBase, type CreatedKey, SCOPE_DESCRIPTIONS } from '../../../server/contract/admin.ts';
 import { get, post } from '../api.ts';
-import { Badge, CodeBlock, Confirm, CopyButton, EmptyState, ErrorNote, errorText, Modal, PageHeader, useLoad, DataTable } from '../components/ui.tsx';
+import { Badge, CodeBlock, Confirm, CopyButton, EmptyState, ErrorNote, Modal, PageHeader, useLoad, DataTable } from '../components/ui.tsx';
 import { formatDate, formatRelative } from '../format.ts';
 import { useSession } from '../session.tsx';
-
-const EXPIRY_PRESETS = [
-  { id: 'never', label: 'Never', days: null },
-  { id: '30d', label: '30 days', days: 30 },
-  { id: '90d', label: '90 days', days: 90 },
-  { id: '1y', label: '1 year', days: 365 },
-  { id: 'custom', label: 'Custom date', days: null },
-] as const;
+import { CreateKeyForm } from './key-form.tsx';
 
 /** The first push, ready to paste: the one thing a new user needs to see something happen. */
-export function curlExample(keyValue = '$LOCALIQ_API_KEY'): string {
+export function curlExample(keyValue = '$LOCALIQ_API_KEY', knowledgeBaseId = 'main'): string {
   return `curl -s ${window.location.origin}/ingest \\
   -H "x-api-key: ${keyValue}" -H 'content-type: application/json' \\
-  -d '{"integrationId":"shop","knowledgeBaseId":"main","sourceType":"PRODUCT","externalId":"sku-42",
+  -d '{"integrationId":"shop","knowledgeBaseId":${shellQuoted(JSON.stringify(knowledgeBaseId))},"sourceType":"PRODUCT","externalId":"sku-42",
        "data":{"title":"Rain jacket","content":"Waterproof jacket with taped seams."}}'`;
 }
 
-function CreateKeyForm({ knowledgeBases, onCreated, onCancel }: { knowledgeBases: string[]; onCreated: (c: CreatedKey) => void; onCancel: () => void }) {
-  const [expiry, setExpiry] = useState<(typeof EXPIRY_PRESETS)[number]['id']>('90d');
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const submit = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const form = new FormData(event.currentTarget);
-    const scopes = form.getAll('scopes').map(String) as Scope[];
-    if (scopes.length === 0) return setError('Choose at least one scope.');
-    const kbs = String(form.get('knowledgeBases') ?? '')
-      .split(',')
-      .map((s) => s.trim())
-      .filter(Boolean);
-    let expiresAt: string | null = null;
-    const preset = EXPIRY_PRESETS.find((p) => p.id === expiry)!;
-    if (preset.days) expiresAt = new Date(Date.now() + preset.days * 86_400_000).toISOString();
-    if (expiry === 'custom') {
-      const date = String(form.get('expiryDate') ?? '');
-      if (!date) return setError('Pick the expiry date.');
-      expiresAt = new Date(`${date}T23:59:59`).toISOString();
-    }
-    setBusy(true);
-    setError(null);
-    try {
-      onCreated(
-        await post<CreatedKey>('/keys', {
-          name: String(form.get('name')),
-          description: String(form.get('description') ?? ''),
-          scopes,
-          knowledgeBaseIds: kbs.length ? kbs : null,
-          expiresAt,
-        }),
-      );
-    } catch (e) {
-      setError(errorText(e));
-    } finally {
-      setBusy(false);
-    }
-  };
-  return (
-    <form onSubmit={(e) => void submit(e)} className="form">
-      <div className="field">
-        <label htmlFor="key-name">Name</label>
-        <input id="key-name" name="name" required maxLength={100} placeholder="e.g. Shop catalogue sync" autoFocus />
-      </div>
-      <div className="field">
-        <label htmlFor="key-description">Description</label>
-        <input id="key-description" name="description" maxLength={500} placeholder="What uses this key (optional)" />
-      </div>
-      <fieldset>
-        <legend>Scopes: what the key may do</legend>
-        {SCOPES.map((scope) => (
-          <label key={scope} className="check">
-            <input type="checkbox" name="scopes" value={scope} defaultChecked={scope === 'iq:import'} />
-            <span>
-              <code>{scope}</code> <span className="hint">{SCOPE_DESCRIPTIONS[scope]}</span>
-            </span>
-          </label>
-        ))}
-      </fieldset>
-      <div className="field">
-        <label htmlFor="key-kbs">Knowledge bases (comma-separated; empty means all)</label>
-        <input id="key-kbs" name="knowledgeBases" list="known-kbs" placeholder={knowledgeBases[0] ?? 'main'} />
-        <datalist id="known-kbs">
-          {knowledgeBases.map((kb) => (
-            <option key={kb} value={kb} />
-          ))}
-        </datalist>
-      </div>
-      <fieldset>
-        <legend>Expires</legend>
-        <div className="segmented">
-          {EXPIRY_PRESETS.map((p) => (
-            <label key={p.id} className="radio">
-              <input type="radio" name="expiry" value={p.id} checked={expiry === p.id} onChange={() => setExpiry(p.id)} />
-              {p.label}
-            </label>
-          ))}
-        </div>
-        {expiry === 'custom' ? (
-          <div className="field">
-            <label htmlFor="key-expiry-date">Expiry date</label>
-            <input id="key-expiry-date" name="expiryDate" type="date" min={new Date(Date.now() + 86_400_000).toISOString().slice(0, 10)} required />
-          </div>
-        ) : null}
-      </fieldset>
-      <ErrorNote error={error} />
-      <div className="actions">
-        <button type="button" className="secondary" onClick={onCancel}>
-          Cancel
-        </button>
-        <button type="submit" className="primary" disabled={busy}>
-          Create key
-        </button>
-      </div>
-    </form>
-  );
+/** Text placed inside a single-quoted shell argument. */
+const shellQuoted = (text: string) => text.replaceAll("'", "'\\''");
+
+/**
+ * A first request a new key can make: in a knowledge base it may use (its first, else one that
+ * exists, else `main`) and with a scope it has (push if it may import, else search, usage, articles).
+ */
+export function tryItFor(key: AdminKey, value: string, knownKnowledgeBases: string[]): { what: string; curl: string } {
+  const kb = key.knowledgeBaseIds?.[0] ?? knownKnowledgeBases[0] ?? 'main';
+  const origin = window.location.origin;
+  const header = `-H "x-api-key: ${value}"`;
+  if (key.scopes.includes('iq:import')) return { what: `push your first item to "${kb}"`, curl: curlExample(value, kb) };
+  if (key.scopes.includes('iq:read')) {
+    const url = `${origin}/knowledge-bases/${encodeURIComponent(kb).replaceAll("'", '%27')}/search`;
+    return { what: `search "${kb}"`, curl: `curl -s '${url}' \\\n  ${header} -H 'content-type: application/json' \\\n  -d '{"query":"opening hours"}'` };
+  }
+  if (key.scopes.includes('usage:read')) return { what: 'read the usage report', curl: `curl -s ${origin}/usage \\\n  ${header}` };
+  return { what: 'list the published articles', curl: `curl -s ${origin}/articles \\\n  ${header}` };
 }
 
 /** The value exists only here, in component state, until dismissed: it is never stored. */
-function KeyValuePanel({ created, onDone }: { created: CreatedKey; onDone: () => void }) {
+function KeyValuePanel({ created, knowledgeBases, onDone }: { created: CreatedKey; knowledgeBases: string[]; onDone: () => void }) {
+  const tryIt = tryItFor(created.key, created.value, knowledgeBases);
   return (
     <div className="dialog-body">
       <p className="warning" role="alert">
@@ -140,8 +48,8 @@ function KeyValuePanel({ created, onDone }: { created: CreatedKey; onDone: () =>
         </code>
         <CopyButton text={created.value} label="Copy key" />
       </div>
-      <p className="hint">Try it: push your first item.</p>
-      <CodeBlock code={curlExample(created.value)} label="curl example" />
+      <p className="hint">Try it: {tryIt.what}.</p>
+      <CodeBlock code={tryIt.curl} label="curl example" />
       <div className="actions">
         <button type="button" className="primary" onClick={onDone}>
           I have stored the key
@@ -162,6 +70,7 @@ export function KeysScreen() {
   const [graceHours, setGraceHours] = useState(24);
   const canManage = session.canManage;
   const list = keys.data?.data ?? [];
+  const knownKbs = (kbs.data?.data ?? []).map((k) => k.id);
 
   return (
     <>
@@ -186,15 +95,15 @@ export function KeysScreen() {
         </EmptyState>
       ) : null}
       {list.length > 0 ? (
-        <DataTable caption="API keys" columns={['Name', 'Prefix', 'Scopes', 'Knowledge bases', 'Created by', 'Last used', 'Expiry', canManage && 'Actions']}>
+        <DataTable caption="API keys" columns={['Name', 'Scopes', 'Knowledge bases', 'Created', 'Expiry', canManage && 'Actions']}>
           {list.map((key) => (
             <tr key={key.id} data-key-id={key.id}>
               <td>
                 <strong>{key.name}</strong>
+                <div>
+                  <code>{key.prefix}</code>
+                </div>
                 {key.description ? <div className="hint">{key.description}</div> : null}
-              </td>
-              <td>
-                <code>{key.prefix}</code>
               </td>
               <td>
                 {key.scopes.map((s) => (
@@ -207,8 +116,8 @@ export function KeysScreen() {
               <td>
                 {key.createdBy ?? '—'}
                 <div className="hint">{formatDate(key.createdAt)}</div>
+                <div className="hint">last used {formatRelative(key.lastUsedAt)}</div>
               </td>
-              <td>{formatRelative(key.lastUsedAt)}</td>
               <td>
                 <Badge value={key.state} />
                 <div className="hint">
@@ -244,7 +153,7 @@ export function KeysScreen() {
 
       <Modal title="Create an API key" open={creating} onClose={() => setCreating(false)}>
         <CreateKeyForm
-          knowledgeBases={(kbs.data?.data ?? []).map((k) => k.id)}
+          knowledgeBases={knownKbs}
           onCancel={() => setCreating(false)}
           onCreated={(c) => {
             setCreating(false);
@@ -254,7 +163,7 @@ export function KeysScreen() {
         />
       </Modal>
       <Modal title={created ? `Key "${created.key.name}" created` : 'Key created'} open={created !== null} onClose={() => setCreated(null)} dismissable={false}>
-        {created ? <KeyValuePanel created={created} onDone={() => setCreated(null)} /> : null}
+        {created ? <KeyValuePanel created={created} knowledgeBases={knownKbs} onDone={() => setCreated(null)} /> : null}
       </Modal>
       <Confirm
         title="Revoke this key?"

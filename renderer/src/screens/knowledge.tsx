@@ -1,6 +1,7 @@
 import { type FormEvent, useState } from 'react';
 import {
   type AdminItemDetail,
+  type AdminIntegration,
   type AdminItemSummary,
   type AdminKnowledgeBase,
   type JobView,
@@ -78,6 +79,7 @@ function ItemList({ knowledgeBaseId }: { knowledgeBaseId: string }) {
     },
     [knowledgeBaseId, filter],
   );
+  const integrations = useLoad((signal) => get<{ data: AdminIntegration[] }>(`/knowledge-bases/${seg(knowledgeBaseId)}/integrations`, signal), [knowledgeBaseId]);
   const more = async () => {
     const page = await get<{ data: AdminItemSummary[]; nextCursor: string | null }>(query({ cursor: cursor! }));
     setPages((p) => [...p, page.data]);
@@ -114,7 +116,14 @@ function ItemList({ knowledgeBaseId }: { knowledgeBaseId: string }) {
         </div>
         <div className="field">
           <label htmlFor="item-integration">Integration</label>
-          <input id="item-integration" name="integrationId" placeholder="e.g. shop" defaultValue={filter.integrationId} />
+          <select id="item-integration" name="integrationId" defaultValue={filter.integrationId} key={integrations.data ? 'loaded' : 'loading'}>
+            <option value="">All</option>
+            {(integrations.data?.data ?? []).map((integration) => (
+              <option key={integration.id} value={integration.id}>
+                {integration.id} ({formatNumber(integration.itemCount)})
+              </option>
+            ))}
+          </select>
         </div>
         <button type="submit" className="primary">
           Apply

@@ -85,15 +85,15 @@ export function MonitorScreen() {
             <dl className="stats" aria-label="Queued jobs by priority">
               <div>
                 <dt>High priority</dt>
-                <dd>{s.queuedByPriority.high}</dd>
+                <dd>{formatNumber(s.queuedByPriority.high)}</dd>
               </div>
               <div>
                 <dt>Normal</dt>
-                <dd>{s.queuedByPriority.normal}</dd>
+                <dd>{formatNumber(s.queuedByPriority.normal)}</dd>
               </div>
               <div>
                 <dt>Low</dt>
-                <dd>{s.queuedByPriority.low}</dd>
+                <dd>{formatNumber(s.queuedByPriority.low)}</dd>
               </div>
             </dl>
           </section>

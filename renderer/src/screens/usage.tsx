@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import type { z } from 'zod';
 import type { AdminKey, AdminKnowledgeBase } from '../../../server/contract/admin.ts';
@@ -11,7 +11,7 @@ type UsageResponse = z.infer<typeof usageResponseSchema>;
 type Totals = UsageResponse['totals'];
 
 /** One row of a per-key or per-knowledge-base table. */
-function TotalsRow({ name, totals }: { name: string; totals: Totals }) {
+function TotalsRow({ name, totals }: { name: ReactNode; totals: Totals }) {
   return (
     <tr>
       <td>{name}</td>
@@ -22,6 +22,14 @@ function TotalsRow({ name, totals }: { name: string; totals: Totals }) {
   );
 }
 const TOTALS_COLUMNS = ['Requests', 'Items', 'Questions'];
+
+/** Requests that name no single knowledge base are counted together; the row says which they are. */
+const NO_KNOWLEDGE_BASE = (
+  <>
+    None named
+    <div className="hint">bulk pushes (their items count under each knowledge base), job lookups, the list of knowledge bases, usage and articles</div>
+  </>
+);
 
 const RANGES = [7, 30, 90] as const;
 const SERIES = [
@@ -175,7 +183,7 @@ export function UsageScreen() {
             <h2 id="by-kb-heading">By knowledge base</h2>
             <DataTable caption="Usage by knowledge base" columns={['Knowledge base', ...TOTALS_COLUMNS]}>
               {usage.data.byKnowledgeBase.map((row) => (
-                <TotalsRow key={row.knowledgeBaseId} name={row.knowledgeBaseId || '—'} totals={row.totals} />
+                <TotalsRow key={row.knowledgeBaseId} name={row.knowledgeBaseId || NO_KNOWLEDGE_BASE} totals={row.totals} />
               ))}
             </DataTable>
           </section>

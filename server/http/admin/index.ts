@@ -18,6 +18,7 @@ import type { UsageRepo } from '../../storage/usage-repo.ts';
 import { registerAdminAuth } from './admin-auth.ts';
 import { assistantAdminRoutes } from './assistant-routes.ts';
 import { backupRoutes } from './backup-routes.ts';
+import { importRoutes } from './import-routes.ts';
 import { keyRoutes } from './key-routes.ts';
 import { knowledgeAdminRoutes } from './knowledge-routes.ts';
 import { monitorRoutes } from './monitor-routes.ts';
@@ -42,6 +43,8 @@ export type AdminApiOptions = {
   usage: UsageRepo;
   llmSettings: LlmSettings;
   backups: ScheduledBackups;
+  /** Most items in one bulk push (LOCALIQ_BULK_LIMIT), for the file import. */
+  bulkLimit: number;
 };
 
 /**
@@ -62,4 +65,5 @@ export const adminApi: FastifyPluginAsync<AdminApiOptions> = async (app, { prefi
   await app.register(settingsRoutes, options);
   await app.register(assistantAdminRoutes, options);
   await app.register(backupRoutes, options);
+  await app.register(importRoutes, options);
 };

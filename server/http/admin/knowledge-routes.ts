@@ -86,6 +86,15 @@ export const knowledgeAdminRoutes: FastifyPluginAsyncZod<KnowledgeAdminOptions> 
     },
   );
 
+  /** What the items filter offers, so nobody has to type an integration's exact name. */
+  app.get(
+    '/knowledge-bases/:knowledgeBaseId/integrations',
+    { config: { admin: 'member' }, schema: { params: knowledgeBaseParamsSchema } },
+    async (request) => ({
+      data: reader.integrations(request.params.knowledgeBaseId).map((row) => ({ id: row.integration_id, itemCount: row.item_count })),
+    }),
+  );
+
   app.get(
     '/knowledge-bases/:knowledgeBaseId/items/:integrationId/:externalId',
     { config: { admin: 'member' }, schema: { params: itemIdentitySchema } },

@@ -1,6 +1,6 @@
-import type { FastifySerializerCompiler } from 'fastify';
+import type { FastifyRequest, FastifySerializerCompiler } from 'fastify';
 import { type FastifyPluginAsyncZod, serializerCompiler } from 'fastify-type-provider-zod';
-import { bulkAckSchema, bulkIngestSchema, ingestItemSchema, jobAckSchema } from '../../contract/ingest.ts';
+import { bulkAckSchema, bulkIngestSchema, type IngestItem, ingestItemSchema, jobAckSchema } from '../../contract/ingest.ts';
 import type { JobQueue } from '../../domain/job-queue.ts';
 import { ApiError } from '../api-error.ts';
 import { assertKnowledgeBaseAccess } from '../api-key-auth.ts';
@@ -53,12 +53,7 @@ export const ingestRoutes: FastifyPluginAsyncZod<IngestRoutesOptions> = async (a
         body: bulkIngestSchema,
         response: { 200: bulkAckSchema, ...bodyErrorResponses },
       },
-      preValidation: async (request) => {
-        const items = (request.body as { items?: unknown } | null)?.items;
-        if (Array.isArray(items) && items.length > bulkLimit) {
-          throw new ApiError('too_many_items', `A bulk request takes at most ${bulkLimit} items; this one has ${items.length}.`);
-        }
-      },
+      preValidation: bulkLimitCheck(bulkLimit),
     },
     async (request) => {
       const { items } = request.body;
@@ -67,13 +62,31 @@ export const ingestRoutes: FastifyPluginAsyncZod<IngestRoutesOptions> = async (a
         items.map((item) => item.knowledgeBaseId),
         items.map((_, index) => `items.${index}.knowledgeBaseId`),
       );
-      const result = await queue.push(items, request.apiKey!.id);
-      return {
-        status: 'queued' as const,
-        jobCount: result.jobCount,
-        estimatedTime: queue.estimate(result),
-        jobIds: result.jobIds,
-      };
+      return queueBulk(queue, items, request.apiKey!.id);
     },
   );
 };
+
+/** Refuses a bulk request over the limit before each of its items is validated. */
+export function bulkLimitCheck(bulkLimit: number) {
+  return async (request: FastifyRequest) => {
+    const items = (request.body as { items?: unknown } | null)?.items;
+    if (Array.isArray(items) && items.length > bulkLimit) {
+      throw new ApiError('too_many_items', `A bulk request takes at most ${bulkLimit} items; this one has ${items.length}.`);
+    }
+  };
+}
+
+/**
+ * Queues validated items and answers as `POST /ingest/bulk` does; the dashboard's import
+ * (`POST /admin/api/ingest/bulk`, no API key: `apiKeyId` null) goes through it too.
+ */
+export async function queueBulk(queue: JobQueue, items: IngestItem[], apiKeyId: string | null) {
+  const result = await queue.push(items, apiKeyId);
+  return {
+    status: 'queued' as const,
+    jobCount: result.jobCount,
+    estimatedTime: queue.estimate(result),
+    jobIds: result.jobIds,
+  };
+}
