@@ -74,6 +74,8 @@ export type AppDeps = {
   backups: ScheduledBackups;
   /** Where the built dashboard is; defaults to out/renderer of the checkout. */
   rendererDir?: string;
+  /** Where log lines go; standard output by default (tests read them). */
+  logStream?: { write(line: string): void };
 };
 
 /** Builds the whole HTTP surface without listening, so tests drive the real app. */
@@ -82,6 +84,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     logger: {
       level: deps.config.logLevel,
       redact: ['req.headers["x-api-key"]', 'req.headers.cookie', 'req.headers.authorization'],
+      ...(deps.logStream ? { stream: deps.logStream } : {}),
     },
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: deps.config.bodyLimitBytes,

@@ -3,7 +3,8 @@ import { describe, it } from 'node:test';
 import { parseDuration, parseExpiry, parseKeyValue, generateKeyValue, keyState } from '../server/domain/api-keys.ts';
 import { AGING_MS, backoffMs, contentHash, formatEstimate, sortKey } from '../server/domain/jobs.ts';
 import { RateLimiter } from '../server/http/rate-limiter.ts';
-import { jsonDepth } from '../server/http/json-body.ts';
+import { JsonShapeScan, jsonShapeProblem } from '../server/http/json-body.ts';
+import { LIMITS } from '../server/contract/limits.ts';
 import { defaultDataDir } from '../server/config.ts';
 import { keywordCandidatesFirst, minMaxFusion } from '../server/retrieval/fusion.ts';
 import { contextTurns, leansOnConversation, retrievalQuery } from '../server/retrieval/answer/question-terms.ts';
@@ -90,12 +91,40 @@ describe('rate limiter', () => {
   });
 });
 
-describe('JSON depth', () => {
+describe('JSON shape before parsing', () => {
+  const deep = (levels: number) => '['.repeat(levels) + ']'.repeat(levels);
+  const withKeys = (n: number) => `{${Array.from({ length: n }, (_, i) => `"k${i}":1`).join(',')}}`;
   it('counts brackets outside strings only', () => {
-    assert.equal(jsonDepth('{"a":[1,{"b":2}]}'), 3);
-    assert.equal(jsonDepth('{"a":"[[[[{{{{"}'), 1);
-    assert.equal(jsonDepth('{"a":"\\"[[["}'), 1);
-    assert.equal(jsonDepth('1'), 0);
+    assert.equal(jsonShapeProblem(deep(LIMITS.jsonDepth)), null);
+    assert.match(jsonShapeProblem(deep(LIMITS.jsonDepth + 1))!, /nested deeper/);
+    assert.equal(jsonShapeProblem(`{"a":"${'['.repeat(40)}"}`), null);
+    assert.equal(jsonShapeProblem(`{"a":"\\"${'['.repeat(40)}"}`), null);
+    assert.equal(jsonShapeProblem('1'), null);
+  });
+  it('counts keys per object, outside strings, and refuses past the most a valid body holds', () => {
+    assert.equal(jsonShapeProblem(withKeys(LIMITS.objectKeys)), null);
+    assert.match(jsonShapeProblem(withKeys(LIMITS.objectKeys + 1))!, /more than \d+ keys/);
+    // Keys of sibling and nested objects are counted apart, and colons inside strings are text.
+    const half = Math.ceil(LIMITS.objectKeys / 2) + 1;
+    assert.equal(jsonShapeProblem(`[${withKeys(half)},${withKeys(half)}]`), null);
+    assert.equal(jsonShapeProblem(`{"a":${withKeys(half)},${withKeys(half).slice(1)}`), null);
+    assert.equal(jsonShapeProblem(`{"a":"${':'.repeat(LIMITS.objectKeys + 1)}"}`), null);
+  });
+  it('reads the body in any pieces: a string, an escape or a run of backslashes split between them', () => {
+    const colons = ':'.repeat(LIMITS.objectKeys + 1);
+    const texts = [`{"a\\\\":"\\"${colons}\\\\"}`, `{"a":"x\\\\\\"${colons}"}`, withKeys(LIMITS.objectKeys + 1)];
+    for (const text of texts) {
+      const whole = jsonShapeProblem(text);
+      for (const size of [1, 2, 3, 7]) {
+        const scan = new JsonShapeScan();
+        const bytes = Buffer.from(text);
+        let problem: string | null = null;
+        for (let at = 0; at < bytes.length && !problem; at += size) problem = scan.feed(bytes.subarray(at, at + size));
+        assert.equal(problem, whole, `${text.slice(0, 20)} in pieces of ${size}`);
+      }
+    }
+    assert.equal(jsonShapeProblem(texts[0]!), null);
+    assert.equal(jsonShapeProblem(texts[1]!), null);
   });
 });
 
