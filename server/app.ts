@@ -51,7 +51,7 @@ let requestCounter = 0;
 const nextRequestId = () => `${REQUEST_ID_PREFIX}${(++requestCounter).toString(36).padStart(6, '0')}`;
 
 export type AppDeps = {
-  config: Pick<Config, 'bodyLimitBytes' | 'bulkLimit' | 'rateLimit' | 'logLevel'> &
+  config: Pick<Config, 'bodyLimitBytes' | 'bulkLimit' | 'rateLimit' | 'logLevel' | 'bodyTimeoutMs'> &
     Partial<Pick<Config, 'dataDir' | 'host' | 'port' | 'workers' | 'desktopSignInToken'>>;
   keys: ApiKeyService;
   queue: JobQueue;
@@ -104,7 +104,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     done(null, payload);
   });
 
-  registerJsonBodyParser(app);
+  registerJsonBodyParser(app, deps.config.bodyTimeoutMs);
   registerErrorHandling(app);
   registerApiKeyAuth(app, deps.keys, new RateLimiter(deps.config.rateLimit.perSecond, deps.config.rateLimit.burst));
   registerUsageCounting(app, deps.usage);

@@ -109,9 +109,10 @@ function parseJsonBody(body: Buffer): unknown {
  * rather than silently replaced, and prototype-poisoning keys are refused rather than stripped.
  * Its shape is checked piece by piece as it arrives (JsonShapeScan), so a body built to be costly
  * is refused before it is decoded or parsed; the body limit and Content-Length are checked as
- * Fastify's own reader checks them.
+ * Fastify's own reader checks them. A body must arrive within `bodyTimeoutMs`: one sent a byte at
+ * a time would otherwise hold its connection for Node's request timeout of 5 minutes.
  */
-export function registerJsonBodyParser(app: FastifyInstance): void {
+export function registerJsonBodyParser(app: FastifyInstance, bodyTimeoutMs: number): void {
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/json', (request, payload, done) => {
     const encoding = request.headers['content-encoding'];
@@ -124,7 +125,11 @@ export function registerJsonBodyParser(app: FastifyInstance): void {
     const scan = new JsonShapeScan();
     const chunks: Buffer[] = [];
     let received = 0;
+    const tooSlow = setTimeout(() => {
+      stop(new ApiError('request_timeout', `The request body did not arrive within ${bodyTimeoutMs / 1000} s.`, undefined, { connection: 'close' }));
+    }, bodyTimeoutMs);
     const stop = (error: Error | null, body?: unknown) => {
+      clearTimeout(tooSlow);
       payload.off('data', onData).off('end', onEnd).off('error', onError);
       done(error, body);
     };

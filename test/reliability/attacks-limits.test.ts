@@ -6,6 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -138,5 +139,36 @@ describe('attack table: paths out of the static folders', () => {
     const [res] = parseResponses(await rawExchange(port, 'GET /assets/app-1.js HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n', 300));
     assert.equal(res?.status, 200);
     assert.equal(res.body, 'export {};');
+  });
+});
+
+describe('attack table: a body sent a byte at a time', () => {
+  let t: TestApp;
+  let port: number;
+  before(async () => {
+    t = await createTestApp({ bodyTimeoutMs: 2_000 });
+    await t.app.listen({ host: '127.0.0.1', port: 0 });
+    port = (t.app.server.address() as { port: number }).port;
+  });
+  after(() => t.close());
+
+  it('is answered 408 and closed once the body timeout has passed, though bytes keep coming', async () => {
+    const key = t.key();
+    const socket = net.connect({ host: '127.0.0.1', port });
+    await new Promise((resolve) => socket.once('connect', resolve));
+    const started = Date.now();
+    socket.write(`POST /ingest HTTP/1.1\r\nHost: 127.0.0.1\r\nx-api-key: ${key}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{`);
+    const drip = setInterval(() => socket.writable && socket.write(' '), 200);
+    let received = '';
+    socket.on('data', (d) => (received += d));
+    socket.on('error', () => {});
+    await new Promise((resolve) => socket.once('close', resolve));
+    clearInterval(drip);
+    const seconds = (Date.now() - started) / 1000;
+    assert.ok(seconds > 1.9 && seconds < 4, `the connection stayed open ${seconds} s`);
+    const [res] = parseResponses(received);
+    assert.equal(res?.status, 408, received);
+    const shape = checkErrorShape(res.status, res.headers, res.body);
+    assert.ok(shape.ok, shape.ok ? '' : shape.problem);
   });
 });
