@@ -96,3 +96,37 @@ describe("attack table: the language model's key stays with its address", () => 
     assert.match(reasons[1]!, /HTTP 404/);
   });
 });
+
+describe('attack table: password guessing from many addresses', () => {
+  let t: TestApp;
+  before(async () => {
+    t = await createTestApp();
+    const owner = new AdminClient(t.app);
+    assert.equal((await owner.post('/setup', { username: 'owner', password: 'owner password 1' })).statusCode, 201);
+  });
+  after(() => t.close());
+
+  const signIn = (password: string, remoteAddress: string) =>
+    t.app.inject({
+      method: 'POST',
+      url: '/admin/api/session',
+      remoteAddress,
+      headers: { 'content-type': 'application/json', 'x-localiq-csrf': 'setup' },
+      payload: JSON.stringify({ username: 'Owner', password }),
+    });
+
+  it('five guesses from each of ten addresses get five checked in all; the Owner then waits seconds, not 15 minutes', async () => {
+    const statuses: number[] = [];
+    for (let host = 2; host <= 11; host++) {
+      for (let i = 0; i < 5; i++) statuses.push((await signIn(`guess ${host}-${i}`, `127.0.0.${host}`)).statusCode);
+    }
+    assert.equal(statuses.filter((s) => s === 401).length, 5, statuses.join());
+    assert.equal(statuses.filter((s) => s === 429).length, 45);
+    const refused = await signIn('owner password 1', '127.0.0.1');
+    assert.equal(refused.statusCode, 429);
+    const wait = Number(refused.headers['retry-after']);
+    assert.ok(wait >= 1 && wait <= 2, `the Owner is asked to wait ${wait} s`);
+    await new Promise((resolve) => setTimeout(resolve, wait * 1000));
+    assert.equal((await signIn('owner password 1', '127.0.0.1')).statusCode, 200);
+  });
+});
