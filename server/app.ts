@@ -15,6 +15,7 @@ import { registerApiKeyAuth } from './http/api-key-auth.ts';
 import { adminApi } from './http/admin/index.ts';
 import { isLanAccess, lanAccessHelp } from './http/admin/settings-routes.ts';
 import { registerDashboard } from './http/dashboard-static.ts';
+import type { DiskCondition } from './domain/disk-condition.ts';
 import type { MonitorService } from './domain/monitor.ts';
 import { DesktopSignIn, type SessionService } from './domain/sessions.ts';
 import type { UserService } from './domain/users.ts';
@@ -68,6 +69,7 @@ export type AppDeps = {
   users: UserService;
   sessions: SessionService;
   monitor: MonitorService;
+  disk: DiskCondition;
   embedding?: EmbeddingModel;
   secretStore?: string;
   llmSettings: LlmSettings;
@@ -105,7 +107,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
 
   registerJsonBodyParser(app, deps.config.bodyTimeoutMs);
-  registerErrorHandling(app);
+  registerErrorHandling(app, () => deps.disk.pushRefused());
   registerApiKeyAuth(app, deps.keys, new RateLimiter(deps.config.rateLimit.perSecond, deps.config.rateLimit.burst));
   registerUsageCounting(app, deps.usage);
 

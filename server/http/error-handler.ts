@@ -5,6 +5,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, HTTPM
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { type ErrorBody, type ErrorCode, type ErrorDetail } from '../contract/errors.ts';
 import { InvalidCursorError } from '../domain/cursor.ts';
+import { isDiskFull } from '../domain/disk-condition.ts';
 import { ApiError } from './api-error.ts';
 
 /** Fastify's own error codes that the contract names differently. */
@@ -26,6 +27,8 @@ const STATUS_CODES: Record<number, ErrorCode> = {
 };
 
 const MESSAGES: Partial<Record<ErrorCode, string>> = {
+  insufficient_storage:
+    "The disk that holds LocalIQ's data folder is full, so nothing of this request was stored. Free space on that disk (or move the data folder to a larger one), then send it again.",
   payload_too_large: 'The request body is larger than the server accepts.',
   unsupported_media_type: 'Send the body as JSON with Content-Type: application/json.',
   internal_error: 'Something went wrong on the server. The request id identifies it in the server log.',
@@ -93,6 +96,7 @@ export function toApiError(error: FastifyError, bodyLimitBytes?: number): ApiErr
   // The static folders (dashboard, API docs) refuse a path that climbs out of them or is not in
   // canonical form: to the caller that is a path with nothing at it.
   if (error.code === 'FST_STATIC_FORBIDDEN_PATH') return new ApiError('not_found', 'Nothing is found at this path.');
+  if (isDiskFull(error)) return new ApiError('insufficient_storage', MESSAGES.insufficient_storage!);
   if (error instanceof InvalidCursorError) {
     return new ApiError('invalid_query', error.message, [{ path: 'cursor', message: error.message }]);
   }
@@ -133,11 +137,16 @@ function noRoute(app: FastifyInstance, request: FastifyRequest): ApiError {
   return new ApiError('not_found', `No route for ${request.method} ${path}.`);
 }
 
-export function registerErrorHandling(app: FastifyInstance): void {
+/** `onDiskFull` hears of each request refused because the disk is full. */
+export function registerErrorHandling(app: FastifyInstance, onDiskFull: () => void = () => {}): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     // Bodies are parsed even on unknown routes; the missing route is the more useful answer.
     const apiError = request.is404 ? noRoute(app, request) : toApiError(error, request.routeOptions.bodyLimit);
-    if (apiError.statusCode >= 500) request.log.error({ err: error, requestId: request.id }, 'request failed');
+    if (apiError.code === 'insufficient_storage') {
+      onDiskFull();
+      request.log.warn({ requestId: request.id, code: error.code }, 'the disk is full: request refused');
+    }
+    if (apiError.statusCode >= 500 && apiError.code !== 'insufficient_storage') request.log.error({ err: error, requestId: request.id }, 'request failed');
     return sendError(reply, request, apiError);
   });
   app.setNotFoundHandler((request, reply) => sendError(reply, request, noRoute(app, request)));
