@@ -6,7 +6,9 @@
  * `one-object` (one object of 600,000 unknown keys, refused while parsing) and `spread` (the same
  * number of keys spread over bulk items each under the per-object key limit, so it is parsed and
  * validated in full). Reports the normal requests' p50/p99/max and what the senders got back.
- * Usage: node --import tsx bench/hostile-bodies.ts [--seconds 20 --senders 4 --scenarios none,one-object,spread]
+ * `--nice-senders` runs the senders at the lowest CPU priority: on a small machine shared with the
+ * load generator, what the server costs then shows apart from what sending 10 MB bodies costs.
+ * Usage: node --import tsx bench/hostile-bodies.ts [--seconds 20 --senders 4 --scenarios none,one-object,spread] [--nice-senders]
  */
 import { fork } from 'node:child_process';
 import http from 'node:http';
@@ -20,6 +22,7 @@ const { values } = parseArgs({
     seconds: { type: 'string', default: '20' },
     senders: { type: 'string', default: '4' },
     scenarios: { type: 'string', default: 'none,one-object,spread' },
+    'nice-senders': { type: 'boolean', default: false },
     // Internal: this script run as one sender process (so the senders' work is not the prober's).
     'send-to': { type: 'string' },
     key: { type: 'string' },
@@ -82,13 +85,15 @@ async function sendHostile(server: ServerChild, scenario: string, until: number)
 
 /** One sender in its own process, reporting its answers when the time is up. */
 function senderProcess(server: ServerChild, scenario: string, until: number): Promise<Answer[]> {
-  const child = fork(import.meta.filename, ['--send-to', server.url, '--key', server.key, '--until', String(until), '--scenarios', scenario], {
+  const args = ['--send-to', server.url, '--key', server.key, '--until', String(until), '--scenarios', scenario, ...(values['nice-senders'] ? ['--nice-senders'] : [])];
+  const child = fork(import.meta.filename, args, {
     execArgv: ['--import', 'tsx'],
   });
   return new Promise((resolve) => child.once('message', (answers) => resolve(answers as Answer[])));
 }
 
 if (values['send-to']) {
+  if (values['nice-senders']) os.setPriority(19);
   const answers = await sendHostile({ url: values['send-to'], key: values.key! } as ServerChild, values.scenarios!, Number(values.until));
   process.send!(answers, () => process.exit(0));
 }
@@ -146,6 +151,6 @@ async function main() {
     await stopServerChild(server);
   }
   console.log(
-    JSON.stringify({ when: new Date().toISOString(), machine: `${os.cpus().length} cores, node ${process.version} (shared with other work)`, seconds, senders, results }, null, 2),
+    JSON.stringify({ when: new Date().toISOString(), machine: `${os.cpus().length} cores, node ${process.version} (shared with other work)`, seconds, senders, niceSenders: values['nice-senders'], results }, null, 2),
   );
 }
