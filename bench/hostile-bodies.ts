@@ -11,6 +11,7 @@
  * Usage: node --import tsx bench/hostile-bodies.ts [--seconds 20 --senders 4 --scenarios none,one-object,spread] [--nice-senders]
  */
 import { fork } from 'node:child_process';
+import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import { parseArgs } from 'node:util';
@@ -112,6 +113,12 @@ async function sendNormal(server: ServerChild, until: number): Promise<Answer[]>
 }
 
 const round = (ms: number) => Math.round(ms * 10) / 10;
+
+/** CPU time the server process has used so far, in ms (Linux: user + system, all threads). */
+function serverCpuMs(pid: number): number {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+}
 if (!values['send-to']) await main();
 
 async function main() {
@@ -123,11 +130,14 @@ async function main() {
       const until = Date.now() + 3_000 + seconds * 1000;
       const hostile = scenario === 'none' ? [] : Array.from({ length: senders }, () => senderProcess(server, scenario, until));
       await new Promise((r) => setTimeout(r, 3_000));
+      const cpuBefore = serverCpuMs(server.child.pid!);
       const normal = await sendNormal(server, until);
       const sent = (await Promise.all(hostile)).flat();
+      const serverCpu = serverCpuMs(server.child.pid!) - cpuBefore;
       const ms = normal.map((a) => a.ms);
       results[scenario] = {
         ...(scenario === 'none' ? {} : { bodyMB: round(BODIES[scenario]!.body.length / 1_048_576) }),
+        serverCpuPercentOfOneCore: Math.round((serverCpu / (seconds * 10))),
         normal: {
           requests: normal.length,
           notOk: normal.filter((a) => a.status !== 200).length,
@@ -143,6 +153,7 @@ async function main() {
                 statuses: [...new Set(sent.map((a) => a.status))],
                 answerBytesMax: Math.max(...sent.map((a) => a.bytes)),
                 answerMsP50: round(percentile(sent.map((a) => a.ms), 50)),
+              serverCpuMsPerRequest: round(serverCpu / sent.length),
               },
             }),
       };
