@@ -17,6 +17,7 @@ import { registerApiKeyAuth } from './http/api-key-auth.ts';
 import { adminApi } from './http/admin/index.ts';
 import { isLanAccess, lanAccessHelp } from './http/admin/settings-routes.ts';
 import { registerDashboard } from './http/dashboard-static.ts';
+import type { DiskCondition } from './domain/disk-condition.ts';
 import type { MonitorService } from './domain/monitor.ts';
 import { DesktopSignIn, type SessionService } from './domain/sessions.ts';
 import type { UserService } from './domain/users.ts';
@@ -53,7 +54,7 @@ let requestCounter = 0;
 const nextRequestId = () => `${REQUEST_ID_PREFIX}${(++requestCounter).toString(36).padStart(6, '0')}`;
 
 export type AppDeps = {
-  config: Pick<Config, 'bodyLimitBytes' | 'bulkLimit' | 'rateLimit' | 'logLevel' | 'logFormat'> &
+  config: Pick<Config, 'bodyLimitBytes' | 'bulkLimit' | 'rateLimit' | 'logLevel' | 'logFormat' | 'bodyTimeoutMs'> &
     Partial<Pick<Config, 'dataDir' | 'host' | 'port' | 'workers' | 'desktopSignInToken'>>;
   keys: ApiKeyService;
   queue: JobQueue;
@@ -70,6 +71,7 @@ export type AppDeps = {
   users: UserService;
   sessions: SessionService;
   monitor: MonitorService;
+  disk: DiskCondition;
   embedding?: EmbeddingModel;
   secretStore?: string;
   llmSettings: LlmSettings;
@@ -78,13 +80,15 @@ export type AppDeps = {
   logger?: Logger;
   /** Where the built dashboard is; defaults to out/renderer of the checkout. */
   rendererDir?: string;
+  /** Where log lines go; standard output by default (tests read them). */
+  logStream?: { write(line: string): void };
 };
 
 /** Builds the whole HTTP surface without listening, so tests drive the real app. */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     // Typed as Fastify's base logger so the instance keeps the type every route module expects.
-    loggerInstance: (deps.logger ?? createLogs(deps.config).logger) as FastifyBaseLogger,
+    loggerInstance: (deps.logger ?? createLogs(deps.config, deps.logStream).logger) as FastifyBaseLogger,
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: deps.config.bodyLimitBytes,
     genReqId: nextRequestId,
@@ -103,8 +107,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     done(null, payload);
   });
 
-  registerJsonBodyParser(app);
-  registerErrorHandling(app);
+  registerJsonBodyParser(app, deps.config.bodyTimeoutMs);
+  registerErrorHandling(app, () => deps.disk.pushRefused());
   registerApiKeyAuth(app, deps.keys, new RateLimiter(deps.config.rateLimit.perSecond, deps.config.rateLimit.burst));
   registerUsageCounting(app, deps.usage);
 

@@ -27,6 +27,7 @@ const envSchema = z.object({
   LOCALIQ_SECRET_STORE: z.enum(['auto', 'keychain', 'file']).default('auto'),
   LOCALIQ_BODY_LIMIT_BYTES: positiveInt.default(LIMITS.defaultBodyBytes),
   LOCALIQ_BULK_LIMIT: positiveInt.default(LIMITS.defaultBulkItems),
+  LOCALIQ_BODY_TIMEOUT_MS: wholeNumber().pipe(z.number().min(1_000).max(3_600_000)).default(60_000),
   /** Requests per second each API key may make on average, and the burst it may spend at once. */
   LOCALIQ_RATE_LIMIT_PER_SECOND: positiveInt.default(100),
   LOCALIQ_RATE_LIMIT_BURST: positiveInt.default(500),
@@ -57,6 +58,8 @@ export type Config = {
   secretStore: 'auto' | 'keychain' | 'file';
   bodyLimitBytes: number;
   bulkLimit: number;
+  /** Longest time a request body may take to arrive, from its first byte to its last. */
+  bodyTimeoutMs: number;
   rateLimit: { perSecond: number; burst: number };
   maxAttempts: number;
   /** Days a finished job is kept once a newer job of its item exists; 0 keeps every job. */
@@ -93,6 +96,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     secretStore: e.LOCALIQ_SECRET_STORE,
     bodyLimitBytes: e.LOCALIQ_BODY_LIMIT_BYTES,
     bulkLimit: e.LOCALIQ_BULK_LIMIT,
+    bodyTimeoutMs: e.LOCALIQ_BODY_TIMEOUT_MS,
     rateLimit: { perSecond: e.LOCALIQ_RATE_LIMIT_PER_SECOND, burst: e.LOCALIQ_RATE_LIMIT_BURST },
     maxAttempts: e.LOCALIQ_MAX_ATTEMPTS,
     jobHistoryDays: e.LOCALIQ_JOB_HISTORY_DAYS,

@@ -16,6 +16,7 @@ import { JobRepo } from './storage/job-repo.ts';
 import { SettingsRepo } from './storage/settings-repo.ts';
 import { backupInThread } from './storage/backup.ts';
 import { ScheduledBackups } from './domain/scheduled-backups.ts';
+import { DiskCondition } from './domain/disk-condition.ts';
 import { MonitorService } from './domain/monitor.ts';
 import { SessionService } from './domain/sessions.ts';
 import { UserService } from './domain/users.ts';
@@ -45,6 +46,8 @@ export type Services = {
   users: UserService;
   sessions: SessionService;
   monitor: MonitorService;
+  /** Whether the data folder's disk is full, for the dashboard. */
+  disk: DiskCondition;
   /** The question-answering assistant, its language model endpoint, published articles and usage counters. */
   assistant: Assistant;
   llmSettings: LlmSettings;
@@ -69,6 +72,7 @@ export async function openServices(
     const queue = new JobQueue(jobs, ingestWriter, throughput, config.maxAttempts, () => embedding.modelId());
     const userRepo = new UserRepo(db);
     const monitor = new MonitorService(new MonitorRepo(db), queue, throughput);
+    const disk = new DiskCondition(config.dataDir);
     // Live dashboard viewers hear of pushes and retries (the pipeline adds waking its workers).
     queue.onPushed = () => monitor.notify();
     const keywords = KeywordIndex.open(db);
@@ -98,6 +102,7 @@ export async function openServices(
       sessions: new SessionService(new SessionRepo(db), userRepo),
       monitor,
       backups,
+      disk,
       close: () => {
         void embedding.queries.close();
         embedding.close();

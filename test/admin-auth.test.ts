@@ -132,7 +132,7 @@ describe('admin API: first run, sign-in, sessions, CSRF', () => {
     const limited = await c.post('/session', { username: 'nobody', password: 'guess number 6' });
     assert.equal(limited.statusCode, 429);
     assert.ok(Number(limited.headers['retry-after']) > 0);
-    assert.match(limited.json().message, /try again in \d+ minutes?\./);
+    assert.match(limited.json().message, /try again in \d+ (seconds?|minutes?)\./);
   });
 
   it('answers only under an IP address, localhost or the machine name, not a name a web page points at it', async () => {

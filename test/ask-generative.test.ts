@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { askResponseSchema } from '../server/contract/ask.ts';
 import type { RunningServer } from '../server/main.ts';
+import { AdminClient, signedInAs } from './helpers/admin-client.ts';
 import { KB, pushBakery, readEvents } from './helpers/ask-fixtures.ts';
 import { type OpenAiTestServer, startOpenAiTestServer } from './helpers/openai-test-server.ts';
 import { api, startPipelineServer } from './helpers/pipeline-app.ts';
@@ -116,7 +117,7 @@ describe('POST /knowledge-bases/{id}/ask with an OpenAI-compatible endpoint (tes
     const res = await ask({ question });
     assert.equal(res.status, 200);
     assert.equal(res.body.method, 'extractive');
-    assert.match(res.body.fallbackReason, /HTTP 500.*extractive/);
+    assert.equal(res.body.fallbackReason, 'the language model could not be used; this answer is extractive');
     assert.match(res.body.answer, /six weeks ahead/);
     assert.ok(res.body.citations.length >= 1);
   });
@@ -128,14 +129,25 @@ describe('POST /knowledge-bases/{id}/ask with an OpenAI-compatible endpoint (tes
     const res = await ask({ question });
     assert.ok(Date.now() - started < 5_000);
     assert.equal(res.body.method, 'extractive');
-    assert.match(res.body.fallbackReason, /did not answer within 300 ms/);
+    assert.match(res.body.fallbackReason, /could not be used; this answer is extractive/);
   });
 
   it('falls back when the endpoint is unreachable', async () => {
     server.services.llmSettings.set({ baseUrl: 'http://127.0.0.1:9/v1', model: 'm' });
     const res = await ask({ question });
     assert.equal(res.body.method, 'extractive');
-    assert.match(res.body.fallbackReason, /could not be reached/);
+    assert.match(res.body.fallbackReason, /could not be used; this answer is extractive/);
+  });
+
+  it('only the Owner reads why the endpoint failed; an Admin and API keys read that it could not be used', async () => {
+    server.services.llmSettings.set({ baseUrl: 'http://127.0.0.1:9/v1', model: 'm' });
+    const owner = new AdminClient(server.app);
+    assert.equal((await owner.post('/setup', { username: 'owner', password: 'owner password 1' })).statusCode, 201);
+    const admin = await signedInAs(owner, server.app, 'admin');
+    const reason = async (client: AdminClient) => (await client.post(`/knowledge-bases/${KB}/ask`, { question })).json().fallbackReason;
+    assert.match(await reason(owner), /^the language model endpoint could not be reached.*; this answer is extractive$/);
+    assert.equal(await reason(admin), 'the language model could not be used; this answer is extractive');
+    assert.equal((await ask({ question })).body.fallbackReason, 'the language model could not be used; this answer is extractive');
   });
 
   it('in a stream, a stall midway voids the partial text with a fallback event', async () => {

@@ -5,7 +5,8 @@ import { AGING_MS, backoffMs, contentHash, formatEstimate, sortKey } from '../se
 import { JOB_OVERHEAD_CHARACTERS, jobCost, LaneClock, laneOf } from '../server/domain/fair-queue.ts';
 import { ThroughputMeter } from '../server/domain/throughput.ts';
 import { RateLimiter } from '../server/http/rate-limiter.ts';
-import { jsonDepth } from '../server/http/json-body.ts';
+import { JsonShapeScan, jsonShapeProblem } from '../server/http/json-body.ts';
+import { LIMITS } from '../server/contract/limits.ts';
 import { defaultDataDir } from '../server/config.ts';
 import { keywordCandidatesFirst, minMaxFusion } from '../server/retrieval/fusion.ts';
 import { contextTurns, leansOnConversation, retrievalQuery } from '../server/retrieval/answer/question-terms.ts';
@@ -116,12 +117,40 @@ describe('rate limiter', () => {
   });
 });
 
-describe('JSON depth', () => {
+describe('JSON shape before parsing', () => {
+  const deep = (levels: number) => '['.repeat(levels) + ']'.repeat(levels);
+  const withKeys = (n: number) => `{${Array.from({ length: n }, (_, i) => `"k${i}":1`).join(',')}}`;
   it('counts brackets outside strings only', () => {
-    assert.equal(jsonDepth('{"a":[1,{"b":2}]}'), 3);
-    assert.equal(jsonDepth('{"a":"[[[[{{{{"}'), 1);
-    assert.equal(jsonDepth('{"a":"\\"[[["}'), 1);
-    assert.equal(jsonDepth('1'), 0);
+    assert.equal(jsonShapeProblem(deep(LIMITS.jsonDepth)), null);
+    assert.match(jsonShapeProblem(deep(LIMITS.jsonDepth + 1))!, /nested deeper/);
+    assert.equal(jsonShapeProblem(`{"a":"${'['.repeat(40)}"}`), null);
+    assert.equal(jsonShapeProblem(`{"a":"\\"${'['.repeat(40)}"}`), null);
+    assert.equal(jsonShapeProblem('1'), null);
+  });
+  it('counts keys per object, outside strings, and refuses past the most a valid body holds', () => {
+    assert.equal(jsonShapeProblem(withKeys(LIMITS.objectKeys)), null);
+    assert.match(jsonShapeProblem(withKeys(LIMITS.objectKeys + 1))!, /more than \d+ keys/);
+    // Keys of sibling and nested objects are counted apart, and colons inside strings are text.
+    const half = Math.ceil(LIMITS.objectKeys / 2) + 1;
+    assert.equal(jsonShapeProblem(`[${withKeys(half)},${withKeys(half)}]`), null);
+    assert.equal(jsonShapeProblem(`{"a":${withKeys(half)},${withKeys(half).slice(1)}`), null);
+    assert.equal(jsonShapeProblem(`{"a":"${':'.repeat(LIMITS.objectKeys + 1)}"}`), null);
+  });
+  it('reads the body in any pieces: a string, an escape or a run of backslashes split between them', () => {
+    const colons = ':'.repeat(LIMITS.objectKeys + 1);
+    const texts = [`{"a\\\\":"\\"${colons}\\\\"}`, `{"a":"x\\\\\\"${colons}"}`, withKeys(LIMITS.objectKeys + 1)];
+    for (const text of texts) {
+      const whole = jsonShapeProblem(text);
+      for (const size of [1, 2, 3, 7]) {
+        const scan = new JsonShapeScan();
+        const bytes = Buffer.from(text);
+        let problem: string | null = null;
+        for (let at = 0; at < bytes.length && !problem; at += size) problem = scan.feed(bytes.subarray(at, at + size));
+        assert.equal(problem, whole, `${text.slice(0, 20)} in pieces of ${size}`);
+      }
+    }
+    assert.equal(jsonShapeProblem(texts[0]!), null);
+    assert.equal(jsonShapeProblem(texts[1]!), null);
   });
 });
 
@@ -220,12 +249,35 @@ describe('sentences an answer is made of', () => {
 describe('sign-in throttle', () => {
   it('forgets expired tries once it tracks many usernames, so guessing names cannot grow it without end', () => {
     let now = 0;
-    const throttle = new SignInThrottle(5, 60_000, () => now);
-    for (let i = 0; i <= 10_000; i++) throttle.fail(`10.0.0.1|user${i}`);
+    const throttle = new SignInThrottle(60_000, () => now);
+    for (let i = 0; i <= 10_000; i++) throttle.fail([`name:user${i}`]);
     const tracked = () => (throttle as unknown as { failures: Map<string, number[]> }).failures.size;
     assert.equal(tracked(), 10_001);
     now = 120_000;
-    throttle.fail('10.0.0.1|one-more');
+    throttle.fail(['name:one-more']);
     assert.equal(tracked(), 1);
+  });
+
+  it('lets five tries through, then asks for a wait that doubles with each failure, up to a minute', () => {
+    let now = 1_000_000;
+    const throttle = new SignInThrottle(15 * 60_000, () => now);
+    const keys = SignInThrottle.keys('Owner', '127.0.0.2');
+    const waits: number[] = [];
+    for (let i = 0; i < 14; i++) {
+      const wait = throttle.retryAfter(keys);
+      waits.push(wait);
+      now += wait * 1000;
+      throttle.fail(keys);
+    }
+    assert.deepEqual(waits, [0, 0, 0, 0, 0, 1, 2, 4, 8, 16, 32, 60, 60, 60]);
+    // Another address guessing the same name waits as long; other names from that address go on
+    // until the address has failed twenty times.
+    assert.equal(throttle.retryAfter(SignInThrottle.keys('owner', '127.0.0.9')), 60);
+    assert.equal(throttle.retryAfter(SignInThrottle.keys('someone', '127.0.0.2')), 0);
+    for (let i = 0; i < 6; i++) throttle.fail(SignInThrottle.keys(`name${i}`, '127.0.0.2'));
+    assert.equal(throttle.retryAfter(SignInThrottle.keys('someone', '127.0.0.2')), 1);
+    assert.equal(throttle.retryAfter(SignInThrottle.keys('someone', '127.0.0.9')), 0);
+    throttle.succeed(keys);
+    assert.equal(throttle.retryAfter(keys), 0);
   });
 });

@@ -6,6 +6,7 @@ import { useRoute } from './router.ts';
 import { SCREENS } from './screens/index.ts';
 import { SetupScreen, SignInScreen } from './screens/auth.tsx';
 import { BackupWarning } from './screens/backup-settings.tsx';
+import { DiskWarning } from './screens/disk-warning.tsx';
 import { SessionContext } from './session.tsx';
 
 type State = { kind: 'loading' } | { kind: 'setup' } | { kind: 'signin'; ended?: boolean } | { kind: 'ready'; session: SessionInfo } | { kind: 'error'; message: string };
@@ -78,6 +79,7 @@ export function App() {
           </div>
         </nav>
         <main id="main" tabIndex={-1}>
+          <DiskWarning />
           {session.user.role === 'owner' && current.path !== 'settings' ? <BackupWarning /> : null}
           <Suspense fallback={<p className="loading" role="status">Loading…</p>}>
             <Screen key={current.path} route={route} />

@@ -24,6 +24,8 @@ export const ERROR_CODES = {
   rate_limited: 429,
   internal_error: 500,
   service_unavailable: 503,
+  /** The disk holding the data folder is full: nothing of the request was stored. */
+  insufficient_storage: 507,
   // The dashboard's admin API (session cookie).
   not_signed_in: 401,
   forbidden: 403,

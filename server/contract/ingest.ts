@@ -26,9 +26,12 @@ const sourceDataSchema = z
   })
   .describe('Free-form object carried with the item (price, sku, brand, attributes…).');
 
+// Checked before the URL parser, which would quietly trim spaces, drop tabs and line breaks and
+// percent-encode other control characters: such an address is refused rather than changed.
 const urlSchema = z
-  .url({ protocol: /^https?$/, hostname: z.regexes.hostname })
-  .max(LIMITS.urlLength)
+  .string()
+  .regex(/^[^\p{Cc}\s]*$/u, 'must not contain control characters or spaces')
+  .pipe(z.url({ protocol: /^https?$/, hostname: z.regexes.hostname }).max(LIMITS.urlLength))
   .describe('Address of the item at its source (http or https).');
 
 export const itemDataSchema = z.strictObject({

@@ -17,6 +17,12 @@ export const LIMITS = {
   hashLength: 128,
   /** Deepest nesting accepted in any JSON body; deeper bodies are refused before parsing. */
   jsonDepth: 32,
+  /**
+   * Most keys in any one JSON object of a body. The largest valid object is a sourceData of
+   * sourceDataBytes, and each of its keys takes at least 5 bytes (`"":0,`); objects with more are
+   * refused before parsing.
+   */
+  objectKeys: Math.floor((64 * 1024) / 5),
   defaultBodyBytes: 10 * 1024 * 1024,
   defaultBulkItems: 1_000,
 } as const;

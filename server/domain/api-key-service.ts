@@ -29,14 +29,20 @@ export type AuthResult =
 const LAST_USED_WRITE_INTERVAL_MS = 60_000;
 
 /**
- * A key whose secret was verified against the database: its record and a SHA-256 of the secret
- * that proved it, so later requests with the same value skip the row read and the HMAC.
+ * A key whose secret was verified: its record and a SHA-256 of the secret that proved it, so
+ * later requests with the same value skip the HMAC.
  */
 type VerifiedKey = { key: ApiKeyRecord; verifier: Buffer };
 
 export class ApiKeyService {
   private readonly lastUsedWritten = new Map<string, number>();
-  /** Verified keys by id, valid while the keys' version in the database stays `cacheVersion`. */
+  /**
+   * Every key with its stored hash, and the keys verified so far, both by id and valid while the
+   * keys' version in the database stays `cacheVersion`. Held in memory, a key check reads no row:
+   * an unknown id and a known one with a wrong secret cost the same (a lookup and the keyed
+   * hash), so timing does not tell which public ids exist.
+   */
+  private stored = new Map<string, { key: ApiKeyRecord; secretHash: Buffer }>();
   private readonly verified = new Map<string, VerifiedKey>();
   private cacheVersion = -1;
   /** Compared against when the id is unknown, so unknown and known ids cost the same work. */
@@ -124,11 +130,12 @@ export class ApiKeyService {
     return values.map((value) => this.verify(value));
   }
 
-  /** Forgets every verified key when any key changed (version read before any row, never after). */
+  /** Reads the keys again when any key changed (version read before any row, never after). */
   private refreshCache(): void {
     const version = this.repo.version();
     if (version !== this.cacheVersion) {
       this.verified.clear();
+      this.stored = new Map(this.repo.listWithHash().map((entry) => [entry.key.id, entry]));
       this.cacheVersion = version;
     }
   }
@@ -139,13 +146,13 @@ export class ApiKeyService {
       secretMatches(this.serverSecret, value, this.decoyHash);
       return { ok: false, reason: 'invalid' };
     }
+    // Only the right secret takes the shortcut; a wrong one is checked like an unknown id.
     const cached = this.verified.get(parsed.id);
     let key: ApiKeyRecord;
-    if (cached) {
-      if (!verifierMatches(parsed.secret, cached.verifier)) return { ok: false, reason: 'invalid' };
+    if (cached && verifierMatches(parsed.secret, cached.verifier)) {
       key = cached.key;
     } else {
-      const found = this.repo.findWithHash(parsed.id);
+      const found = this.stored.get(parsed.id);
       const matches = secretMatches(this.serverSecret, parsed.secret, found?.secretHash ?? this.decoyHash);
       if (!found || !matches) return { ok: false, reason: 'invalid' };
       key = found.key;

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AskEvent, AskRequest } from '../contract/ask.ts';
-import type { Assistant, AskResult } from '../retrieval/answer/assistant.ts';
+import type { Assistant, AskOptions, AskResult } from '../retrieval/answer/assistant.ts';
 import type { UsageRepo } from '../storage/usage-repo.ts';
 import { openEventStream } from './sse.ts';
 
@@ -19,12 +19,16 @@ export async function answerQuestion(
   keyId: string | null,
 ): Promise<AskResult | undefined> {
   const who = { keyId, knowledgeBaseId };
+  const modelFailure = {
+    showModelFailure: request.adminSession?.user.role === 'owner',
+    onModelFailure: (reason: string) => request.log.warn({ requestId: request.id, reason }, 'the language model could not be used; answered extractively'),
+  };
   const count = (tookMs: number) => {
     usage.count('questions', who);
     usage.answerLatency(tookMs, who);
   };
   if (body.stream) {
-    await streamAnswer(request, reply, assistant, knowledgeBaseId, body, count);
+    await streamAnswer(request, reply, assistant, knowledgeBaseId, body, count, modelFailure);
     return undefined;
   }
   const controller = new AbortController();
@@ -33,7 +37,7 @@ export async function answerQuestion(
   };
   reply.raw.once('close', onClose);
   try {
-    const result = await assistant.ask(knowledgeBaseId, body, { signal: controller.signal });
+    const result = await assistant.ask(knowledgeBaseId, body, { signal: controller.signal, ...modelFailure });
     count(result.tookMs);
     return result;
   } catch (error) {
@@ -59,6 +63,7 @@ async function streamAnswer(
   knowledgeBaseId: string,
   body: AskRequest,
   count: (tookMs: number) => void,
+  modelFailure: Pick<AskOptions, 'showModelFailure' | 'onModelFailure'>,
 ): Promise<void> {
   const stream = openEventStream(request, reply);
   const onEvent = (event: AskEvent) => {
@@ -66,7 +71,7 @@ async function streamAnswer(
     stream.send(type, type === 'done' ? event.response : type === 'answer' ? { text: event.text } : data);
   };
   try {
-    const result = await assistant.ask(knowledgeBaseId, body, { signal: stream.signal, onEvent });
+    const result = await assistant.ask(knowledgeBaseId, body, { signal: stream.signal, onEvent, ...modelFailure });
     count(result.tookMs);
   } catch (error) {
     if (!stream.signal.aborted) {

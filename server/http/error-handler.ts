@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { STATUS_CODES as HTTP_REASONS } from 'node:http';
 import type { Socket } from 'node:net';
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { type ErrorBody, type ErrorCode, type ErrorDetail } from '../contract/errors.ts';
 import { InvalidCursorError } from '../domain/cursor.ts';
+import { isDiskFull } from '../domain/disk-condition.ts';
 import { ApiError } from './api-error.ts';
 
 /** Fastify's own error codes that the contract names differently. */
@@ -26,6 +27,8 @@ const STATUS_CODES: Record<number, ErrorCode> = {
 };
 
 const MESSAGES: Partial<Record<ErrorCode, string>> = {
+  insufficient_storage:
+    "The disk that holds LocalIQ's data folder is full, so nothing of this request was stored. Free space on that disk (or move the data folder to a larger one), then send it again.",
   payload_too_large: 'The request body is larger than the server accepts.',
   unsupported_media_type: 'Send the body as JSON with Content-Type: application/json.',
   internal_error: 'Something went wrong on the server. The request id identifies it in the server log.',
@@ -49,11 +52,15 @@ const fieldKey = (name: string) => name.toLowerCase().replace(/[_-]/g, '');
 const joinPath = (parent: string, key: string) => (parent ? `${parent}.${key}` : key);
 const parentOf = (path: string) => path.slice(0, Math.max(0, path.lastIndexOf('.')));
 
+/** Most problems listed in one answer; a body with thousands of them gets these and their count. */
+export const MAX_DETAILS = 50;
+
 /**
  * Each problem where it is: a missing field says it is required, and an unknown field is named by
  * its own path, with the missing field it most likely meant (`knowledgebaseId`, `external_id`).
+ * Only the first MAX_DETAILS are written out, so the answer stays small whatever the body holds.
  */
-function validationDetails(error: FastifyError): ErrorDetail[] {
+function validationDetails(error: FastifyError): { details: ErrorDetail[]; total: number } {
   const issues: Issue[] = (error.validation ?? []).map((issue) => ({
     path: issue.instancePath.replace(/^\//, '').replaceAll('/', '.'),
     keyword: issue.keyword,
@@ -62,29 +69,44 @@ function validationDetails(error: FastifyError): ErrorDetail[] {
   }));
   const isMissing = (issue: Issue) => issue.keyword === 'invalid_type' && / received undefined$/.test(issue.message);
   const missing = issues.filter(isMissing).map((issue) => issue.path);
-  return issues.flatMap((issue): ErrorDetail[] => {
-    if (isMissing(issue)) return [{ path: issue.path, message: `is required (${String(issue.params.expected)})` }];
-    if (issue.keyword !== 'unrecognized_keys' || !Array.isArray(issue.params.keys)) return [{ path: issue.path, message: issue.message }];
-    return (issue.params.keys as string[]).map((key) => {
-      const meant = missing.find((path) => parentOf(path) === issue.path && fieldKey(path.slice(path.lastIndexOf('.') + 1)) === fieldKey(key));
-      const hint = meant ? `; did you mean "${meant.slice(meant.lastIndexOf('.') + 1)}"?` : '';
-      return { path: joinPath(issue.path, key), message: `is not a field here${hint}` };
-    });
-  });
+  const details: ErrorDetail[] = [];
+  let total = 0;
+  const add = (detail: () => ErrorDetail) => {
+    if (++total <= MAX_DETAILS) details.push(detail());
+  };
+  for (const issue of issues) {
+    if (isMissing(issue)) add(() => ({ path: issue.path, message: `is required (${String(issue.params.expected)})` }));
+    else if (issue.keyword !== 'unrecognized_keys' || !Array.isArray(issue.params.keys)) add(() => ({ path: issue.path, message: issue.message }));
+    else {
+      for (const key of issue.params.keys as string[]) {
+        add(() => {
+          const meant = missing.find((path) => parentOf(path) === issue.path && fieldKey(path.slice(path.lastIndexOf('.') + 1)) === fieldKey(key));
+          const hint = meant ? `; did you mean "${meant.slice(meant.lastIndexOf('.') + 1)}"?` : '';
+          return { path: joinPath(issue.path, key), message: `is not a field here${hint}` };
+        });
+      }
+    }
+  }
+  return { details, total };
 }
 
 /** Turns anything thrown in a request into the contract's error shape; 5xx never leak internals. */
 export function toApiError(error: FastifyError, bodyLimitBytes?: number): ApiError {
   if (error instanceof ApiError) return error;
+  // The static folders (dashboard, API docs) refuse a path that climbs out of them or is not in
+  // canonical form: to the caller that is a path with nothing at it.
+  if (error.code === 'FST_STATIC_FORBIDDEN_PATH') return new ApiError('not_found', 'Nothing is found at this path.');
+  if (isDiskFull(error)) return new ApiError('insufficient_storage', MESSAGES.insufficient_storage!);
   if (error instanceof InvalidCursorError) {
     return new ApiError('invalid_query', error.message, [{ path: 'cursor', message: error.message }]);
   }
   if (hasZodFastifySchemaValidationErrors(error)) {
     const where = error.validationContext;
     const code: ErrorCode = where === 'querystring' || where === 'params' ? 'invalid_query' : 'invalid_body';
-    const details = validationDetails(error as FastifyError);
+    const { details, total } = validationDetails(error as FastifyError);
     const label = where === 'params' ? 'path' : where === 'querystring' ? 'query string' : 'body';
-    return new ApiError(code, `The request ${label} is invalid: ${details.length} problem(s), see details.`, details);
+    const listed = total > details.length ? `the first ${details.length} are in details` : 'see details';
+    return new ApiError(code, `The request ${label} is invalid: ${total} problem(s), ${listed}.`, details);
   }
   const mapped = (error.code && FASTIFY_CODES[error.code]) || STATUS_CODES[error.statusCode ?? 500];
   if (mapped === 'payload_too_large' && bodyLimitBytes) {
@@ -100,9 +122,13 @@ const megabytes = (bytes: number) => `${Math.round((bytes / 1_048_576) * 10) / 1
 
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 
-/** No route answers this method and path: 405 naming the methods the path takes, if it takes any. */
+/**
+ * No route answers this method and path: 405 naming the methods the path takes, if it takes any.
+ * A route that takes this method but found nothing (a file missing from a static folder) is a 404.
+ */
 function noRoute(app: FastifyInstance, request: FastifyRequest): ApiError {
   const path = request.url.split('?')[0]!;
+  if (app.findRoute({ method: request.method as HTTPMethods, url: path })) return new ApiError('not_found', `Nothing is found at ${path}.`);
   const allowed = METHODS.filter((method) => method !== request.method && app.findRoute({ method, url: path }));
   if (allowed.length > 0) {
     const allow = allowed.join(', ');
@@ -111,11 +137,16 @@ function noRoute(app: FastifyInstance, request: FastifyRequest): ApiError {
   return new ApiError('not_found', `No route for ${request.method} ${path}.`);
 }
 
-export function registerErrorHandling(app: FastifyInstance): void {
+/** `onDiskFull` hears of each request refused because the disk is full. */
+export function registerErrorHandling(app: FastifyInstance, onDiskFull: () => void = () => {}): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     // Bodies are parsed even on unknown routes; the missing route is the more useful answer.
     const apiError = request.is404 ? noRoute(app, request) : toApiError(error, request.routeOptions.bodyLimit);
-    if (apiError.statusCode >= 500) request.log.error({ err: error, requestId: request.id }, 'request failed');
+    if (apiError.code === 'insufficient_storage') {
+      onDiskFull();
+      request.log.warn({ requestId: request.id, code: error.code }, 'the disk is full: request refused');
+    }
+    if (apiError.statusCode >= 500 && apiError.code !== 'insufficient_storage') request.log.error({ err: error, requestId: request.id }, 'request failed');
     return sendError(reply, request, apiError);
   });
   app.setNotFoundHandler((request, reply) => sendError(reply, request, noRoute(app, request)));

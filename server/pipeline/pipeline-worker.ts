@@ -3,9 +3,11 @@
  * claim order, processes them in batches and reports each batch to the main thread.
  */
 import { parentPort, workerData } from 'node:worker_threads';
+import { isDiskFull } from '../domain/disk-condition.ts';
 import { openDatabase } from '../storage/db.ts';
 import { IndexRepo } from '../storage/index-repo.ts';
 import { JobRuns } from '../storage/job-runs.ts';
+import type { JobRow } from '../storage/job-repo.ts';
 import { VectorStore } from '../storage/vector-store.ts';
 import { createEmbedder } from './embedders/index.ts';
 import { processBatch } from './process-batch.ts';
@@ -17,6 +19,9 @@ const send = (message: FromPipelineWorker) => port.postMessage(message);
 
 /** Longest sleep when idle: jobs in backoff become due without anyone waking the worker. */
 const MAX_IDLE_MS = 1_000;
+/** Waits between tries while the disk is full: 1 s, doubling up to a minute. */
+const FIRST_DISK_WAIT_MS = 1_000;
+const LONGEST_DISK_WAIT_MS = 60_000;
 
 let stopping = false;
 let wake: (() => void) | null = null;
@@ -44,19 +49,43 @@ async function run(): Promise<void> {
   const index = new IndexRepo(db, new VectorStore(db, embedder.id, embedder.dimension));
   send({ type: 'ready', embedderId: embedder.id, dimension: embedder.dimension });
   const deps = { db, runs, index, embedder, overlapTokens: config.overlapTokens, clock: Date.now };
+  // Jobs this worker claimed when the disk filled up: given back to the queue once it has room.
+  const stillProcessing = db.prepare<[number], { status: string }>('SELECT status FROM jobs WHERE id = ?');
+  let held: JobRow[] = [];
+  let diskWait = 0;
   while (!stopping) {
-    const jobs = runs.claim(config.batchJobs, Date.now());
-    if (jobs.length === 0) {
-      const next = runs.nextRunAt();
-      await sleep(next === null ? MAX_IDLE_MS : Math.min(MAX_IDLE_MS, Math.max(10, next - Date.now())));
-      continue;
+    try {
+      if (held.length > 0) {
+        const unfinished = held.filter((job) => stillProcessing.get(job.id)?.status === 'processing');
+        for (const job of unfinished) runs.recordFailure(job, 'the disk was full; tried again once it had room', Date.now());
+        held = [];
+      }
+      if (diskWait > 0) {
+        diskWait = 0;
+        send({ type: 'disk-ok' });
+      }
+      const jobs = runs.claim(config.batchJobs, Date.now());
+      if (jobs.length === 0) {
+        const next = runs.nextRunAt();
+        await sleep(next === null ? MAX_IDLE_MS : Math.min(MAX_IDLE_MS, Math.max(10, next - Date.now())));
+        continue;
+      }
+      held = jobs;
+      const started = performance.now();
+      const report = await processBatch(jobs, deps);
+      held = [];
+      send({ type: 'batch', report, jobs: jobs.length, ms: performance.now() - started });
+      // A batch settles in promise callbacks only, so with work left this loop never let the port
+      // deliver a 'stop': one turn of the event loop between batches lets it in.
+      await new Promise((resolve) => setImmediate(resolve));
+    } catch (error) {
+      // A full disk ends no job and no worker: wait, with backoff, until there is room again
+      // (a 'stop' ends the wait at once).
+      if (!isDiskFull(error)) throw error;
+      diskWait = Math.min(LONGEST_DISK_WAIT_MS, diskWait === 0 ? FIRST_DISK_WAIT_MS : diskWait * 2);
+      send({ type: 'disk-full', retryInMs: diskWait });
+      await sleep(diskWait);
     }
-    const started = performance.now();
-    const report = await processBatch(jobs, deps);
-    send({ type: 'batch', report, jobs: jobs.length, ms: performance.now() - started });
-    // A batch settles in promise callbacks only, so with work left this loop never let the port
-    // deliver a 'stop': one turn of the event loop between batches lets it in.
-    await new Promise((resolve) => setImmediate(resolve));
   }
   await embedder.close();
   db.close();

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { IngestItem } from '../contract/ingest.ts';
+import { isDiskFull } from '../domain/disk-condition.ts';
 import type { Db } from '../storage/db.ts';
 import type { IndexedChunk, IndexRepo } from '../storage/index-repo.ts';
 import type { JobRuns } from '../storage/job-runs.ts';
@@ -89,6 +90,8 @@ export async function processBatch(jobs: JobRow[], deps: PipelineDeps): Promise<
   try {
     vectors = await embedAll(prepared, deps, report);
   } catch (error) {
+    // A full disk is no fault of the jobs: the worker pauses and they are given back untouched.
+    if (isDiskFull(error)) throw error;
     for (const { job } of prepared) report[runs.recordFailure(job, `embedding failed: ${errorMessage(error)}`, deps.clock())]++;
     return report;
   }
@@ -97,6 +100,7 @@ export async function processBatch(jobs: JobRow[], deps: PipelineDeps): Promise<
     try {
       report[writeItem(item, vectors, deps)]++;
     } catch (error) {
+      if (isDiskFull(error)) throw error;
       report[runs.recordFailure(item.job, `indexing failed: ${errorMessage(error)}`, deps.clock())]++;
     }
   }

@@ -29,6 +29,15 @@ export async function startPipeline(
       services.throughput.recordWork(report.cost, ms / config.workers);
       services.monitor.notify();
     },
+    onDiskFull: () => {
+      if (services.disk.processingPaused()) {
+        log('The disk holding the data folder is full: processing is paused until there is room (pushes are refused with 507 meanwhile).');
+      }
+    },
+    onDiskOk: () => {
+      log('The disk has room again: processing goes on.');
+      services.disk.processingResumed();
+    },
     log,
   });
   await pool.start();

@@ -15,4 +15,7 @@ export type ToPipelineWorker = { type: 'wake' } | { type: 'stop' };
 export type FromPipelineWorker =
   | { type: 'ready'; embedderId: string; dimension: number }
   | { type: 'batch'; report: BatchReport; jobs: number; ms: number }
-  | { type: 'fatal'; message: string };
+  | { type: 'fatal'; message: string }
+  /** The disk is full: the worker waits `retryInMs` and tries again, instead of failing jobs. */
+  | { type: 'disk-full'; retryInMs: number }
+  | { type: 'disk-ok' };

@@ -13,6 +13,9 @@ export type WorkerPoolOptions = {
   /** Called on the main thread after each batch a worker finishes, with the time it took. */
   onBatch?: (report: BatchReport, jobs: number, ms: number) => void;
   onReady?: (embedderId: string, dimension: number) => void;
+  /** A worker found the disk full and waits; a worker found room again. */
+  onDiskFull?: () => void;
+  onDiskOk?: () => void;
   log?: (message: string) => void;
   /** A worker that dies unexpectedly is replaced after this delay. */
   restartDelayMs?: number;
@@ -81,6 +84,10 @@ export class WorkerPool {
           resolve();
         } else if (message.type === 'batch') {
           this.options.onBatch?.(message.report, message.jobs, message.ms);
+        } else if (message.type === 'disk-full') {
+          this.options.onDiskFull?.();
+        } else if (message.type === 'disk-ok') {
+          this.options.onDiskOk?.();
         } else {
           this.options.log?.(`pipeline worker failed: ${message.message}`);
         }

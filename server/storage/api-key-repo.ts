@@ -118,6 +118,11 @@ export class ApiKeyRepo {
     return this.listStmt.all().map(toRecord);
   }
 
+  /** Every key with its stored hash: what key checks are answered from. */
+  listWithHash(): Array<{ key: ApiKeyRecord; secretHash: Buffer }> {
+    return this.listStmt.all().map((row) => ({ key: toRecord(row), secretHash: row.secret_hash }));
+  }
+
   touch(id: string, at: number): void {
     this.touchStmt.run(at, id);
   }

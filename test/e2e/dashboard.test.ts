@@ -5,6 +5,7 @@ import path from 'node:path';
 import { describe, it } from 'node:test';
 import Database from 'better-sqlite3';
 import { backupContents, openBackup } from '../../server/storage/backup.ts';
+import { startOpenAiTestServer } from '../helpers/openai-test-server.ts';
 import { tempDataDir } from '../helpers/test-app.ts';
 import { OWNER, useDashboardSession } from './dashboard-session.ts';
 
@@ -358,6 +359,33 @@ describe('dashboard end to end (real server, real Chromium)', { timeout: 240_000
     await member.getByRole('heading', { name: 'Your password' }).waitFor();
     assert.equal(await member.getByRole('heading', { name: 'Backup' }).count(), 0);
     await close();
+  });
+
+  it('saving the language model tries it and says so; a new address drops the stored key', async () => {
+    const first = await startOpenAiTestServer();
+    const second = await startOpenAiTestServer();
+    try {
+      await nav('Settings');
+      await app.page.getByLabel('Endpoint base URL').fill(first.baseUrl);
+      await app.page.getByLabel('Model', { exact: true }).fill('test-double-model');
+      await app.page.getByLabel(/^API key of the endpoint/).fill('sk-e2e-secret');
+      await app.page.getByRole('button', { name: 'Save language model' }).click();
+      await app.page.getByText('Tested: The endpoint answered.').waitFor();
+      assert.equal(first.requests.at(-1)?.authorization, 'Bearer sk-e2e-secret');
+      await app.page.getByText(/The stored key is only sent to this address/).waitFor();
+      await app.page.getByLabel('Endpoint base URL').fill(second.baseUrl);
+      await app.page.getByRole('button', { name: 'Save language model' }).click();
+      await app.page.getByText(/its stored API key was removed/).waitFor();
+      await app.page.getByText('Tested: The endpoint answered.').waitFor();
+      assert.equal(second.requests.at(-1)?.authorization, undefined);
+      await app.page.getByLabel('Endpoint base URL').fill('http://127.0.0.1:9/v1');
+      await app.page.getByRole('button', { name: 'Save language model' }).click();
+      await app.page.getByText(/Tested, and it does not work: the language model endpoint could not be reached/).waitFor();
+      await assertLabelled();
+    } finally {
+      await first.close();
+      await second.close();
+    }
   });
 
   it('the desktop sign-in link opens the dashboard as the Owner, once', async () => {

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../../server/app.ts';
+import { type AppDeps, buildApp } from '../../server/app.ts';
 import { type Config, loadConfig } from '../../server/config.ts';
 import type { NewApiKey } from '../../server/domain/api-key-service.ts';
 import { openServices, type Services } from '../../server/services.ts';
@@ -22,13 +22,17 @@ export function tempDataDir(): string {
 }
 
 /** The real app on a real SQLite file in a fresh temporary data folder. */
-export async function createTestApp(overrides: Partial<Config> = {}, dataDir = tempDataDir()): Promise<TestApp> {
+export async function createTestApp(
+  overrides: Partial<Config> = {},
+  dataDir = tempDataDir(),
+  appOptions: Pick<AppDeps, 'rendererDir' | 'logStream'> = {},
+): Promise<TestApp> {
   const config = loadConfig(
     { LOCALIQ_DATA_DIR: dataDir, LOCALIQ_SECRET_STORE: 'file', LOCALIQ_LOG_LEVEL: 'silent' },
     overrides,
   );
   const services = await openServices(config);
-  const app = await buildApp({ config, ...services });
+  const app = await buildApp({ config, ...services, ...appOptions });
   await app.ready();
   return {
     app,

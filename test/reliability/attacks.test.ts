@@ -234,6 +234,16 @@ describe('attack table: key checks take the same time however close the guess', 
     console.log(`key check, ns per call: ${show(medians)}; spread ${spread(medians).toFixed(3)}×`);
     assert.ok(spread(medians) < 2, `near misses are handled differently: ${show(medians)}`);
   });
+
+  it('an unknown key id costs the same to refuse as a known id with a wrong secret', () => {
+    const value = t.key();
+    assert.equal(t.services.keys.authenticate(value).ok, true, 'used once, so the key is in the verified cache');
+    const { guesses } = nearMisses(value);
+    const unknownId = `liq_${'Z'.repeat(12)}_${value.split('_')[2]!}`;
+    const medians = timeGuesses({ knownIdWrongSecret: guesses.wrongLast, unknownId }, (g) => t.services.keys.authenticate(g).ok);
+    console.log(`refusal, ns per call: ${show(medians)}; spread ${spread(medians).toFixed(3)}×`);
+    assert.ok(spread(medians) < 1.5, `whether an id exists shows in the time: ${show(medians)}`);
+  });
 });
 
 describe('attack table: a real server process', () => {

@@ -4,20 +4,22 @@ import { ErrorNote, errorText, useLoad } from '../components/ui.tsx';
 import { useSession } from '../session.tsx';
 
 type LlmView = { baseUrl: string | null; model: string | null; hasApiKey: boolean; timeoutMs: number };
+/** What saving answers: the settings, whether the stored key was removed, and the endpoint's test. */
+type LlmSaved = LlmView & { apiKeyRemoved: boolean; test: { ok: boolean; message: string } | null };
 
 /** The optional language model: without one, answers are extractive (cited passages). */
 export function LlmSettingsPanel() {
   const { session } = useSession();
   const { data, error, setData } = useLoad((signal) => get<LlmView>('/settings/llm', signal), []);
   const [saveError, setSaveError] = useState<string | null>(null);
-  const [saved, setSaved] = useState(false);
+  const [saved, setSaved] = useState<LlmSaved | null>(null);
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
     const apiKey = String(form.get('apiKey') ?? '');
     const clearKey = form.get('clearKey') === 'on';
     try {
-      const next = await api<LlmView>('PUT', '/settings/llm', {
+      const next = await api<LlmSaved>('PUT', '/settings/llm', {
         baseUrl: String(form.get('baseUrl') ?? '') || null,
         model: String(form.get('model') ?? '') || null,
         timeoutMs: Math.round(Number(form.get('timeout')) * 1000),
@@ -25,9 +27,9 @@ export function LlmSettingsPanel() {
       });
       setData(next);
       setSaveError(null);
-      setSaved(true);
+      setSaved(next);
     } catch (e) {
-      setSaved(false);
+      setSaved(null);
       setSaveError(errorText(e));
     }
   };
@@ -53,6 +55,9 @@ export function LlmSettingsPanel() {
             <div className="field">
               <label htmlFor="llm-key">API key of the endpoint {data.hasApiKey ? '(one is stored; leave empty to keep it)' : '(if it needs one)'}</label>
               <input id="llm-key" name="apiKey" type="password" autoComplete="off" />
+              {data.hasApiKey ? (
+                <p className="hint">The stored key is only sent to this address: changing its scheme, host or port removes it unless you enter a key here.</p>
+              ) : null}
             </div>
             {data.hasApiKey ? (
               <label className="check">
@@ -69,7 +74,13 @@ export function LlmSettingsPanel() {
           </fieldset>
           {!session.canManage ? <p className="hint">Only the Owner and Admins change this.</p> : null}
           <ErrorNote error={saveError} />
-          {saved ? <p role="status">Saved. New questions use it.</p> : null}
+          {saved ? (
+            <div role="status">
+              <p>Saved. New questions use it.</p>
+              {saved.apiKeyRemoved ? <p>The endpoint's address changed, so its stored API key was removed. Enter the key again if the new endpoint needs one.</p> : null}
+              {saved.test ? <p className={saved.test.ok ? undefined : 'error'}>{saved.test.ok ? 'Tested: ' : 'Tested, and it does not work: '}{saved.test.message} {saved.test.ok ? '' : 'Questions are answered with cited passages meanwhile.'}</p> : null}
+            </div>
+          ) : null}
         </form>
       ) : null}
     </section>

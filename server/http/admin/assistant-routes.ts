@@ -4,8 +4,9 @@ import { askRequestSchema } from '../../contract/ask.ts';
 import { knowledgeBaseParamsSchema } from '../../contract/knowledge.ts';
 import { safeText } from '../../contract/text-rules.ts';
 import { usageQuerySchema } from '../../contract/usage.ts';
-import type { Assistant } from '../../retrieval/answer/assistant.ts';
+import { type Assistant, MODEL_NOT_USED } from '../../retrieval/answer/assistant.ts';
 import type { LlmSettings } from '../../retrieval/answer/llm-settings.ts';
+import { endpointProblem } from '../../retrieval/answer/openai-client.ts';
 import type { UsageRepo } from '../../storage/usage-repo.ts';
 import { ApiError } from '../api-error.ts';
 import { answerQuestion } from '../ask-stream.ts';
@@ -54,10 +55,15 @@ export const assistantAdminRoutes: FastifyPluginAsyncZod<AssistantAdminOptions> 
 
   app.get('/settings/llm', { config: { admin: 'member' } }, async () => llmSettings.get());
 
+  /**
+   * Saves the settings, then tries the endpoint once so the form can say whether it works. As with
+   * answers, only the Owner reads why it does not; an Admin reads that it could not be used.
+   */
   app.put('/settings/llm', { config: { admin: 'manager' }, schema: { body: llmSettingsSchema } }, async (request) => {
     const body = request.body;
+    let saved: { apiKeyRemoved: boolean };
     try {
-      llmSettings.set({
+      saved = llmSettings.set({
         baseUrl: body.baseUrl || null,
         model: body.model || null,
         ...(body.apiKey !== undefined ? { apiKey: body.apiKey } : {}),
@@ -71,6 +77,14 @@ export const assistantAdminRoutes: FastifyPluginAsyncZod<AssistantAdminOptions> 
       }
       throw error;
     }
-    return llmSettings.get();
+    const endpoint = llmSettings.endpoint();
+    const problem = endpoint ? await endpointProblem(endpoint) : null;
+    if (problem) request.log.warn({ requestId: request.id, reason: problem }, 'the language model endpoint did not work when its settings were saved');
+    const shown = request.adminSession?.user.role === 'owner' ? problem : MODEL_NOT_USED;
+    return {
+      ...llmSettings.get(),
+      apiKeyRemoved: saved.apiKeyRemoved,
+      test: endpoint ? { ok: problem === null, message: problem === null ? 'The endpoint answered.' : `${shown}.` } : null,
+    };
   });
 };

@@ -3,6 +3,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { AdminSettings } from '../../contract/admin.ts';
 import type { ApiKeyService } from '../../domain/api-key-service.ts';
 import type { JobQueue } from '../../domain/job-queue.ts';
+import type { DiskCondition } from '../../domain/disk-condition.ts';
 import type { MonitorService } from '../../domain/monitor.ts';
 import type { ScheduledBackups } from '../../domain/scheduled-backups.ts';
 import type { DesktopSignIn, SessionService } from '../../domain/sessions.ts';
@@ -37,6 +38,7 @@ export type AdminApiOptions = {
   queue: JobQueue;
   search: SearchService;
   monitor: MonitorService;
+  disk: DiskCondition;
   monitorRepo: MonitorRepo;
   settings: () => AdminSettings;
   assistant: Assistant;

@@ -56,26 +56,25 @@ export const sessionRoutes: FastifyPluginAsyncZod<SessionRoutesOptions> = async 
 
   /**
    * Counts a password try before checking it (about 90 ms of scrypt): counted after, every guess
-   * sent at the same moment passed the check before any was counted.
+   * sent at the same moment passed the check before any was counted. Counted under the username
+   * and under the address, so neither many addresses nor many names get more tries.
    */
-  const countTry = (request: FastifyRequest, username: string): string => {
-    const key = `${request.ip}|${username.toLowerCase()}`;
-    const wait = throttle.retryAfter(key);
+  const countTry = (request: FastifyRequest, username: string): string[] => {
+    const keys = SignInThrottle.keys(username, request.ip);
+    const wait = throttle.retryAfter(keys);
     if (wait > 0) {
-      const minutes = Math.ceil(wait / 60);
-      throw new ApiError('rate_limited', `Too many wrong passwords; try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`, undefined, {
-        'retry-after': String(wait),
-      });
+      const when = wait < 60 ? `${wait} second${wait === 1 ? '' : 's'}` : `${Math.ceil(wait / 60)} minute${wait > 60 ? 's' : ''}`;
+      throw new ApiError('rate_limited', `Too many wrong passwords; try again in ${when}.`, undefined, { 'retry-after': String(wait) });
     }
-    throttle.fail(key);
-    return key;
+    throttle.fail(keys);
+    return keys;
   };
 
   app.post('/session', { config: { admin: 'public' }, schema: { body: credentialsSchema } }, async (request, reply) => {
-    const key = countTry(request, request.body.username);
+    const keys = countTry(request, request.body.username);
     const user = await users.verify(request.body.username, request.body.password);
     if (!user) throw new ApiError('not_signed_in', 'The username or password is wrong.');
-    throttle.succeed(key);
+    throttle.succeed(keys);
     return signIn(request, reply, user);
   });
 
@@ -88,10 +87,10 @@ export const sessionRoutes: FastifyPluginAsyncZod<SessionRoutesOptions> = async 
   app.post('/session/password', { config: { admin: 'member' }, schema: { body: passwordChangeSchema } }, async (request, reply) => {
     const { user } = sessionOf(request);
     // Guessing through the current-password check counts like guessing at sign-in.
-    const key = countTry(request, user.username);
+    const keys = countTry(request, user.username);
     const changed = await users.changePassword(user, request.body.currentPassword, request.body.newPassword).catch(userErrorToApi);
     if (!changed) throw new ApiError('forbidden', 'The current password is wrong.');
-    throttle.succeed(key);
+    throttle.succeed(keys);
     // Every other session of this user ends; this browser gets a fresh one.
     sessions.destroyForUser(user.id);
     request.adminSession = null;

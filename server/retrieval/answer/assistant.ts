@@ -16,7 +16,20 @@ import { contextTurns, namesOwnSubject, retrievalQuery, weightedTerms } from './
 
 export type AskResult = AskResponse;
 type ParsedAskRequest = ReturnType<typeof askRequestSchema.parse>;
-export type AskOptions = { signal: AbortSignal; onEvent?: (event: AskEvent) => void };
+export type AskOptions = {
+  signal: AbortSignal;
+  onEvent?: (event: AskEvent) => void;
+  /**
+   * Why the language model failed (unreachable, refused, timed out) tells whoever set its address
+   * which ports answer on which hosts: only the Owner is told; everyone else reads that it could
+   * not be used, and the reason goes to `onModelFailure` (the server log).
+   */
+  showModelFailure?: boolean;
+  onModelFailure?: (reason: string) => void;
+};
+
+/** What a caller other than the Owner reads when the language model failed. */
+export const MODEL_NOT_USED = 'the language model could not be used';
 
 /** Passages retrieved per item; the second often holds the rest of a sentence cut at a chunk edge. */
 const PASSAGES_PER_ITEM = 2;
@@ -88,7 +101,8 @@ export class Assistant {
         return finish({ answer, answered: true, method: 'generative', fallbackReason: null, citations });
       } catch (error) {
         if (!(error instanceof LlmError) || signal.aborted) throw error;
-        fallbackReason = `${error.message}; this answer is extractive`;
+        options.onModelFailure?.(error.message);
+        fallbackReason = `${options.showModelFailure ? error.message : MODEL_NOT_USED}; this answer is extractive`;
         emit({ type: 'fallback', reason: fallbackReason });
       }
     }

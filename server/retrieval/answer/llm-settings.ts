@@ -34,16 +34,25 @@ export class LlmSettings {
     return { baseUrl: current.baseUrl, model: current.model, hasApiKey: current.apiKey !== null, timeoutMs: current.timeoutMs };
   }
 
-  set(input: LlmSettingsInput): void {
+  /**
+   * Saves the settings. A stored key was given for one address: when the scheme, host or port
+   * changes and the same request gives no key, the stored one is removed rather than sent to the
+   * new address. Returns whether that happened.
+   */
+  set(input: LlmSettingsInput): { apiKeyRemoved: boolean } {
+    const before = this.current();
     const baseUrl = input.baseUrl === null ? null : normalizeBaseUrl(input.baseUrl);
     const model = input.model === null ? null : input.model.trim() || null;
-    const timeoutMs = input.timeoutMs ?? this.current().timeoutMs;
+    const timeoutMs = input.timeoutMs ?? before.timeoutMs;
     if (!Number.isInteger(timeoutMs) || timeoutMs < 100 || timeoutMs > 600_000) {
       throw new RangeError('timeoutMs must be a whole number of milliseconds from 100 to 600000.');
     }
-    const apiKey = input.apiKey === undefined ? this.current().apiKey : input.apiKey || null;
+    const moved = origin(baseUrl) !== origin(before.baseUrl);
+    const apiKeyRemoved = input.apiKey === undefined && moved && before.apiKey !== null;
+    const apiKey = input.apiKey === undefined ? (moved ? null : before.apiKey) : input.apiKey || null;
     const stored: Stored = { baseUrl, model, timeoutMs, apiKey: apiKey === null ? null : this.encrypt(apiKey) };
     this.settings.set(SETTING, JSON.stringify(stored));
+    return { apiKeyRemoved };
   }
 
   /** The endpoint to call, or null when none is configured (the assistant then answers extractively). */
@@ -81,6 +90,9 @@ export class LlmSettings {
     }
   }
 }
+
+/** Scheme, host and port of an address: what a key given for it is bound to. */
+const origin = (baseUrl: string | null) => (baseUrl !== null && URL.canParse(baseUrl) ? new URL(baseUrl).origin : baseUrl);
 
 /** An http(s) base URL without a trailing slash, e.g. http://127.0.0.1:11434/v1. */
 export function normalizeBaseUrl(value: string): string {

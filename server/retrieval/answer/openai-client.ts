@@ -37,13 +37,16 @@ export async function* streamChat(endpoint: LlmEndpoint, messages: ChatMessage[]
         },
         body: JSON.stringify({ model: endpoint.model, messages, stream: true, temperature: 0.2 }),
         signal: controller.signal,
+        // The key was given for this address: a redirect elsewhere is not followed with it.
+        redirect: 'manual',
       });
     } catch (error) {
       throw failure(error, timedOut, signal, endpoint);
     }
     if (!response.ok) {
       await response.body?.cancel().catch(() => {});
-      throw new LlmError(`the language model endpoint answered HTTP ${response.status}`);
+      const redirect = response.status >= 300 && response.status < 400 ? ', a redirect, which is not followed' : '';
+      throw new LlmError(`the language model endpoint answered HTTP ${response.status}${redirect}`);
     }
     const type = response.headers.get('content-type') ?? '';
     try {
@@ -69,6 +72,21 @@ export async function* streamChat(endpoint: LlmEndpoint, messages: ChatMessage[]
     clearTimeout(timer);
     signal.removeEventListener('abort', onAbort);
     controller.abort();
+  }
+}
+
+/**
+ * Asks the endpoint for a one-word reply, as a check that the settings work: null once it starts
+ * answering, else why not (the same reasons an answer falls back for).
+ */
+export async function endpointProblem(endpoint: LlmEndpoint): Promise<string | null> {
+  const check: ChatMessage[] = [{ role: 'user', content: 'Reply with the word OK.' }];
+  try {
+    for await (const _delta of streamChat(endpoint, check, new AbortController().signal)) return null;
+    return 'the language model endpoint sent no answer';
+  } catch (error) {
+    if (error instanceof LlmError) return error.message;
+    throw error;
   }
 }
 

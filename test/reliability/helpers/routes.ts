@@ -237,6 +237,7 @@ export const ADMIN_ROUTES: AdminRouteSpec[] = [
   { method: 'GET', path: '/settings', access: 'member' },
   { method: 'GET', path: '/usage', access: 'member' },
   { method: 'GET', path: '/settings/llm', access: 'member' },
+  { method: 'GET', path: '/disk', access: 'member' },
   { method: 'PUT', path: '/settings/llm', access: 'manager', body: () => ({ endpoint: 'http://127.0.0.1:1/v1', model: 'x' }) },
   { method: 'GET', path: '/backup', access: 'owner' },
   { method: 'GET', path: '/backup/schedule', access: 'owner' },
