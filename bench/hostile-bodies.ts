@@ -16,7 +16,7 @@ import http from 'node:http';
 import os from 'node:os';
 import { parseArgs } from 'node:util';
 import { LIMITS } from '../server/contract/limits.ts';
-import { percentile, startServerChild, stopServerChild, tempDir, type ServerChild } from './lib/server-child.ts';
+import { createKey, percentile, startServerChild, stopServerChild, tempDir, type ServerChild } from './lib/server-child.ts';
 
 const { values } = parseArgs({
   options: {
@@ -122,13 +122,22 @@ function serverCpuMs(pid: number): number {
 if (!values['send-to']) await main();
 
 async function main() {
-  const server = await startServerChild(tempDir(), { LOCALIQ_WORKERS: '0', LOCALIQ_LOG_LEVEL: 'error' });
+  // The senders hold a key of their own, and the server its default rate limits: what a key
+  // sending costly bodies takes from the other keys' requests is what is measured.
+  const dataDir = tempDir();
+  const sendersKey = await createKey(dataDir);
+  const server = await startServerChild(dataDir, {
+    LOCALIQ_WORKERS: '0',
+    LOCALIQ_LOG_LEVEL: 'error',
+    LOCALIQ_RATE_LIMIT_PER_SECOND: '100',
+    LOCALIQ_RATE_LIMIT_BURST: '500',
+  });
   const results: Record<string, unknown> = {};
   try {
     for (const scenario of values.scenarios!.split(',')) {
       // The senders start, build their bodies, then all send until the same moment.
       const until = Date.now() + 3_000 + seconds * 1000;
-      const hostile = scenario === 'none' ? [] : Array.from({ length: senders }, () => senderProcess(server, scenario, until));
+      const hostile = scenario === 'none' ? [] : Array.from({ length: senders }, () => senderProcess({ ...server, key: sendersKey }, scenario, until));
       await new Promise((r) => setTimeout(r, 3_000));
       const cpuBefore = serverCpuMs(server.child.pid!);
       const normal = await sendNormal(server, until);

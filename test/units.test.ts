@@ -115,6 +115,17 @@ describe('rate limiter', () => {
     now += 500;
     assert.equal(limiter.take('a'), 0);
   });
+
+  it('a charge spends tokens beyond the burst, down to one burst of debt, and the key waits it off', () => {
+    let now = 0;
+    const limiter = new RateLimiter(2, 3, () => now);
+    limiter.charge('a', 100);
+    // 3 - 100 is floored at -3: 4 tokens short of one request, 2 seconds at 2 a second.
+    assert.equal(limiter.take('a'), 2);
+    assert.equal(limiter.take('b'), 0);
+    now += 2_000;
+    assert.equal(limiter.take('a'), 0);
+  });
 });
 
 describe('JSON shape before parsing', () => {

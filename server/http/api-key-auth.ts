@@ -15,6 +15,13 @@ declare module 'fastify' {
   }
 }
 
+/**
+ * A refused request costs its key one request more for each this many bytes of body the server
+ * read: a key sending 10 MB bodies that are refused (built to be costly, or just wrong) spends its
+ * rate in a few requests and waits, instead of taking the server's time from every other key.
+ */
+export const REFUSED_BODY_BYTES_PER_REQUEST = 32 * 1024;
+
 type Waiting = { request: FastifyRequest; scope: Scope; done: (error?: Error) => void };
 
 /**
@@ -44,7 +51,7 @@ export function registerApiKeyAuth(app: FastifyInstance, keys: ApiKeyService, li
     let next = 0;
     batch.forEach(({ request, scope, done }, i) => {
       try {
-        request.apiKey = authorize(scope, values[i] === null ? null : results[next++]!, limiter);
+        request.apiKey = authorize(request, scope, values[i] === null ? null : results[next++]!, limiter);
         done();
       } catch (error) {
         done(error as Error);
@@ -57,6 +64,13 @@ export function registerApiKeyAuth(app: FastifyInstance, keys: ApiKeyService, li
     if (!scope) return done();
     if (waiting.push({ request, scope, done }) === 1) setImmediate(checkWaiting);
   });
+  app.addHook('onResponse', (request, reply, done) => {
+    const refused = reply.statusCode >= 400 && reply.statusCode < 500 && reply.statusCode !== 429;
+    if (refused && request.apiKey && request.bodyBytes >= REFUSED_BODY_BYTES_PER_REQUEST) {
+      limiter.charge(request.apiKey.id, Math.floor(request.bodyBytes / REFUSED_BODY_BYTES_PER_REQUEST));
+    }
+    done();
+  });
 }
 
 function headerValue(request: FastifyRequest): string | null {
@@ -65,8 +79,14 @@ function headerValue(request: FastifyRequest): string | null {
   return Array.isArray(header) ? header.join(',') : header;
 }
 
+/** Whether a request announces a body (which a refusal before reading it leaves unread). */
+function hasBody(request: FastifyRequest): boolean {
+  const length = request.headers['content-length'];
+  return request.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
+}
+
 /** The key of a request, given the check of its header (null when it had none). */
-function authorize(scope: Scope, result: AuthResult | null, limiter: RateLimiter): ApiKeyRecord {
+function authorize(request: FastifyRequest, scope: Scope, result: AuthResult | null, limiter: RateLimiter): ApiKeyRecord {
   if (result === null) {
     throw new ApiError('missing_api_key', 'Send an API key in the x-api-key header.');
   }
@@ -82,8 +102,11 @@ function authorize(scope: Scope, result: AuthResult | null, limiter: RateLimiter
   }
   const retryAfter = limiter.take(result.key.id);
   if (retryAfter > 0) {
+    // Refused before its body is read: the connection is closed rather than kept open, since
+    // keeping it would mean reading (and throwing away) a body of up to the body limit first.
     throw new ApiError('rate_limited', `Too many requests for this API key; retry in ${retryAfter}s.`, undefined, {
       'retry-after': String(retryAfter),
+      ...(hasBody(request) ? { connection: 'close' } : {}),
     });
   }
   return result.key;

@@ -3,6 +3,13 @@ import secureJson from 'secure-json-parse';
 import { LIMITS } from '../contract/limits.ts';
 import { ApiError } from './api-error.ts';
 
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Bytes of body read; what a refused request made the server read (api-key-auth.ts). */
+    bodyBytes: number;
+  }
+}
+
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
 
 const QUOTE = 34;
@@ -114,6 +121,7 @@ function parseJsonBody(body: Buffer): unknown {
  */
 export function registerJsonBodyParser(app: FastifyInstance, bodyTimeoutMs: number): void {
   app.removeAllContentTypeParsers();
+  app.decorateRequest('bodyBytes', 0);
   app.addContentTypeParser('application/json', (request, payload, done) => {
     const encoding = request.headers['content-encoding'];
     if (encoding && encoding.toLowerCase() !== 'identity') {
@@ -130,6 +138,7 @@ export function registerJsonBodyParser(app: FastifyInstance, bodyTimeoutMs: numb
     }, bodyTimeoutMs);
     const stop = (error: Error | null, body?: unknown) => {
       clearTimeout(tooSlow);
+      request.bodyBytes = received;
       payload.off('data', onData).off('end', onEnd).off('error', onError);
       done(error, body);
     };

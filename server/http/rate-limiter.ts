@@ -24,4 +24,16 @@ export class RateLimiter {
     }
     return Math.max(1, Math.ceil((1 - bucket.tokens) / this.perSecond));
   }
+
+  /**
+   * Takes `tokens` more from a key that made the server do that much work for nothing. The bucket
+   * may go below zero, down to one burst's worth of debt: the key then waits until it is repaid.
+   */
+  charge(key: string, tokens: number): void {
+    const now = this.clock();
+    const bucket = this.buckets.get(key) ?? { tokens: this.burst, at: now };
+    bucket.tokens = Math.max(-this.burst, Math.min(this.burst, bucket.tokens + ((now - bucket.at) / 1000) * this.perSecond) - tokens);
+    bucket.at = now;
+    this.buckets.set(key, bucket);
+  }
 }

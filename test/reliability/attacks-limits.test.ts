@@ -172,3 +172,41 @@ describe('attack table: a body sent a byte at a time', () => {
     assert.ok(shape.ok, shape.ok ? '' : shape.problem);
   });
 });
+
+describe('attack table: one key sending large bodies that are refused', () => {
+  let t: TestApp;
+  before(async () => {
+    // The default rate: 100 requests a second, bursts of 500.
+    t = await createTestApp({ rateLimit: { perSecond: 100, burst: 500 } });
+  });
+  after(() => t.close());
+
+  // A 4 MB bulk whose one item lacks its title: read and parsed whole, then refused at validation.
+  const invalidBulk = JSON.stringify({
+    items: [{ integrationId: 'cms', knowledgeBaseId: 'kb', sourceType: 'ARTICLE', externalId: 'x', data: { content: 'c'.repeat(4_000_000) } }],
+  });
+
+  it('spends that key’s rate, and only that key’s: it is then refused before its body is read, with the connection closed', async () => {
+    const costly = t.key({ name: 'costly' });
+    const other = t.key({ name: 'other' });
+    const send = (key: string, payload: string) =>
+      t.app.inject({ method: 'POST', url: '/ingest/bulk', headers: { 'x-api-key': key, 'content-type': 'application/json' }, payload });
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i++) statuses.push((await send(costly, invalidBulk)).statusCode);
+    // Each refused 4 MB body costs 122 requests' worth: the fifth is over the burst of 500.
+    assert.deepEqual(statuses.slice(0, 4), [400, 400, 400, 400]);
+    const limited = await send(costly, invalidBulk);
+    assert.equal(limited.statusCode, 429);
+    assert.equal(limited.json().code, 'rate_limited');
+    assert.ok(Number(limited.headers['retry-after']) >= 1);
+    assert.equal(limited.headers.connection, 'close', 'a refused body is not read to the end on a kept connection');
+    // A small refused request costs only itself; another key is untouched.
+    const ok = await t.app.inject({
+      method: 'POST',
+      url: '/ingest',
+      headers: { 'x-api-key': other, 'content-type': 'application/json' },
+      payload: JSON.stringify({ integrationId: 'cms', knowledgeBaseId: 'kb', sourceType: 'ARTICLE', externalId: 'y', data: { title: 'T', content: 'C' } }),
+    });
+    assert.equal(ok.statusCode, 200, ok.body);
+  });
+});
