@@ -2,9 +2,10 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { RunningServer } from '../server/main.ts';
 import { answerProbability, decisionFeatures, FITTED_MODEL, passagesAnswer } from '../server/retrieval/answer/answer-decision.ts';
-import { type CandidatePassage, composeAnswer, questionIntent, type ScoredSentence, scoreSentences } from '../server/retrieval/answer/extractive.ts';
+import { type CandidatePassage, composeAnswer, questionIntent, type ScoredSentence, scoreSentences, selectSentences } from '../server/retrieval/answer/extractive.ts';
 import { weightedTerms } from '../server/retrieval/answer/question-terms.ts';
 import { quotable, shownText } from '../server/retrieval/answer/quotable.ts';
+import { chunkSentences, joinChunks } from '../server/retrieval/answer/sentences.ts';
 import { api, startPipelineServer, waitForIdle } from './helpers/pipeline-app.ts';
 import { judgeShopAnswer, SHOP_KB, SHOP_QUESTIONS, shopBulk } from './helpers/shop-fixtures.ts';
 
@@ -33,6 +34,35 @@ describe('what an answer may quote', () => {
     assert.equal(shownText('2) Knead the dough.'), 'Knead the dough.');
   });
 
+  it("completes a sentence a chunk's edge cut from the item's neighbouring chunk, quoting it whole", () => {
+    const first = 'Prices rose in many towns. The market is on a par with Oxford and Reading and below a handful of historic';
+    // The chunker repeats the end of a chunk at the start of the next one.
+    const second = 'below a handful of historic markets: Harrogate, Bath and Tunbridge Wells. Rents followed.';
+    assert.equal(joinChunks(first, second), 'Prices rose in many towns. The market is on a par with Oxford and Reading and below a handful of historic markets: Harrogate, Bath and Tunbridge Wells. Rents followed.');
+    const whole = 'The market is on a par with Oxford and Reading and below a handful of historic markets: Harrogate, Bath and Tunbridge Wells.';
+    assert.deepEqual(chunkSentences(first, undefined, second).map((s) => s.text), ['Prices rose in many towns.', whole]);
+    assert.deepEqual(chunkSentences(second, first).map((s) => s.text), [whole, 'Rents followed.']);
+    // Without a neighbour the fragment stays, and is not quoted.
+    assert.deepEqual(chunkSentences(second).map((s) => s.text), ['below a handful of historic markets: Harrogate, Bath and Tunbridge Wells.', 'Rents followed.']);
+    const item = { id: 1, knowledge_base_id: 'kb', integration_id: 'i', external_id: '1', source_type: 'ARTICLE', title: 'Housing', url: null, updated_at: 0, chunk_count: 2 } as CandidatePassage['item'];
+    const terms = weightedTerms('Which markets are below Oxford?', [], () => 2);
+    const scored = (before?: string) =>
+      scoreSentences([{ item, chunkId: 2, text: second, before, retrieval: 1, itemScore: 1, passageScore: 1 }], terms, questionIntent('x'), 'x');
+    assert.equal(scored().find((s) => s.position === 0)!.quotable, false);
+    assert.equal(scored().find((s) => s.position === 0)!.whole, undefined);
+    // The decision reads the chunk's part; the answer shows the whole sentence.
+    const completed = scored(first).find((s) => s.position === 0)!;
+    assert.equal(completed.quotable, false);
+    assert.deepEqual(completed.whole, { text: whole, quotable: true });
+    assert.equal(selectSentences(scored(first))[0]!.text, whole);
+    // Completing the edge does not let through what the chunk's own part may not show.
+    const raw = scoreSentences(
+      [{ item, chunkId: 2, text: '] and then the markets sync every hour. Done here.', before: 'Set the list to [a, b', retrieval: 1, itemScore: 1, passageScore: 1 }],
+      terms, questionIntent('x'), 'x',
+    );
+    assert.equal(raw.find((s) => s.position === 0)!.whole!.quotable, false);
+  });
+
   const sentence = (text: string, item: number, passage: number): ScoredSentence => ({
     text, item, passage, position: 1, coverage: 1, score: 1, stems: [], quotable: true, namesSubject: true, statesPrice: false, holdsRarest: true,
   });
@@ -59,6 +89,19 @@ describe('what an answer may quote', () => {
     const exact = composeAnswer([sentence('x'.repeat(345), 1, 0), sentence('y'.repeat(345), 2, 1), sentence('z'.repeat(10), 3, 2)], 700);
     assert.equal(exact.map((p) => p.text).join(' ').length, 699);
     assert.equal(exact.length, 2, 'the third sentence with its marker would pass the cap');
+
+    // A later sentence over the room left is shown by its stretch around the question's words when
+    // a third of the cap is left, within the cap.
+    const ally = `${'filler '.repeat(20)}the empire allied with Germany ${'filler '.repeat(60)}end.`;
+    const terms = [{ stem: 'alli', word: 'ally', weight: 3 }];
+    const withLater = composeAnswer([sentence('x'.repeat(300), 1, 0), sentence(ally, 2, 1)], 700, terms);
+    const shownLater = withLater.map((p) => p.text).join(' ');
+    assert.equal(withLater.length, 2);
+    assert.ok(shownLater.length <= 700, `${shownLater.length} characters`);
+    assert.match(withLater[1]!.text, /empire allied with Germany .*… \[2\]$/);
+    // Not without the question's words in it, nor with less than a third of the cap left.
+    assert.equal(composeAnswer([sentence('x'.repeat(300), 1, 0), sentence(ally, 2, 1)], 700, []).length, 1);
+    assert.equal(composeAnswer([sentence('x'.repeat(500), 1, 0), sentence(ally, 2, 1)], 700, terms).length, 1);
   });
 });
 

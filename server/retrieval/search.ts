@@ -107,6 +107,21 @@ export class SearchService {
     };
   }
 
+  /**
+   * The chunks beside the given ones in their items (position − 1 and + 1), by the given chunk's
+   * id: what completes a sentence that a chunk's edge cut.
+   */
+  neighbourChunks(passages: { itemId: number; chunkId: number; position: number }[]): Map<number, { before?: string; after?: string }> {
+    const result = new Map<number, { before?: string; after?: string }>();
+    if (passages.length === 0) return result;
+    const byPlace = new Map<string, string>();
+    for (const chunk of this.repo.chunksOfItems([...new Set(passages.map((p) => p.itemId))])) byPlace.set(`${chunk.item_id}:${chunk.position}`, chunk.text);
+    for (const p of passages) {
+      result.set(p.chunkId, { before: byPlace.get(`${p.itemId}:${p.position - 1}`), after: byPlace.get(`${p.itemId}:${p.position + 1}`) });
+    }
+    return result;
+  }
+
   /** FTS5's answer while the in-memory index loads: the same ranking, every word first when asked. */
   private ftsKeywordItems(knowledgeBaseId: string, words: string[], pool: number, sourceTypes: string[] | null, allWordsFirst: boolean): Ranked {
     const anyWord = this.repo.keywordItems(knowledgeBaseId, ftsQuery(words)!, pool, sourceTypes);

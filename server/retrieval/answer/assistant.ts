@@ -179,11 +179,15 @@ export class Assistant {
       passages: PASSAGES_PER_ITEM,
     });
     const top = outcome.hits[0]?.score ?? 0;
+    const neighbours = this.search.neighbourChunks(
+      outcome.hits.flatMap((hit) => hit.passages.map((p) => ({ itemId: hit.item.id, chunkId: p.chunkId, position: p.position }))),
+    );
     const candidates = outcome.hits.flatMap((hit) =>
       hit.passages.map((p) => ({
         item: hit.item,
         chunkId: p.chunkId,
         text: p.text,
+        ...neighbours.get(p.chunkId),
         retrieval: top > 0 ? hit.score / top : 0,
         itemScore: hit.score,
         passageScore: p.score,

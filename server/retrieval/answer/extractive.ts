@@ -3,7 +3,7 @@ import type { WeightedTerm } from './question-terms.ts';
 import { focusStem } from './answer-decision.ts';
 import { expectedAnswerType, holdsAnswerType } from './answer-types.ts';
 import { quotable, shownText } from './quotable.ts';
-import { splitSentences } from './sentences.ts';
+import { chunkSentences } from './sentences.ts';
 import { contentTerms, termsMatch } from './terms.ts';
 
 /** A retrieved passage the answer may quote from. */
@@ -17,6 +17,9 @@ export type CandidatePassage = {
   itemScore: number;
   /** The passage's own score from search (keyword and meaning), 0–1. */
   passageScore: number;
+  /** The item's chunks before and after this one, which complete a sentence its edges cut. */
+  before?: string;
+  after?: string;
 };
 
 export type ScoredSentence = {
@@ -31,8 +34,18 @@ export type ScoredSentence = {
   stems: string[];
   /** The item the passage belongs to. */
   item: number;
-  /** May be shown in an answer (quotable.ts); sentences that may not still count as evidence of the subject. */
+  /**
+   * May be shown in an answer (quotable.ts); sentences that may not still count as evidence of the
+   * subject. Like the text and the score, this is the sentence as its chunk holds it, which the
+   * decision whether to answer reads.
+   */
   quotable: boolean;
+  /**
+   * The whole sentence, when the chunk holds only part of it (cut at the chunk's edge), completed
+   * from the item's neighbouring chunk: what an answer shows instead of the part, and whether it
+   * may be shown (the whole, and the chunk's part but for its cut start).
+   */
+  whole?: { text: string; quotable: boolean };
   /** Holds one of the question's words other than those about cost, or its item's title does. */
   namesSubject: boolean;
   statesPrice: boolean;
@@ -72,6 +85,8 @@ const PRICE_STEMS = new Set(['price', 'pric', 'cost', 'fee', 'expensiv', 'cheap'
  */
 const ASKS_SEVERAL =
   /\b(?:which|what)\s+(?:(?:kinds?|types?|sorts?)\s+of\s+)?(?:[\p{L}-]+\s+)?[\p{L}-]+s\s+(?:are|do|can|have|contain|come|were)\b|\b(?:list|all (?:of )?(?:the|your)|do you (?:have|sell|make|bake) any)\b/iu;
+/** The share of the character cap that must be left for a later over-long sentence to be shown in part. */
+const LATER_EXCERPT_ROOM = 1 / 3;
 /** Items a list answer quotes at most. */
 const MAX_LIST_ITEMS = 5;
 /**
@@ -99,8 +114,9 @@ export function scoreSentences(passages: CandidatePassage[], terms: WeightedTerm
   const scored: ScoredSentence[] = [];
   passages.forEach((passage, index) => {
     const titleStems = contentTerms(passage.item.title);
-    splitSentences(passage.text).forEach((raw, position) => {
-      const text = shownText(raw);
+    chunkSentences(passage.text, passage.before, passage.after).forEach((sentence, position) => {
+      const text = shownText(sentence.piece);
+      const whole = sentence.text === sentence.piece ? undefined : shownText(sentence.text);
       const stems = contentTerms(text);
       const statesPrice = intent.price && MONEY.test(text);
       if (text.split(/\s+/).length < MIN_WORDS && !statesPrice) return;
@@ -122,6 +138,7 @@ export function scoreSentences(passages: CandidatePassage[], terms: WeightedTerm
         score,
         stems,
         quotable: quotable(text, position),
+        ...(whole === undefined ? {} : { whole: { text: whole, quotable: quotable(whole, position) && quotable(text, 1) } }),
         namesSubject: subjectTerms.length === 0 || subjectTerms.some((t) => [...stems, ...titleStems].some((s) => termsMatch(s, t.stem))),
         statesPrice,
         holdsRarest: rarest !== null && stems.some((s) => termsMatch(s, rarest.stem)),
@@ -132,7 +149,8 @@ export function scoreSentences(passages: CandidatePassage[], terms: WeightedTerm
 }
 
 /**
- * The sentences an answer quotes. Only sentences that may be quoted (quotable.ts). For a question
+ * The sentences an answer quotes, each whole when a chunk's edge cut it and its neighbouring chunk
+ * completes it. Only sentences that may be quoted (quotable.ts). For a question
  * asking for several things, the best sentence of each item that covers the question nearly as
  * well as the best one. Otherwise the best sentence, then the next best that score close to it,
  * say something the chosen ones do not (word overlap below `maxOverlap`) and answer the same
@@ -145,7 +163,8 @@ export function selectSentences(
   options: SelectionOptions = DEFAULT_SELECTION,
   intent: QuestionIntent = { price: false, duration: false, several: false },
 ): ScoredSentence[] {
-  const pool = scored.filter((s) => s.quotable);
+  // A sentence the chunk's edge cut is shown whole when it may be, else by the chunk's part.
+  const pool = scored.flatMap((s) => (s.whole?.quotable ? [{ ...s, text: s.whole.text }] : s.quotable ? [s] : []));
   const first = pool[0];
   if (!first) return [];
   if (intent.several) return listSentences(pool, options);
@@ -181,9 +200,10 @@ export type AnswerPart = { text: string; citation: number; passage: number };
 /**
  * The answer's parts: each sentence followed by " [n]", n numbering items in order of first use
  * (several passages of one item are one source). Everything shown, markers and spaces included,
- * stays within `maxChars`: a sentence that would pass it is left out, and a first sentence longer
- * than that is shown by the part of it that holds most of the question's words (`terms`), cut at
- * words and marked with "…".
+ * stays within `maxChars`. A first sentence longer than that is shown by the part of it that holds
+ * most of the question's words (`terms`), cut at words and marked with "…"; a later one that would
+ * pass the cap is shown the same way when at least a third of the cap is left and the part holds
+ * one of the question's words, and is left out otherwise.
  */
 export function composeAnswer(chosen: ScoredSentence[], maxChars = DEFAULT_SELECTION.maxChars, terms: WeightedTerm[] = []): AnswerPart[] {
   const numbers = new Map<number, number>();
@@ -195,8 +215,16 @@ export function composeAnswer(chosen: ScoredSentence[], maxChars = DEFAULT_SELEC
     const separator = parts.length > 0 ? 1 : 0;
     let text = sentence.text;
     if (length + separator + text.length + marker.length > maxChars) {
-      if (parts.length > 0) continue;
-      text = excerpt(text, maxChars - marker.length, terms);
+      const room = maxChars - length - separator - marker.length;
+      if (parts.length === 0) text = excerpt(text, room, terms).text;
+      else {
+        // A later sentence is shown by its stretch around the question's words when a third of
+        // the cap is left for it; otherwise it is left out.
+        if (room < maxChars * LATER_EXCERPT_ROOM) continue;
+        const part = excerpt(text, room, terms);
+        if (part.weight <= 0) continue;
+        text = part.text;
+      }
     }
     numbers.set(sentence.item, citation);
     parts.push({ text: `${text}${marker}`, citation, passage: sentence.passage });
@@ -209,7 +237,7 @@ export function composeAnswer(chosen: ScoredSentence[], maxChars = DEFAULT_SELEC
  * The stretch of whole words of an over-long sentence, within `maxChars` with its "…" marks, that
  * holds the most weight of the question's words (the earliest such stretch on a tie).
  */
-function excerpt(text: string, maxChars: number, terms: WeightedTerm[]): string {
+function excerpt(text: string, maxChars: number, terms: WeightedTerm[]): { text: string; weight: number } {
   const words = text.split(/\s+/);
   const weightOf = (word: string) => {
     const [term] = contentTerms(word);
@@ -233,7 +261,7 @@ function excerpt(text: string, maxChars: number, terms: WeightedTerm[]): string 
     const candidate = stretch(start);
     if (candidate.weight > best.weight) best = candidate;
   }
-  if (best.weight <= 0) return `${words.slice(0, best.end).join(' ')}…`;
+  if (best.weight <= 0) return { text: `${words.slice(0, best.end).join(' ')}…`, weight: 0 };
   // The stretch starts at its first matching word; step back a third of the room for context.
   let start = best.start;
   while (start < best.end - 1 && weights[start] === 0) start++;
@@ -241,7 +269,7 @@ function excerpt(text: string, maxChars: number, terms: WeightedTerm[]): string 
   while (start > 0 && before + words[start - 1]!.length + 1 <= maxChars / 3) before += words[--start]!.length + 1;
   best = stretch(start);
   const shown = words.slice(best.start, best.end).join(' ');
-  return `${best.start > 0 ? '… ' : ''}${shown}${best.end < words.length ? '…' : ''}`;
+  return { text: `${best.start > 0 ? '… ' : ''}${shown}${best.end < words.length ? '…' : ''}`, weight: best.weight };
 }
 
 /** Jaccard overlap of two sentences' content words. */

@@ -18,10 +18,15 @@ const CUT_START = /^[\p{Ll},;:)\]…]/u;
 /** List bullets and numbering, and an "Answer:" label: not part of what the sentence says. */
 const LEADING_MARKS = /^(?:\s*(?:[-*•–·▪]|\d{1,2}[.)])\s+|\s*(?:a|answer)\s*:\s*)+/i;
 
+/** The sentence starts as the rest of one a chunk's edge cut. */
+export function startsCut(text: string): boolean {
+  return CUT_START.test(text);
+}
+
 /** Whether a sentence may be quoted; `position` is its place in its passage (0 = first). */
 export function quotable(text: string, position: number): boolean {
   if (RAW_STRUCTURE.test(text) || ASKS.test(text) || QA_LABEL.test(text)) return false;
-  return !(position === 0 && CUT_START.test(text));
+  return !(position === 0 && startsCut(text));
 }
 
 /**
