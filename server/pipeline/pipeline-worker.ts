@@ -49,15 +49,14 @@ async function run(): Promise<void> {
   const index = new IndexRepo(db, new VectorStore(db, embedder.id, embedder.dimension));
   send({ type: 'ready', embedderId: embedder.id, dimension: embedder.dimension });
   const deps = { db, runs, index, embedder, overlapTokens: config.overlapTokens, clock: Date.now };
-  // Jobs this worker claimed when the disk filled up: given back to the queue once it has room.
-  const stillProcessing = db.prepare<[number], { status: string }>('SELECT status FROM jobs WHERE id = ?');
+  // Jobs this worker claimed when the disk filled up: given back to the queue once it has room
+  // (recordFailure leaves alone any of them that was settled meanwhile).
   let held: JobRow[] = [];
   let diskWait = 0;
   while (!stopping) {
     try {
       if (held.length > 0) {
-        const unfinished = held.filter((job) => stillProcessing.get(job.id)?.status === 'processing');
-        for (const job of unfinished) runs.recordFailure(job, 'the disk was full; tried again once it had room', Date.now());
+        for (const job of held) runs.recordFailure(job, 'the disk was full; tried again once it had room', Date.now());
         held = [];
       }
       if (diskWait > 0) {
