@@ -15,7 +15,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import { parseArgs } from 'node:util';
-import { LIMITS } from '../server/contract/limits.ts';
+import { LIMITS } from '../common/contract/limits.ts';
 import { createKey, percentile, startServerChild, stopServerChild, tempDir, type ServerChild } from './lib/server-child.ts';
 
 const { values } = parseArgs({

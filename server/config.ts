@@ -1,7 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
-import { LIMITS } from './contract/limits.ts';
+import { LIMITS } from '../common/contract/limits.ts';
 import type { EmbedderConfig } from './pipeline/embedders/index.ts';
 import { type LogFormat, resolveLogFormat } from './logging.ts';
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
-import { askResponseSchema } from '../server/contract/ask.ts';
+import { askResponseSchema } from '../common/contract/ask.ts';
 import type { RunningServer } from '../server/main.ts';
 import { AdminClient, signedInAs } from './helpers/admin-client.ts';
 import { KB, pushBakery, readEvents } from './helpers/ask-fixtures.ts';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { Scope } from '../server/domain/scopes.ts';
+import type { Scope } from '../common/contract/scopes.ts';
 import { createTestApp, type TestApp } from './helpers/test-app.ts';
 
 /** Every route added for the assistant, articles and usage, against keys with each scope. */

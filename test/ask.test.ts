@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { askResponseSchema } from '../server/contract/ask.ts';
+import { askResponseSchema } from '../common/contract/ask.ts';
 import type { RunningServer } from '../server/main.ts';
 import { KB, pushBakery, readEvents } from './helpers/ask-fixtures.ts';
 import { api, startPipelineServer, waitForIdle } from './helpers/pipeline-app.ts';

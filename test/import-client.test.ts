@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { ErrorAnswer } from '../server/contract/errors.ts';
+import { ErrorAnswer } from '../common/contract/errors.ts';
 import { ApiClient } from '../server/import/api-client.ts';
 
 /**

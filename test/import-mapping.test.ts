@@ -5,9 +5,9 @@ import v8 from 'node:v8';
 import vm from 'node:vm';
 import path from 'node:path';
 import { describe, it } from 'node:test';
-import { mapRecord, parseMapping, parseMappingSpec, titleFromContent, type ImportTarget } from '../server/contract/import-mapping.ts';
-import { ingestItemSchema, SOURCE_TYPES } from '../server/contract/ingest.ts';
-import { SAMPLE_ITEMS } from '../server/contract/sample-items.ts';
+import { mapRecord, parseMapping, parseMappingSpec, titleFromContent, type ImportTarget } from '../common/import/import-mapping.ts';
+import { ingestItemSchema, SOURCE_TYPES } from '../common/contract/ingest.ts';
+import { SAMPLE_ITEMS } from '../common/import/sample-items.ts';
 import { FileFormatError, formatFromPath, openRecords, readJsonArray, type ReadRecord } from '../server/import/readers.ts';
 
 const FIXTURES = path.join(import.meta.dirname, 'fixtures/import');

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { IngestItem } from '../server/contract/ingest.ts';
+import type { IngestItem } from '../common/contract/ingest.ts';
 import { loadConfig } from '../server/config.ts';
 import { JobHistoryRetention } from '../server/domain/job-history-retention.ts';
 import { openDatabase, type Db } from '../server/storage/db.ts';

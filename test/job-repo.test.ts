@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { IngestItem } from '../server/contract/ingest.ts';
+import type { IngestItem } from '../common/contract/ingest.ts';
 import { contentHash, jobIdSplits } from '../server/domain/jobs.ts';
 import { openDatabase, type Db } from '../server/storage/db.ts';
 import { IndexRepo } from '../server/storage/index-repo.ts';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { SourceType } from '../server/contract/ingest.ts';
+import type { SourceType } from '../common/contract/ingest.ts';
 import { normalizeItem } from '../server/pipeline/normalize.ts';
 
 const textOf = (content: string, sourceType: SourceType = 'PAGE') => normalizeItem(sourceType, { title: 'T', content }).text;

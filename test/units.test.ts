@@ -6,7 +6,7 @@ import { JOB_OVERHEAD_CHARACTERS, jobCost, LaneClock, laneOf } from '../server/d
 import { ThroughputMeter } from '../server/domain/throughput.ts';
 import { RateLimiter } from '../server/http/rate-limiter.ts';
 import { JsonShapeScan, jsonShapeProblem } from '../server/http/json-body.ts';
-import { LIMITS } from '../server/contract/limits.ts';
+import { LIMITS } from '../common/contract/limits.ts';
 import { defaultDataDir } from '../server/config.ts';
 import { keywordCandidatesFirst, minMaxFusion } from '../server/retrieval/fusion.ts';
 import { contextTurns, leansOnConversation, retrievalQuery } from '../server/retrieval/answer/question-terms.ts';

@@ -1,5 +1,5 @@
 /** Asks a set of questions through POST /knowledge-bases/{id}/ask (and /search for recall), one at a time. */
-import type { AskResponse, ConversationTurn } from '../../server/contract/ask.ts';
+import type { AskResponse, ConversationTurn } from '../../common/contract/ask.ts';
 import { percentile } from '../lib/server-child.ts';
 import { type ApiTarget, search } from '../retrieval/http-client.ts';
 import { containsGold } from './gold.ts';

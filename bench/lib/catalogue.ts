@@ -3,7 +3,7 @@
  * bulks of 1,000, and processed as the pipeline would leave them, by the repositories it uses:
  * each item's row written (no chunks) and its job finished.
  */
-import type { IngestItem } from '../../server/contract/ingest.ts';
+import type { IngestItem } from '../../common/contract/ingest.ts';
 import type { Db } from '../../server/storage/db.ts';
 import { IndexRepo } from '../../server/storage/index-repo.ts';
 import type { JobRepo } from '../../server/storage/job-repo.ts';

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { loadConfig } from '../../server/config.ts';
-import { SCOPES } from '../../server/domain/scopes.ts';
+import { SCOPES } from '../../common/contract/scopes.ts';
 import { openServices } from '../../server/services.ts';
 import { benchEnv } from '../lib/server-child.ts';
 

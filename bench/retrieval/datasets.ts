@@ -5,7 +5,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { IngestItem } from '../../server/contract/ingest.ts';
+import type { IngestItem } from '../../common/contract/ingest.ts';
 import { EVAL_DIR, readJsonl } from '../lib/server-child.ts';
 import { type Metric, ndcgAt, recallAt } from './metrics.ts';
 

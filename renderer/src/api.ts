@@ -1,5 +1,5 @@
-import { ADMIN_PREFIX, CSRF_HEADER } from '../../server/contract/admin.ts';
-import { ErrorAnswer } from '../../server/contract/errors.ts';
+import { ADMIN_PREFIX, CSRF_HEADER } from '../../common/contract/admin.ts';
+import { ErrorAnswer } from '../../common/contract/errors.ts';
 
 
 /**

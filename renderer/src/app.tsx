@@ -1,6 +1,6 @@
 import { Suspense, useCallback, useEffect, useState } from 'react';
-import { ROLE_LABELS, type SessionInfo, type SetupStatus } from '../../server/contract/admin.ts';
-import { ErrorAnswer } from '../../server/contract/errors.ts';
+import { ROLE_LABELS, type SessionInfo, type SetupStatus } from '../../common/contract/admin.ts';
+import { ErrorAnswer } from '../../common/contract/errors.ts';
 import { del, get, setCsrfToken, setSignedOutHandler } from './api.ts';
 import { useRoute } from './router.ts';
 import { SCREENS } from './screens/index.ts';

@@ -1,5 +1,5 @@
 import { createContext, useContext } from 'react';
-import type { SessionInfo } from '../../server/contract/admin.ts';
+import type { SessionInfo } from '../../common/contract/admin.ts';
 
 export type SessionContextValue = {
   session: SessionInfo;

@@ -10,7 +10,7 @@ import {
   secretVerifier,
   verifierMatches,
 } from './api-keys.ts';
-import type { Scope } from './scopes.ts';
+import type { Scope } from '../../common/contract/scopes.ts';
 
 export type NewApiKey = {
   name: string;

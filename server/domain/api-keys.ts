@@ -1,5 +1,5 @@
 import { createHmac, hash, randomInt, timingSafeEqual } from 'node:crypto';
-import type { Scope } from './scopes.ts';
+import type { Scope } from '../../common/contract/scopes.ts';
 
 /**
  * API key values are `liq_<id>_<secret>`: the id finds the row, the secret proves possession.

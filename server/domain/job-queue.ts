@@ -1,5 +1,5 @@
-import type { IngestItem } from '../contract/ingest.ts';
-import type { JobStatus } from '../contract/jobs.ts';
+import type { IngestItem } from '../../common/contract/ingest.ts';
+import type { JobStatus } from '../../common/contract/jobs.ts';
 import type { EnqueueOptions, EnqueueResult, ItemIdentity, JobFilter, JobRepo, JobRow, PushInput } from '../storage/job-repo.ts';
 import { CommitBatcher, type Settled } from './commit-batcher.ts';
 import { decodeCursor, paginate } from './cursor.ts';

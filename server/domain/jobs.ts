@@ -1,8 +1,8 @@
 import { hash } from 'node:crypto';
-import type { IngestItem } from '../contract/ingest.ts';
-import type { PriorityName } from '../contract/jobs.ts';
+import type { IngestItem } from '../../common/contract/ingest.ts';
+import type { PriorityName } from '../../common/contract/jobs.ts';
 
-export type { JobStatus, PriorityName } from '../contract/jobs.ts';
+export type { JobStatus, PriorityName } from '../../common/contract/jobs.ts';
 
 export const PRIORITY_LEVELS = { high: 0, normal: 1, low: 2 } as const satisfies Record<PriorityName, number>;
 

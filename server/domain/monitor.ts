@@ -1,4 +1,4 @@
-import type { MonitorSnapshot } from '../contract/admin.ts';
+import type { MonitorSnapshot } from '../../common/contract/admin.ts';
 import { toJobView } from '../storage/job-repo.ts';
 import type { MonitorRepo } from '../storage/monitor-repo.ts';
 import type { JobQueue } from './job-queue.ts';

@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { AskEvent, AskRequest } from '../contract/ask.ts';
+import type { AskEvent, AskRequest } from '../../common/contract/ask.ts';
 import type { Assistant, AskOptions, AskResult } from '../retrieval/answer/assistant.ts';
 import type { UsageRepo } from '../storage/usage-repo.ts';
 import { openEventStream } from './sse.ts';

@@ -3,7 +3,7 @@ import { STATUS_CODES as HTTP_REASONS } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import { type ErrorBody, type ErrorCode, type ErrorDetail } from '../contract/errors.ts';
+import { type ErrorBody, type ErrorCode, type ErrorDetail } from '../../common/contract/errors.ts';
 import { InvalidCursorError } from '../domain/cursor.ts';
 import { isDiskFull } from '../domain/disk-condition.ts';
 import { ApiError } from './api-error.ts';

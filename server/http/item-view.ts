@@ -1,4 +1,4 @@
-import type { SourceType } from '../contract/ingest.ts';
+import type { SourceType } from '../../common/contract/ingest.ts';
 import type { ItemReadRepo, ItemRow } from '../storage/item-read-repo.ts';
 import { isoTime } from './iso-time.ts';
 

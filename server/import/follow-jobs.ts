@@ -1,5 +1,5 @@
-import type { ImportTarget } from '../contract/import-mapping.ts';
-import { JOB_STATUSES, type JobStatus, type JobView } from '../contract/jobs.ts';
+import type { ImportTarget } from '../../common/import/import-mapping.ts';
+import { JOB_STATUSES, type JobStatus, type JobView } from '../../common/contract/jobs.ts';
 import type { ApiClient } from './api-client.ts';
 
 export type JobTally = Record<JobStatus, number>;

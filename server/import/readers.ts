@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import readline from 'node:readline';
 import { parse } from 'csv-parse';
-import { csvHeader, csvRecord } from '../contract/csv-rows.ts';
-import { FileFormatError, isPlainObject, readJsonArray, type ReadRecord } from '../contract/json-array-stream.ts';
+import { csvHeader, csvRecord } from '../../common/import/csv-rows.ts';
+import { FileFormatError, isPlainObject, readJsonArray, type ReadRecord } from '../../common/import/json-array-stream.ts';
 
 /**
  * Streaming readers for the import formats. None of them holds the file in memory: records are

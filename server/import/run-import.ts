@@ -1,8 +1,8 @@
 import fs from 'node:fs';
-import type { ImportMapping, ImportTarget, RowError } from '../contract/import-mapping.ts';
-import { mapRecord } from '../contract/import-mapping.ts';
-import type { IngestItem } from '../contract/ingest.ts';
-import { ErrorAnswer } from '../contract/errors.ts';
+import type { ImportMapping, ImportTarget, RowError } from '../../common/import/import-mapping.ts';
+import { mapRecord } from '../../common/import/import-mapping.ts';
+import type { IngestItem } from '../../common/contract/ingest.ts';
+import { ErrorAnswer } from '../../common/contract/errors.ts';
 import type { ApiClient } from './api-client.ts';
 import { type Checkpoint, CheckpointFile, checkpointKey } from './checkpoint.ts';
 import { followJobs, type JobTally } from './follow-jobs.ts';

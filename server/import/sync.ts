@@ -1,6 +1,6 @@
-import type { ImportTarget } from '../contract/import-mapping.ts';
-import type { JobStatus, JobView } from '../contract/jobs.ts';
-import { ErrorAnswer } from '../contract/errors.ts';
+import type { ImportTarget } from '../../common/import/import-mapping.ts';
+import type { JobStatus, JobView } from '../../common/contract/jobs.ts';
+import { ErrorAnswer } from '../../common/contract/errors.ts';
 import type { ApiClient } from './api-client.ts';
 import { jobsPagePath } from './follow-jobs.ts';
 

@@ -2,7 +2,7 @@
  * Normalize stage: an ingested item (HTML or plain text, free-form sourceData) becomes clean text
  * with paragraphs, ready to be chunked, cited and searched.
  */
-import type { IngestItem, SourceType } from '../contract/ingest.ts';
+import type { IngestItem, SourceType } from '../../common/contract/ingest.ts';
 import { cleanLine, cleanText } from './text/clean-text.ts';
 import { decodeHtmlEntities, hasHtmlEntity, htmlToPlainText, looksLikeHtml } from './text/html-to-plain-text.ts';
 import { sourceDataLines } from './text/source-data-text.ts';

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { IngestItem } from '../contract/ingest.ts';
+import type { IngestItem } from '../../common/contract/ingest.ts';
 import { isDiskFull } from '../domain/disk-condition.ts';
 import type { Db } from '../storage/db.ts';
 import type { IndexedChunk, IndexRepo } from '../storage/index-repo.ts';

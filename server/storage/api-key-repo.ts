@@ -1,5 +1,5 @@
 import type { ApiKeyRecord } from '../domain/api-keys.ts';
-import type { Scope } from '../domain/scopes.ts';
+import type { Scope } from '../../common/contract/scopes.ts';
 import type { Db } from './db.ts';
 
 type ApiKeyRow = {

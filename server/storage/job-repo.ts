@@ -1,6 +1,6 @@
-import type { IngestItem } from '../contract/ingest.ts';
-import type { JobStatus, JobView } from '../contract/jobs.ts';
-import { PRIORITY_NAMES } from '../contract/jobs.ts';
+import type { IngestItem } from '../../common/contract/ingest.ts';
+import type { JobStatus, JobView } from '../../common/contract/jobs.ts';
+import { PRIORITY_NAMES } from '../../common/contract/jobs.ts';
 import { jobCost, LaneClock, laneOf } from '../domain/fair-queue.ts';
 import { contentHash, arrivalOf, jobIdOf, jobIdSplits, PRIORITY_LEVELS, priorityLevel, sortKey } from '../domain/jobs.ts';
 import type { Db } from './db.ts';

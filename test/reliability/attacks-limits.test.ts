@@ -10,7 +10,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { LIMITS } from '../../server/contract/limits.ts';
+import { LIMITS } from '../../common/contract/limits.ts';
 import { MAX_DETAILS } from '../../server/http/error-handler.ts';
 import { createTestApp, type TestApp } from '../helpers/test-app.ts';
 import { FIXTURE, checkErrorShape, storedDigest } from './helpers/fixture.ts';

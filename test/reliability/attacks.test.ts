@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { hashSecret, secretMatches } from '../../server/domain/api-keys.ts';
-import { SCOPES, type Scope } from '../../server/domain/scopes.ts';
+import { SCOPES, type Scope } from '../../common/contract/scopes.ts';
 import { openDatabase } from '../../server/storage/db.ts';
 import { CLI, cliEnv, startServerProcess, waitForExit, type ServerProcess } from '../helpers/server-process.ts';
 import { createTestApp, tempDataDir, type TestApp } from '../helpers/test-app.ts';

@@ -1,5 +1,5 @@
 import { type ReactNode, useCallback, useEffect, useId, useRef, useState } from 'react';
-import { ErrorAnswer } from '../../../server/contract/errors.ts';
+import { ErrorAnswer } from '../../../common/contract/errors.ts';
 
 /** Loads data and reloads on demand; keeps the last good data while reloading. */
 export function useLoad<T>(load: (signal: AbortSignal) => Promise<T>, deps: unknown[]) {

@@ -1,4 +1,4 @@
-import type { SourceType } from '../../../server/contract/ingest.ts';
+import type { SourceType } from '../../../common/contract/ingest.ts';
 import type { ByteSource, ImportFormat } from './file-records.ts';
 import { openRecords } from './file-records.ts';
 

@@ -1,6 +1,6 @@
 import { parse } from 'csv-parse/browser/esm';
-import { csvHeader, csvRecord } from '../../../server/contract/csv-rows.ts';
-import { FileFormatError, isPlainObject, readJsonArray, type ReadRecord } from '../../../server/contract/json-array-stream.ts';
+import { csvHeader, csvRecord } from '../../../common/import/csv-rows.ts';
+import { FileFormatError, isPlainObject, readJsonArray, type ReadRecord } from '../../../common/import/json-array-stream.ts';
 
 /**
  * Streaming readers for an import file chosen in the browser. Records come one at a time from

@@ -1,6 +1,6 @@
-import { type ImportMapping, type ImportTarget, mapRecord, type RowError } from '../../../server/contract/import-mapping.ts';
-import type { IngestItem } from '../../../server/contract/ingest.ts';
-import { JOB_STATUSES, type JobStatus, type JobView } from '../../../server/contract/jobs.ts';
+import { type ImportMapping, type ImportTarget, mapRecord, type RowError } from '../../../common/import/import-mapping.ts';
+import type { IngestItem } from '../../../common/contract/ingest.ts';
+import { JOB_STATUSES, type JobStatus, type JobView } from '../../../common/contract/jobs.ts';
 import { type ByteSource, type ImportFormat, openRecords } from './file-records.ts';
 import { callJson, FINAL_JOB_STATES, PublicApiError } from './public-api.ts';
 

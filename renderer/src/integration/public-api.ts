@@ -1,4 +1,4 @@
-import { ADMIN_PREFIX, CSRF_HEADER } from '../../../server/contract/admin.ts';
+import { ADMIN_PREFIX, CSRF_HEADER } from '../../../common/contract/admin.ts';
 import { currentCsrfToken } from '../api.ts';
 
 /**

@@ -1,5 +1,5 @@
 import { type FormEvent, useState } from 'react';
-import { PASSWORD_MIN_LENGTH, type SessionInfo } from '../../../server/contract/admin.ts';
+import { PASSWORD_MIN_LENGTH, type SessionInfo } from '../../../common/contract/admin.ts';
 import { post } from '../api.ts';
 import { ErrorNote, errorText } from '../components/ui.tsx';
 

@@ -1,5 +1,5 @@
 import { type FormEvent, useEffect, useState } from 'react';
-import { ADMIN_PREFIX, type AdminBackupState } from '../../../server/contract/admin.ts';
+import { ADMIN_PREFIX, type AdminBackupState } from '../../../common/contract/admin.ts';
 import { api, get, post } from '../api.ts';
 import { ErrorNote, errorText, useLoad } from '../components/ui.tsx';
 import { formatBytes, formatDate } from '../format.ts';

@@ -1,5 +1,5 @@
 import { type FormEvent, useEffect, useRef, useState } from 'react';
-import type { AdminKnowledgeBase, AskResponse, Citation } from '../../../server/contract/admin.ts';
+import type { AdminKnowledgeBase, AskResponse, Citation } from '../../../common/contract/admin.ts';
 import { get, postStream, seg } from '../api.ts';
 import { CodeBlock, EmptyState, ErrorNote, errorText, PageHeader, useLoad } from '../components/ui.tsx';
 import { curlExample } from './keys.tsx';

@@ -1,10 +1,10 @@
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import type { z } from 'zod';
-import { askRequestSchema } from '../../../server/contract/ask.ts';
-import { bulkIngestSchema, ingestItemSchema, SOURCE_TYPES, type SourceType } from '../../../server/contract/ingest.ts';
-import type { JobView } from '../../../server/contract/jobs.ts';
-import { searchRequestSchema } from '../../../server/contract/knowledge.ts';
-import { SAMPLE_ITEMS } from '../../../server/contract/sample-items.ts';
+import { askRequestSchema } from '../../../common/contract/ask.ts';
+import { bulkIngestSchema, ingestItemSchema, SOURCE_TYPES, type SourceType } from '../../../common/contract/ingest.ts';
+import type { JobView } from '../../../common/contract/jobs.ts';
+import { searchRequestSchema } from '../../../common/contract/knowledge.ts';
+import { SAMPLE_ITEMS } from '../../../common/import/sample-items.ts';
 import { Badge, CodeBlock, ErrorNote, PageHeader, DataTable } from '../components/ui.tsx';
 import { ApiKeyField } from '../integration/key-field.tsx';
 import { curlCommand, FINAL_JOB_STATES, rawRequest, type RawResponse } from '../integration/public-api.ts';

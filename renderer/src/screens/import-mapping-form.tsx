@@ -1,6 +1,6 @@
 import { useId } from 'react';
-import type { AdminIntegration } from '../../../server/contract/admin.ts';
-import { SOURCE_TYPES, type SourceType } from '../../../server/contract/ingest.ts';
+import type { AdminIntegration } from '../../../common/contract/admin.ts';
+import { SOURCE_TYPES, type SourceType } from '../../../common/contract/ingest.ts';
 import { get, seg } from '../api.ts';
 import { useLoad } from '../components/ui.tsx';
 

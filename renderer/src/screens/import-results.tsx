@@ -1,6 +1,6 @@
-import type { RowError } from '../../../server/contract/import-mapping.ts';
-import type { IngestItem } from '../../../server/contract/ingest.ts';
-import { JOB_STATUSES } from '../../../server/contract/jobs.ts';
+import type { RowError } from '../../../common/import/import-mapping.ts';
+import type { IngestItem } from '../../../common/contract/ingest.ts';
+import { JOB_STATUSES } from '../../../common/contract/jobs.ts';
 import { formatNumber } from '../format.ts';
 import type { ImportProgress, JobTally, ReadProgress } from '../integration/import-run.ts';
 

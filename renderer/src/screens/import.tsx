@@ -1,6 +1,6 @@
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
-import { importMappingSchema, importTargetSchema } from '../../../server/contract/import-mapping.ts';
-import type { AdminKnowledgeBase } from '../../../server/contract/admin.ts';
+import { importMappingSchema, importTargetSchema } from '../../../common/import/import-mapping.ts';
+import type { AdminKnowledgeBase } from '../../../common/contract/admin.ts';
 import { get } from '../api.ts';
 import { Confirm, ErrorNote, PageHeader, useLoad } from '../components/ui.tsx';
 import { useSession } from '../session.tsx';

@@ -1,6 +1,6 @@
 import { type FormEvent, useState } from 'react';
-import { type CreatedKey, SCOPE_DESCRIPTIONS, SCOPES, type Scope } from '../../../server/contract/admin.ts';
-import { ErrorAnswer } from '../../../server/contract/errors.ts';
+import { type CreatedKey, SCOPE_DESCRIPTIONS, SCOPES, type Scope } from '../../../common/contract/admin.ts';
+import { ErrorAnswer } from '../../../common/contract/errors.ts';
 import { post } from '../api.ts';
 import { ErrorNote, errorText } from '../components/ui.tsx';
 

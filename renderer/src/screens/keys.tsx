@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { type AdminKey, type AdminKnowledgeBase, type CreatedKey, SCOPE_DESCRIPTIONS } from '../../../server/contract/admin.ts';
+import { type AdminKey, type AdminKnowledgeBase, type CreatedKey, SCOPE_DESCRIPTIONS } from '../../../common/contract/admin.ts';
 import { get, post } from '../api.ts';
 import { Badge, CodeBlock, Confirm, CopyButton, EmptyState, ErrorNote, Modal, PageHeader, useLoad, DataTable } from '../components/ui.tsx';
 import { formatDate, formatRelative } from '../format.ts';

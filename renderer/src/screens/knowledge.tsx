@@ -6,7 +6,7 @@ import {
   type AdminKnowledgeBase,
   type JobView,
   SOURCE_TYPES,
-} from '../../../server/contract/admin.ts';
+} from '../../../common/contract/admin.ts';
 import { del, get, seg } from '../api.ts';
 import { Badge, CodeBlock, Confirm, EmptyState, ErrorNote, PageHeader, useLoad, DataTable } from '../components/ui.tsx';
 import { formatDate, formatNumber } from '../format.ts';

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { ADMIN_PREFIX, JOB_STATUSES, type JobView, type MonitorSnapshot } from '../../../server/contract/admin.ts';
+import { ADMIN_PREFIX, JOB_STATUSES, type JobView, type MonitorSnapshot } from '../../../common/contract/admin.ts';
 import { post } from '../api.ts';
 import { Badge, CodeBlock, EmptyState, ErrorNote, errorText, PageHeader, DataTable } from '../components/ui.tsx';
 import { formatDate, formatDuration, formatNumber } from '../format.ts';

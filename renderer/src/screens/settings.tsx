@@ -1,5 +1,5 @@
 import { type FormEvent, useState } from 'react';
-import { type AdminSettings, type AdminUser, PASSWORD_MIN_LENGTH, ROLE_LABELS } from '../../../server/contract/admin.ts';
+import { type AdminSettings, type AdminUser, PASSWORD_MIN_LENGTH, ROLE_LABELS } from '../../../common/contract/admin.ts';
 import { del, get, patch, post } from '../api.ts';
 import { Confirm, ErrorNote, errorText, PageHeader, useLoad, DataTable } from '../components/ui.tsx';
 import { formatDate } from '../format.ts';

@@ -1,8 +1,8 @@
 import { type ReactNode, useState } from 'react';
 import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import type { z } from 'zod';
-import type { AdminKey, AdminKnowledgeBase } from '../../../server/contract/admin.ts';
-import type { usageResponseSchema } from '../../../server/contract/usage.ts';
+import type { AdminKey, AdminKnowledgeBase } from '../../../common/contract/admin.ts';
+import type { usageResponseSchema } from '../../../common/contract/usage.ts';
 import { get } from '../api.ts';
 import { DataTable, EmptyState, ErrorNote, PageHeader, useLoad } from '../components/ui.tsx';
 import { formatNumber } from '../format.ts';

@@ -2,7 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import net from 'node:net';
 import os from 'node:os';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { CSRF_HEADER, SESSION_COOKIE } from '../../contract/admin.ts';
+import { CSRF_HEADER, SESSION_COOKIE } from '../../../common/contract/admin.ts';
 import type { ActiveSession, SessionService } from '../../domain/sessions.ts';
 import { canManage } from '../../domain/users.ts';
 import { ApiError } from '../api-error.ts';

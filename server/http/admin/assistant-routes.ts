@@ -1,9 +1,9 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { askRequestSchema } from '../../contract/ask.ts';
-import { knowledgeBaseParamsSchema } from '../../contract/knowledge.ts';
-import { safeText } from '../../contract/text-rules.ts';
-import { usageQuerySchema } from '../../contract/usage.ts';
+import { askRequestSchema } from '../../../common/contract/ask.ts';
+import { knowledgeBaseParamsSchema } from '../../../common/contract/knowledge.ts';
+import { safeText } from '../../../common/contract/text-rules.ts';
+import { usageQuerySchema } from '../../../common/contract/usage.ts';
 import { type Assistant, MODEL_NOT_USED } from '../../retrieval/answer/assistant.ts';
 import type { LlmSettings } from '../../retrieval/answer/llm-settings.ts';
 import { endpointProblem } from '../../retrieval/answer/openai-client.ts';

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { bulkIngestSchema } from '../../contract/ingest.ts';
+import { bulkIngestSchema } from '../../../common/contract/ingest.ts';
 import type { JobQueue } from '../../domain/job-queue.ts';
 import { bulkLimitCheck, queueBulk } from '../routes/ingest.ts';
 

@@ -1,6 +1,6 @@
 import fastifyCookie from '@fastify/cookie';
 import type { FastifyPluginAsync } from 'fastify';
-import type { AdminSettings } from '../../contract/admin.ts';
+import type { AdminSettings } from '../../../common/contract/admin.ts';
 import type { ApiKeyService } from '../../domain/api-key-service.ts';
 import type { JobQueue } from '../../domain/job-queue.ts';
 import type { DiskCondition } from '../../domain/disk-condition.ts';

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { keyParamsSchema, newKeySchema, rotateKeySchema } from '../../contract/admin.ts';
+import { keyParamsSchema, newKeySchema, rotateKeySchema } from '../../../common/contract/admin.ts';
 import type { ApiKeyService } from '../../domain/api-key-service.ts';
 import { keyState } from '../../domain/api-keys.ts';
 import { ApiError } from '../api-error.ts';

@@ -4,8 +4,8 @@ import {
   adminJobListQuerySchema,
   type AdminItemSummary,
   itemIdentitySchema,
-} from '../../contract/admin.ts';
-import { knowledgeBaseParamsSchema } from '../../contract/knowledge.ts';
+} from '../../../common/contract/admin.ts';
+import { knowledgeBaseParamsSchema } from '../../../common/contract/knowledge.ts';
 import { decodeCursor, paginate } from '../../domain/cursor.ts';
 import type { JobQueue } from '../../domain/job-queue.ts';
 import type { MonitorService } from '../../domain/monitor.ts';

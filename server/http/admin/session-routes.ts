@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { credentialsSchema, passwordChangeSchema } from '../../contract/admin.ts';
+import { credentialsSchema, passwordChangeSchema } from '../../../common/contract/admin.ts';
 import type { DesktopSignIn, SessionService } from '../../domain/sessions.ts';
 import { UserError, type UserRecord, type UserService } from '../../domain/users.ts';
 import { ApiError } from '../api-error.ts';

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { AdminSettings } from '../../contract/admin.ts';
+import type { AdminSettings } from '../../../common/contract/admin.ts';
 import type { DiskCondition } from '../../domain/disk-condition.ts';
 
 export type SettingsRoutesOptions = { settings: () => AdminSettings; disk: DiskCondition };

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { newUserSchema, userParamsSchema, userRoleSchema } from '../../contract/admin.ts';
+import { newUserSchema, userParamsSchema, userRoleSchema } from '../../../common/contract/admin.ts';
 import type { SessionService } from '../../domain/sessions.ts';
 import type { UserService } from '../../domain/users.ts';
 import { sessionOf } from './admin-auth.ts';

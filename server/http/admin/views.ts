@@ -1,4 +1,4 @@
-import type { AdminKey, AdminUser, SessionInfo } from '../../contract/admin.ts';
+import type { AdminKey, AdminUser, SessionInfo } from '../../../common/contract/admin.ts';
 import { type ApiKeyRecord, type ApiKeyState, displayPrefix } from '../../domain/api-keys.ts';
 import type { ActiveSession } from '../../domain/sessions.ts';
 import { canManage, type UserRecord } from '../../domain/users.ts';

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { articleListQuerySchema, articleListSchema, articleParamsSchema, articleSchema } from '../../contract/articles.ts';
-import { errorSchema } from '../../contract/errors.ts';
+import { articleListQuerySchema, articleListSchema, articleParamsSchema, articleSchema } from '../../../common/contract/articles.ts';
+import { errorSchema } from '../../../common/contract/errors.ts';
 import { decodeCursor, paginate } from '../../domain/cursor.ts';
 import type { ArticleRepo, ArticleRow } from '../../storage/article-repo.ts';
 import { ApiError } from '../api-error.ts';

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { askRequestSchema, askResponseSchema } from '../../contract/ask.ts';
-import { errorSchema } from '../../contract/errors.ts';
-import { knowledgeBaseParamsSchema } from '../../contract/knowledge.ts';
+import { askRequestSchema, askResponseSchema } from '../../../common/contract/ask.ts';
+import { errorSchema } from '../../../common/contract/errors.ts';
+import { knowledgeBaseParamsSchema } from '../../../common/contract/knowledge.ts';
 import type { Assistant } from '../../retrieval/answer/assistant.ts';
 import type { ItemReadRepo } from '../../storage/item-read-repo.ts';
 import type { UsageRepo } from '../../storage/usage-repo.ts';

@@ -1,6 +1,6 @@
 import type { FastifyRequest, FastifySerializerCompiler } from 'fastify';
 import { type FastifyPluginAsyncZod, serializerCompiler } from 'fastify-type-provider-zod';
-import { bulkAckSchema, bulkIngestSchema, type IngestItem, ingestItemSchema, jobAckSchema } from '../../contract/ingest.ts';
+import { bulkAckSchema, bulkIngestSchema, type IngestItem, ingestItemSchema, jobAckSchema } from '../../../common/contract/ingest.ts';
 import type { JobQueue } from '../../domain/job-queue.ts';
 import { ApiError } from '../api-error.ts';
 import { assertKnowledgeBaseAccess } from '../api-key-auth.ts';

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { errorSchema } from '../../contract/errors.ts';
-import { deleteItemResultSchema, itemIdentityParamsSchema } from '../../contract/jobs.ts';
+import { errorSchema } from '../../../common/contract/errors.ts';
+import { deleteItemResultSchema, itemIdentityParamsSchema } from '../../../common/contract/jobs.ts';
 import type { ItemRepo } from '../../storage/item-repo.ts';
 import { ApiError } from '../api-error.ts';
 import { assertKnowledgeBaseAccess } from '../api-key-auth.ts';

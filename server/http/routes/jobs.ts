@@ -1,13 +1,13 @@
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { errorSchema } from '../../contract/errors.ts';
+import { errorSchema } from '../../../common/contract/errors.ts';
 import {
   jobIdParamsSchema,
   jobListQuerySchema,
   jobListSchema,
   jobLookupQuerySchema,
   jobSchema,
-} from '../../contract/jobs.ts';
+} from '../../../common/contract/jobs.ts';
 import type { JobQueue } from '../../domain/job-queue.ts';
 import { toJobView, type JobRow } from '../../storage/job-repo.ts';
 import { ApiError } from '../api-error.ts';

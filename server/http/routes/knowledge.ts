@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { errorSchema } from '../../contract/errors.ts';
+import { errorSchema } from '../../../common/contract/errors.ts';
 import {
   itemDetailSchema,
   itemListQuerySchema,
@@ -9,7 +9,7 @@ import {
   knowledgeBaseParamsSchema,
   searchRequestSchema,
   searchResponseSchema,
-} from '../../contract/knowledge.ts';
+} from '../../../common/contract/knowledge.ts';
 import { decodeCursor, paginate } from '../../domain/cursor.ts';
 import type { SearchService } from '../../retrieval/search.ts';
 import type { ItemReadRepo } from '../../storage/item-read-repo.ts';

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { usageQuerySchema, usageResponseSchema } from '../../contract/usage.ts';
+import { usageQuerySchema, usageResponseSchema } from '../../../common/contract/usage.ts';
 import type { UsageRepo } from '../../storage/usage-repo.ts';
 import { allowedKnowledgeBases, assertKnowledgeBaseAccess } from '../api-key-auth.ts';
 import { apiKeyErrorResponses, apiKeySecurity } from '../route-schemas.ts';

@@ -3,7 +3,7 @@
  * as a label, how prices, stock states and durations are written. Keys are compared in a compact
  * form (lowercase, no separators), so `stock_status`, `stockStatus` and `Stock-Status` are one key.
  */
-import type { SourceType } from '../../contract/ingest.ts';
+import type { SourceType } from '../../../common/contract/ingest.ts';
 import { cleanLine } from './clean-text.ts';
 import { decodeHtmlEntities, hasHtmlEntity, htmlToPlainText, looksLikeHtml } from './html-to-plain-text.ts';
 

@@ -3,7 +3,7 @@
  * with the body, so "red shirt under 20 EUR" finds the product whose text never says so.
  * Any JSON shape is accepted; what cannot be read sensibly is left out, never thrown on.
  */
-import type { SourceType } from '../../contract/ingest.ts';
+import type { SourceType } from '../../../common/contract/ingest.ts';
 import {
   ADDRESS_KEYS, AMOUNT_KEYS, CURRENCY_KEYS, NAME_KEYS, VALUE_KEYS,
   compactKey, flagLine, formatPrice, isNoiseKey, isOrderingKey, isPriceKey, labelFor, priorityOf,

@@ -1,4 +1,4 @@
-import type { ConversationTurn } from '../../contract/ask.ts';
+import type { ConversationTurn } from '../../../common/contract/ask.ts';
 import type { ChatMessage } from './openai-client.ts';
 import type { CandidatePassage } from './extractive.ts';
 

@@ -1,4 +1,4 @@
-import type { ConversationTurn } from '../../contract/ask.ts';
+import type { ConversationTurn } from '../../../common/contract/ask.ts';
 import { queryWords } from '../query-terms.ts';
 import { contentWords, stem } from './terms.ts';
 

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type Database from 'better-sqlite3';
-import { ERROR_CODES, errorSchema } from '../../../server/contract/errors.ts';
+import { ERROR_CODES, errorSchema } from '../../../common/contract/errors.ts';
 import { FIXTURE } from './fixture-data.ts';
 
 export { FIXTURE };

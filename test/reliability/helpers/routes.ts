@@ -3,7 +3,7 @@
  * here puts it under every suite at once: fill in a valid sample request against the seeded
  * fixture (see fixture.ts) and say how a knowledge-base restriction applies to it.
  */
-import type { Scope } from '../../../server/domain/scopes.ts';
+import type { Scope } from '../../../common/contract/scopes.ts';
 import type { AdminAccess } from '../../../server/http/admin/admin-auth.ts';
 import { FIXTURE } from './fixture-data.ts';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { SCOPE_DESCRIPTIONS, SCOPES } from '../domain/scopes.ts';
+import { SCOPE_DESCRIPTIONS, SCOPES } from './scopes.ts';
 import { sourceTypeSchema } from './ingest.ts';
 import { jobStatusSchema, type JobView } from './jobs.ts';
 import { identifier, safeText } from './text-rules.ts';
@@ -7,10 +7,10 @@ import { identifier, safeText } from './text-rules.ts';
 /**
  * The dashboard's admin API (`/admin/api/*`): what the React UI sends and receives. It is a
  * separate surface from the integration API: a session cookie, never an `x-api-key`.
- * The renderer imports only from server/contract, so this file stays free of server code.
+ * The renderer imports only from common/, so this file stays free of server code.
  */
 export { SCOPES, SCOPE_DESCRIPTIONS };
-export type { Scope } from '../domain/scopes.ts';
+export type { Scope } from './scopes.ts';
 export { SOURCE_TYPES } from './ingest.ts';
 export { JOB_STATUSES, PRIORITY_NAMES } from './jobs.ts';
 export type { JobView, JobStatus } from './jobs.ts';

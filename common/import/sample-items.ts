@@ -1,4 +1,4 @@
-import type { IngestItem, SourceType } from './ingest.ts';
+import type { IngestItem, SourceType } from '../contract/ingest.ts';
 
 /**
  * One realistic item per source type: the starting point the API console offers for each

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { type IngestItem, ingestItemSchema, PRIORITIES, sourceTypeSchema } from './ingest.ts';
-import { identifier } from './text-rules.ts';
+import { type IngestItem, ingestItemSchema, PRIORITIES, sourceTypeSchema } from '../contract/ingest.ts';
+import { identifier } from '../contract/text-rules.ts';
 
 /**
  * Turning one record of an imported file (a CSV row, a JSON object) into an ingest item.
