@@ -4,6 +4,14 @@ import { identifier } from './text-rules.ts';
 
 export const JOB_STATUSES = ['queued', 'processing', 'succeeded', 'skipped', 'failed', 'cancelled'] as const;
 export type JobStatus = (typeof JOB_STATUSES)[number];
+/** A job in one of these states still has work ahead of it. */
+export const OPEN_JOB_STATUSES = ['queued', 'processing'] as const satisfies readonly JobStatus[];
+/** A job in one of these states is done for good: it never changes again. */
+export const FINAL_JOB_STATUSES = ['succeeded', 'skipped', 'failed', 'cancelled'] as const satisfies readonly JobStatus[];
+export type FinalJobStatus = (typeof FINAL_JOB_STATUSES)[number];
+export function isFinalJobStatus(status: JobStatus): status is FinalJobStatus {
+  return (FINAL_JOB_STATUSES as readonly JobStatus[]).includes(status);
+}
 export const PRIORITY_NAMES = ['high', 'normal', 'low'] as const;
 export type PriorityName = (typeof PRIORITY_NAMES)[number];
 
