@@ -30,6 +30,12 @@ export const ERROR_CODES = {
   not_signed_in: 401,
   forbidden: 403,
   conflict: 409,
+  // The visitor assistant's public side (common/contract/widget.ts).
+  origin_not_allowed: 403,
+  widget_not_found: 404,
+  session_invalid: 401,
+  session_expired: 401,
+  daily_limit_reached: 429,
 } as const;
 export type ErrorCode = keyof typeof ERROR_CODES;
 

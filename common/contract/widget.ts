@@ -1,0 +1,199 @@
+import { z } from 'zod';
+import { identifier, safeText } from './text-rules.ts';
+
+/**
+ * The visitor assistant: a chat widget that a shop's own website embeds with one line,
+ * `<script src="https://<where LocalIQ is reached>/widget.js" data-widget="wgt_…" async></script>`.
+ *
+ * A widget's id is public (it is in the page's source, like a publishable key); what protects the
+ * knowledge base is that a visitor can only ask questions, only from an allowed origin, within
+ * the widget's limits. The admin side manages widgets (Owner and Admin); the public side
+ * (`/v1/widget/...`) is all a visitor's browser ever reaches.
+ */
+
+export const WIDGET_ID_PATTERN = /^wgt_[A-Za-z0-9]{20}$/;
+export const widgetIdSchema = z.string().regex(WIDGET_ID_PATTERN, 'a widget id looks like wgt_ followed by 20 letters and digits');
+
+/** A visitor's question: shorter than an API caller's, as a chat box needs no more. */
+export const VISITOR_QUESTION_MAX = 500;
+/** Earlier turns a visitor's browser sends back with a follow-up question. */
+export const VISITOR_CONVERSATION_MAX_TURNS = 10;
+
+/** The texts of the widget's interface, so a German shop can have German buttons. */
+export const widgetStringsSchema = z.strictObject({
+  launcherLabel: safeText(60).min(1),
+  title: safeText(60).min(1),
+  placeholder: safeText(80).min(1),
+  send: safeText(30).min(1),
+  close: safeText(30).min(1),
+  thinking: safeText(80).min(1),
+  busy: safeText(200).min(1),
+  rateLimited: safeText(200).min(1),
+  unreachable: safeText(200).min(1),
+  sources: safeText(40).min(1),
+  helpful: safeText(40).min(1),
+  notHelpful: safeText(40).min(1),
+  thanks: safeText(80).min(1),
+  newConversation: safeText(40).min(1),
+});
+export type WidgetStrings = z.infer<typeof widgetStringsSchema>;
+
+export const DEFAULT_WIDGET_STRINGS: WidgetStrings = {
+  launcherLabel: 'Ask a question',
+  title: 'Ask us',
+  placeholder: 'Type your question…',
+  send: 'Send',
+  close: 'Close',
+  thinking: 'Looking it up…',
+  busy: 'The assistant is busy right now. Please try again in a moment.',
+  rateLimited: 'You have asked a lot of questions in a short time. Please wait a moment and try again.',
+  unreachable: 'The assistant cannot be reached right now. Please try again later.',
+  sources: 'Sources',
+  helpful: 'Helpful',
+  notHelpful: 'Not helpful',
+  thanks: 'Thank you for your feedback.',
+  newConversation: 'New conversation',
+};
+
+/**
+ * An allowed origin: scheme, host and port exactly as the browser sends them in `Origin`
+ * (`https://shop.example`, `http://localhost:8080`), or every subdomain of a host
+ * (`https://*.example.com`, which does not match `https://example.com` itself).
+ */
+export const allowedOriginSchema = z
+  .string()
+  .max(200)
+  .regex(
+    /^https?:\/\/(\*\.)?[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*(:\d{1,5})?$/,
+    'an origin is a scheme, a host and an optional port, e.g. https://shop.example or https://*.example.com, in lower case and without a path',
+  );
+
+export const WIDGET_POSITIONS = ['bottom-right', 'bottom-left'] as const;
+
+export const widgetLimitsSchema = z.strictObject({
+  visitorQuestionsPerMinute: z.number().int().min(1).max(600).default(6),
+  widgetQuestionsPerMinute: z.number().int().min(1).max(6_000).default(60),
+  dailyQuestions: z.number().int().min(1).max(1_000_000).default(2_000),
+});
+export type WidgetLimits = z.infer<typeof widgetLimitsSchema>;
+
+/** What an Owner or Admin sets when creating a widget; everything but name, base and origin has a default. */
+export const widgetInputSchema = z
+  .strictObject({
+    name: safeText(100).trim().min(1),
+    knowledgeBaseIds: z.array(identifier()).min(1).max(10),
+    allowedOrigins: z.array(allowedOriginSchema).min(1).max(20),
+    greeting: safeText(500).default('Hello! Ask me anything about our products and services.'),
+    starterQuestions: z.array(safeText(120).trim().min(1)).max(4).default([]),
+    fallbackMessage: safeText(500).default(
+      "I could not find that in our information. Please contact us and we'll be glad to help.",
+    ),
+    themeColor: z
+      .string()
+      .regex(/^#[0-9a-fA-F]{6}$/, 'a colour like #1a73e8')
+      .default('#1f5fbf'),
+    position: z.enum(WIDGET_POSITIONS).default('bottom-right'),
+    strings: widgetStringsSchema.partial().default({}),
+    limits: widgetLimitsSchema.default({ visitorQuestionsPerMinute: 6, widgetQuestionsPerMinute: 60, dailyQuestions: 2_000 }),
+    enabled: z.boolean().default(true),
+  })
+  .meta({ id: 'WidgetInput' });
+export type WidgetInput = z.input<typeof widgetInputSchema>;
+
+/** An update changes only the fields it names. */
+export const widgetUpdateSchema = widgetInputSchema.partial().meta({ id: 'WidgetUpdate' });
+
+export const widgetSchema = z
+  .strictObject({
+    id: widgetIdSchema,
+    name: z.string(),
+    knowledgeBaseIds: z.array(z.string()),
+    allowedOrigins: z.array(z.string()),
+    greeting: z.string(),
+    starterQuestions: z.array(z.string()),
+    fallbackMessage: z.string(),
+    themeColor: z.string(),
+    position: z.enum(WIDGET_POSITIONS),
+    strings: widgetStringsSchema.partial(),
+    limits: widgetLimitsSchema,
+    enabled: z.boolean(),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+  })
+  .meta({ id: 'Widget' });
+export type Widget = z.infer<typeof widgetSchema>;
+
+// ---------------------------------------------------------------------------------------------
+// The public side, `/v1/widget/{widgetId}/...`: what a visitor's browser may call, nothing more.
+// Every request's `Origin` must be one of the widget's allowed origins (else 403
+// `origin_not_allowed`), and the widget must exist and be enabled (else 404 `widget_not_found`:
+// a disabled widget looks like no widget to a visitor).
+// ---------------------------------------------------------------------------------------------
+
+/** `GET /v1/widget/{widgetId}/config`: what the widget needs to draw itself. */
+export const publicWidgetConfigSchema = z
+  .strictObject({
+    id: z.string(),
+    greeting: z.string(),
+    starterQuestions: z.array(z.string()),
+    fallbackMessage: z.string(),
+    themeColor: z.string(),
+    position: z.enum(WIDGET_POSITIONS),
+    strings: widgetStringsSchema,
+    questionMaxLength: z.number().int(),
+  })
+  .meta({ id: 'PublicWidgetConfig' });
+export type PublicWidgetConfig = z.infer<typeof publicWidgetConfigSchema>;
+
+/**
+ * `POST /v1/widget/{widgetId}/sessions` (empty body): a visitor session, a short-lived signed
+ * token bound to the widget and the origin. Sent back as `Authorization: Bearer <token>`; no
+ * cookies, so there is nothing a cross-site request could ride on.
+ */
+export const visitorSessionSchema = z
+  .strictObject({
+    token: z.string(),
+    expiresAt: z.string().describe('When the token stops working; the widget then starts a new session.'),
+  })
+  .meta({ id: 'VisitorSession' });
+export type VisitorSession = z.infer<typeof visitorSessionSchema>;
+
+/** `POST /v1/widget/{widgetId}/ask`: answered as Server-Sent Events (VisitorAskEvent). */
+export const visitorAskRequestSchema = z
+  .strictObject({
+    question: safeText(VISITOR_QUESTION_MAX).trim().min(1),
+    conversation: z
+      .array(z.strictObject({ role: z.enum(['user', 'assistant']), content: safeText(4_000).min(1) }))
+      .max(VISITOR_CONVERSATION_MAX_TURNS)
+      .default([]),
+  })
+  .meta({ id: 'VisitorAskRequest' });
+export type VisitorAskRequest = z.input<typeof visitorAskRequestSchema>;
+
+/** A source as a visitor sees it: a title, and a link only when the item has an http(s) URL. */
+export const visitorCitationSchema = z.strictObject({
+  number: z.number().int(),
+  title: z.string(),
+  url: z.string().nullable(),
+});
+export type VisitorCitation = z.infer<typeof visitorCitationSchema>;
+
+/**
+ * The events of a visitor's answer, in order: `answer` (text deltas, plain text: the widget never
+ * renders it as HTML), `citations`, then `done` (the whole answer; `answered` false means the
+ * knowledge base does not hold it and the widget shows the fallback message), or `error` instead.
+ */
+export type VisitorAskEvent =
+  | { type: 'answer'; text: string }
+  | { type: 'citations'; citations: VisitorCitation[] }
+  | { type: 'done'; answerId: string; answered: boolean; answer: string; citations: VisitorCitation[] }
+  | { type: 'error'; code: string; message: string };
+
+/** `POST /v1/widget/{widgetId}/feedback`: thumbs up or down on one answer of this session (204). */
+export const visitorFeedbackSchema = z
+  .strictObject({
+    answerId: z.string().min(1).max(64),
+    rating: z.enum(['up', 'down']),
+  })
+  .meta({ id: 'VisitorFeedback' });
+export type VisitorFeedback = z.infer<typeof visitorFeedbackSchema>;
