@@ -4,8 +4,8 @@ import type { SettingsRepo } from '../storage/settings-repo.ts';
 import { VectorIndex } from '../retrieval/vector-index.ts';
 import { chunkVectorFeed } from '../storage/chunk-vector-feed.ts';
 import { VectorStore } from '../storage/vector-store.ts';
-import type { EmbedderConfig } from './embedders/index.ts';
-import { QueryEmbedder } from './query-embedder.ts';
+import type { EmbedderConfig } from '../embedders/index.ts';
+import { QueryEmbedder } from '../embedders/query-embedder.ts';
 
 const ACTIVE_SETTING = 'active_embedder';
 type ActiveModel = { id: string; dimension: number };
