@@ -54,7 +54,7 @@ export class VectorStore {
 
   /**
    * Exact nearest neighbours by sqlite-vec. Search uses the in-memory copy instead
-   * (retrieval/vector-index.ts, far faster); this is the reference the benches and tests hold it to.
+   * (indexes/vector-index.ts, far faster); this is the reference the benches and tests hold it to.
    */
   nearest(knowledgeBaseId: string, query: Float32Array, k: number): VectorHit[] {
     return this.stmts.knn
