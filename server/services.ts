@@ -76,8 +76,8 @@ export async function openServices(
     const userRepo = new UserRepo(db);
     const monitor = new MonitorService(new MonitorRepo(db), queue, throughput);
     const disk = new DiskCondition(config.dataDir);
-    // Live dashboard viewers hear of pushes and retries (the pipeline adds waking its workers).
-    queue.onPushed = () => monitor.notify();
+    // Live dashboard viewers hear of pushes and retries (the pipeline subscribes to wake its workers).
+    queue.onPushed(() => monitor.notify());
     const keywords = KeywordIndex.open(db);
     const search = new SearchService(new SearchRepo(db), keywords, embedding, queryEmbedder);
     const llmSettings = new LlmSettings(settings, secret.secret, config.llm ?? { baseUrl: null, model: null, apiKey: null, timeoutMs: DEFAULT_LLM_TIMEOUT_MS });
