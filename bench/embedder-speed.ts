@@ -10,7 +10,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createUseLiteEmbedder, useLiteCallCost } from '../server/pipeline/embedders/use-lite.ts';
+import { createUseLiteEmbedder, useLiteCallCost } from '../server/embedders/use-lite.ts';
 import { truncateToTokens } from '../server/pipeline/text/token-costs.ts';
 
 const BATCH_SIZES = [1, 8, 16, 32, 64];

@@ -12,7 +12,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { chunkItem } from '../server/pipeline/chunk.ts';
-import { createEmbedder } from '../server/pipeline/embedders/index.ts';
+import { createEmbedder } from '../server/embedders/index.ts';
 import { normalizeItem } from '../server/pipeline/normalize.ts';
 import {
   call,

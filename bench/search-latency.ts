@@ -9,7 +9,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { createEmbedder } from '../server/pipeline/embedders/index.ts';
+import { createEmbedder } from '../server/embedders/index.ts';
 import { type SearchMode } from '../server/retrieval/search.ts';
 import { buildScaleIndex, SCALE_KB } from './lib/scale-index.ts';
 import { EVAL_DIR, percentile, readJsonl } from './lib/server-child.ts';

@@ -23,7 +23,7 @@ import { DesktopSignIn, type SessionService } from './domain/sessions.ts';
 import type { UserService } from './domain/users.ts';
 import { MonitorRepo } from './storage/monitor-repo.ts';
 import type { Db } from './storage/db.ts';
-import type { EmbeddingModel } from './pipeline/embedding-model.ts';
+import type { EmbeddingModel } from './indexes/embedding-model.ts';
 import type { LlmSettings } from './retrieval/answer/llm-settings.ts';
 import type { ScheduledBackups } from './domain/scheduled-backups.ts';
 import { clientErrorHandler, frameworkErrorHandler, registerErrorHandling } from './http/error-handler.ts';

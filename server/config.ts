@@ -2,7 +2,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import { LIMITS } from '../common/contract/limits.ts';
-import type { EmbedderConfig } from './pipeline/embedders/index.ts';
+import type { EmbedderConfig } from './embedders/index.ts';
 import { type LogFormat, resolveLogFormat } from './logging.ts';
 
 /** The per-user application-data folder of each OS, where LocalIQ keeps its database. */

@@ -2,8 +2,9 @@ import type { Config } from './config.ts';
 import { ApiKeyService } from './domain/api-key-service.ts';
 import { JobQueue } from './domain/job-queue.ts';
 import { ThroughputMeter } from './domain/throughput.ts';
-import { EmbeddingModel } from './pipeline/embedding-model.ts';
-import { KeywordIndex } from './retrieval/keyword-index.ts';
+import { QueryEmbedder } from './embedders/query-embedder.ts';
+import { EmbeddingModel } from './indexes/embedding-model.ts';
+import { KeywordIndex } from './indexes/keyword-index.ts';
 import { SearchService } from './retrieval/search.ts';
 import { ItemReadRepo } from './storage/item-read-repo.ts';
 import { SearchRepo } from './storage/search-repo.ts';
@@ -39,6 +40,7 @@ export type Services = {
   items: ItemRepo;
   throughput: ThroughputMeter;
   embedding: EmbeddingModel;
+  queryEmbedder: QueryEmbedder;
   keywords: KeywordIndex;
   reader: ItemReadRepo;
   search: SearchService;
@@ -66,17 +68,18 @@ export async function openServices(
     const settings = new SettingsRepo(db);
     const secret = await loadServerSecret(config.dataDir, config.secretStore, settings);
     const jobs = new JobRepo(db);
-    const embedding = new EmbeddingModel(db, settings, jobs, config.embedder, config.maxAttempts);
+    const embedding = new EmbeddingModel(db, settings, jobs, config.maxAttempts);
+    const queryEmbedder = new QueryEmbedder(config.embedder);
     const throughput = new ThroughputMeter();
     const ingestWriter = new IngestWriter(config.dataDir);
     const queue = new JobQueue(jobs, ingestWriter, throughput, config.maxAttempts, () => embedding.modelId());
     const userRepo = new UserRepo(db);
     const monitor = new MonitorService(new MonitorRepo(db), queue, throughput);
     const disk = new DiskCondition(config.dataDir);
-    // Live dashboard viewers hear of pushes and retries (the pipeline adds waking its workers).
-    queue.onPushed = () => monitor.notify();
+    // Live dashboard viewers hear of pushes and retries (the pipeline subscribes to wake its workers).
+    queue.onPushed(() => monitor.notify());
     const keywords = KeywordIndex.open(db);
-    const search = new SearchService(new SearchRepo(db), keywords, embedding);
+    const search = new SearchService(new SearchRepo(db), keywords, embedding, queryEmbedder);
     const llmSettings = new LlmSettings(settings, secret.secret, config.llm ?? { baseUrl: null, model: null, apiKey: null, timeoutMs: DEFAULT_LLM_TIMEOUT_MS });
     const usage = new UsageRepo(db);
     const backups = new ScheduledBackups(settings, config.dataDir, backupInThread);
@@ -91,6 +94,7 @@ export async function openServices(
       items: new ItemRepo(db),
       throughput,
       embedding,
+      queryEmbedder,
       keywords,
       reader: new ItemReadRepo(db),
       search,
@@ -104,7 +108,7 @@ export async function openServices(
       backups,
       disk,
       close: () => {
-        void embedding.queries.close();
+        void queryEmbedder.close();
         embedding.close();
         keywords.close();
         usage.close();

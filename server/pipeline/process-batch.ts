@@ -6,9 +6,10 @@ import type { IndexedChunk, IndexRepo } from '../storage/index-repo.ts';
 import type { JobRuns } from '../storage/job-runs.ts';
 import type { JobRow } from '../storage/job-repo.ts';
 import { JOB_OVERHEAD_CHARACTERS, jobCost } from '../domain/fair-queue.ts';
+import type { Embedder } from '../embedders/embedder.ts';
 import { chunkItem } from './chunk.ts';
 import { normalizeItem } from './normalize.ts';
-import type { Chunk, Embedder } from './types.ts';
+import type { Chunk } from './types.ts';
 
 export type PipelineDeps = {
   db: Db;

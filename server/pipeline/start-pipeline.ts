@@ -1,17 +1,36 @@
 import type { Config } from '../config.ts';
-import type { Services } from '../services.ts';
+import type { DiskCondition } from '../domain/disk-condition.ts';
+import type { JobQueue } from '../domain/job-queue.ts';
+import type { MonitorService } from '../domain/monitor.ts';
+import type { ThroughputMeter } from '../domain/throughput.ts';
+import type { EmbeddingModel } from '../indexes/embedding-model.ts';
+import type { Db } from '../storage/db.ts';
 import { JobRuns } from '../storage/job-runs.ts';
 import { WorkerPool } from './worker-pool.ts';
 
 export type Pipeline = { pool: WorkerPool; stop(): Promise<void> };
 
+/** The parts of the server's services the pipeline works with (main.ts passes them all). */
+export type PipelineServices = {
+  /** Recovery of jobs a crash left in progress. */
+  db: Db;
+  /** Pushes wake idle workers. */
+  queue: Pick<JobQueue, 'onPushed'>;
+  /** The workers say which model they loaded. */
+  embedding: Pick<EmbeddingModel, 'activate'>;
+  /** Finished batches feed the throughput estimate and the live monitor. */
+  throughput: Pick<ThroughputMeter, 'record' | 'recordWork'>;
+  monitor: Pick<MonitorService, 'notify'>;
+  disk: Pick<DiskCondition, 'processingPaused' | 'processingResumed'>;
+};
+
 /**
  * Recovers what a crash left behind, then starts the workers and connects them to the queue:
- * pushes wake them, their batches feed the throughput estimate.
+ * pushes wake them (until `stop`), their batches feed the throughput estimate.
  */
 export async function startPipeline(
   config: Pick<Config, 'dataDir' | 'workers' | 'embedder' | 'batchJobs' | 'overlapTokens'>,
-  services: Services,
+  services: PipelineServices,
   log: (message: string) => void = (message) => process.stderr.write(`${message}\n`),
 ): Promise<Pipeline> {
   const interrupted = new JobRuns(services.db).recoverStale(Date.now());
@@ -41,14 +60,11 @@ export async function startPipeline(
     log,
   });
   await pool.start();
-  services.queue.onPushed = () => {
-    pool.wake();
-    services.monitor.notify();
-  };
+  const unsubscribe = services.queue.onPushed(() => pool.wake());
   return {
     pool,
     async stop() {
-      services.queue.onPushed = () => services.monitor.notify();
+      unsubscribe();
       await pool.stop();
     },
   };

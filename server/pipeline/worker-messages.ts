@@ -1,4 +1,4 @@
-import type { EmbedderConfig } from './embedders/index.ts';
+import type { EmbedderConfig } from '../embedders/index.ts';
 import type { BatchReport } from './process-batch.ts';
 
 export type PipelineWorkerData = {

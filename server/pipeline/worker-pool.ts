@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import type { EmbedderConfig } from './embedders/index.ts';
+import type { EmbedderConfig } from '../embedders/index.ts';
 import type { BatchReport } from './process-batch.ts';
 import type { FromPipelineWorker, PipelineWorkerData, ToPipelineWorker } from './worker-messages.ts';
 

@@ -1,7 +1,8 @@
-import type { EmbeddingModel } from '../pipeline/embedding-model.ts';
+import type { QueryEmbedder } from '../embedders/query-embedder.ts';
+import type { EmbeddingModel } from '../indexes/embedding-model.ts';
+import type { KeywordIndex } from '../indexes/keyword-index.ts';
 import type { ChunkRow, ItemSummaryRow, SearchRepo } from '../storage/search-repo.ts';
 import { type FusionMethod, keywordCandidatesFirst, minMaxFusion, type Ranked, reciprocalRankFusion } from './fusion.ts';
-import type { KeywordIndex } from './keyword-index.ts';
 import { ftsQuery, searchWords } from './query-terms.ts';
 
 export type SearchMode = 'keyword' | 'semantic' | 'hybrid';
@@ -52,6 +53,7 @@ export class SearchService {
     private readonly repo: SearchRepo,
     private readonly keywords: KeywordIndex,
     private readonly embedding: EmbeddingModel,
+    private readonly queries: QueryEmbedder,
     private readonly hybrid: HybridSettings = DEFAULT_HYBRID,
   ) {}
 
@@ -66,7 +68,7 @@ export class SearchService {
    */
   async queryVector(query: string, mode: SearchMode): Promise<Float32Array | null> {
     if (mode === 'keyword' || this.embedding.vectors() === null) return null;
-    const [vector] = await this.embedding.queries.embed([query]);
+    const [vector] = await this.queries.embed([query]);
     await this.embedding.index()?.ready();
     return vector!;
   }

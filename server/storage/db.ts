@@ -3,7 +3,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { scopeColumn } from './keyword-scope.ts';
 import { MIGRATIONS } from './migrations.ts';
-import { loadVectorExtension } from './vector-store.ts';
+import { loadVectorExtension } from './vector-extension.ts';
 
 export type Db = Database.Database;
 

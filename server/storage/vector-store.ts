@@ -1,14 +1,5 @@
 import { createHash } from 'node:crypto';
-import * as sqliteVec from 'sqlite-vec';
 import type { Db } from './db.ts';
-
-/**
- * SQLite opens the extension by file path, which cannot point inside an Electron asar archive:
- * the packaged app ships it unpacked beside the archive (electron-builder.yml asarUnpack).
- */
-export function loadVectorExtension(db: Db): void {
-  db.loadExtension(sqliteVec.getLoadablePath().replace(/([\\/])app\.asar([\\/])/, '$1app.asar.unpacked$2'));
-}
 
 /** One vec0 table per embedding model, so vectors of different models never mix. */
 export function vectorTableName(embedderId: string, dimension: number): string {
@@ -63,7 +54,7 @@ export class VectorStore {
 
   /**
    * Exact nearest neighbours by sqlite-vec. Search uses the in-memory copy instead
-   * (retrieval/vector-index.ts, far faster); this is the reference the benches and tests hold it to.
+   * (indexes/vector-index.ts, far faster); this is the reference the benches and tests hold it to.
    */
   nearest(knowledgeBaseId: string, query: Float32Array, k: number): VectorHit[] {
     return this.stmts.knn

@@ -6,7 +6,7 @@
  * pieces (USE-lite's SentencePiece turns a newline into an extra token). Whatever error remains is
  * caught by the chunker's final recount of every chunk.
  */
-import type { TokenCounter } from '../types.ts';
+import type { TokenCounter } from '../../embedders/embedder.ts';
 
 export type TokenCosts = {
   /** Tokens every count includes, even of the empty string. */

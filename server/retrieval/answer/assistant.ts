@@ -1,6 +1,6 @@
 import { type AskEvent, type AskRequest, type AskResponse, askRequestSchema, type Citation } from '../../../common/contract/ask.ts';
 import type { SourceType } from '../../../common/contract/ingest.ts';
-import type { EmbeddingModel } from '../../pipeline/embedding-model.ts';
+import type { EmbeddingModel } from '../../indexes/embedding-model.ts';
 import type { TermStatsRepo } from '../../storage/term-stats-repo.ts';
 import type { SearchOutcome, SearchService } from '../search.ts';
 import { ABSTAIN_BELOW, support } from './abstention.ts';

@@ -1,4 +1,4 @@
-import { paragraphSpans, sentenceSpans } from '../../pipeline/text/segment-text.ts';
+import { paragraphSpans, sentenceSpans } from '../../text/segment-text.ts';
 import { startsCut } from './quotable.ts';
 
 /** The sentences of a passage, verbatim and trimmed, in reading order. */

@@ -1,6 +1,6 @@
 /** A worker thread that embeds search queries, so the HTTP event loop never runs the model. */
 import { parentPort, workerData } from 'node:worker_threads';
-import { createEmbedder, type EmbedderConfig } from './embedders/index.ts';
+import { createEmbedder, type EmbedderConfig } from './index.ts';
 
 export type QueryRequest = { id: number; texts: string[] };
 export type QueryResponse = { id: number; vectors?: Float32Array[]; error?: string } | { ready: true; embedderId: string };

@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { env, pipeline } from '@huggingface/transformers';
-import type { Embedder } from '../types.ts';
+import type { Embedder } from './embedder.ts';
 import { embedInBatches } from './batches.ts';
 
 /** Not measured on a real model (none is reachable here); a common size for small BERT encoders on CPU. */

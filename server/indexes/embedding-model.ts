@@ -1,17 +1,16 @@
+import { chunkVectorFeed } from '../storage/chunk-vector-feed.ts';
 import { type Db, openReader } from '../storage/db.ts';
 import type { JobRepo } from '../storage/job-repo.ts';
 import type { SettingsRepo } from '../storage/settings-repo.ts';
-import { VectorIndex } from '../retrieval/vector-index.ts';
-import { chunkVectorFeed } from '../storage/chunk-vector-feed.ts';
 import { VectorStore } from '../storage/vector-store.ts';
-import type { EmbedderConfig } from './embedders/index.ts';
-import { QueryEmbedder } from './query-embedder.ts';
+import { VectorIndex } from './vector-index.ts';
 
 const ACTIVE_SETTING = 'active_embedder';
 type ActiveModel = { id: string; dimension: number };
 
 /**
- * Which embedding model the index uses. Vectors of each model live in their own table; when the
+ * Which embedding model the index uses, and its vectors: in their table (`vectors`, which the
+ * pipeline writes) and in memory for search (`index`). Vectors of each model live in their own table; when the
  * configured model changes, every item is queued again (at low priority) to be re-embedded in the
  * background, and semantic search switches to the new model's table.
  */
@@ -19,16 +18,13 @@ export class EmbeddingModel {
   private active: (ActiveModel & { vectors: VectorStore; index: VectorIndex | null }) | null = null;
   /** The vector index's own read connection, opened with the first index. */
   private reader: Db | null = null;
-  readonly queries: QueryEmbedder;
 
   constructor(
     private readonly db: Db,
     private readonly settings: SettingsRepo,
     private readonly jobs: JobRepo,
-    config: EmbedderConfig,
     private readonly maxAttempts: number,
   ) {
-    this.queries = new QueryEmbedder(config);
     const recorded = settings.get(ACTIVE_SETTING);
     if (recorded) this.use(JSON.parse(recorded) as ActiveModel);
   }
@@ -51,7 +47,7 @@ export class EmbeddingModel {
   }
 
   /**
-   * The active model's vectors in memory for search (retrieval/vector-index.ts); the server starts
+   * The active model's vectors in memory for search (vector-index.ts); the server starts
    * loading them after it listens, otherwise the first search loads them.
    */
   index(): VectorIndex | null {

