@@ -12,6 +12,8 @@ import { deriveTheme } from './theme.ts';
  * schemas, which would weigh more than the whole widget. A change there fails the type check here.
  */
 const MAX_TURNS: typeof VISITOR_CONVERSATION_MAX_TURNS = 10;
+/** The contract's longest turn (visitorAskRequestSchema); longer earlier answers are cut, not refused. */
+const TURN_MAX_CHARS = 4_000;
 /** When a 429 came without a readable Retry-After (the server must expose the header to CORS). */
 const DEFAULT_WAIT_SECONDS = 20;
 
@@ -55,14 +57,17 @@ export class Chat {
     restart.addEventListener('click', () => this.restart());
     const head = el('div', { class: 'head' }, el('h2', null, s.title), restart);
     this.panel = el('div', { class: 'panel', id: 'localiq-panel', role: 'dialog', 'aria-label': s.title }, head, this.log, this.notice, form, this.announcer);
-    this.launcher = mode === 'page' ? null : el('button', { class: 'launcher', type: 'button', 'aria-expanded': String(mode === 'preview'), 'aria-controls': 'localiq-panel' }, icon(ICONS.chat), el('span', null, s.launcherLabel));
+    const launcher = (this.launcher =
+      mode === 'page'
+        ? null
+        : el('button', { class: 'launcher', type: 'button', 'aria-expanded': String(mode === 'preview'), 'aria-controls': 'localiq-panel' }, icon(ICONS.chat), el('span', null, s.launcherLabel)));
 
-    if (mode === 'float') {
+    if (mode === 'float' && launcher) {
       const close = el('button', { type: 'button', 'aria-label': s.close, title: s.close }, icon(ICONS.close));
       close.addEventListener('click', () => this.close());
       head.append(close);
       this.panel.hidden = true;
-      this.launcher!.addEventListener('click', () => (this.panel.hidden ? this.open() : this.close()));
+      launcher.addEventListener('click', () => (this.panel.hidden ? this.open() : this.close()));
       this.panel.addEventListener('keydown', (event) => {
         if (event.key === 'Escape') {
           event.stopPropagation();
@@ -77,14 +82,14 @@ export class Chat {
     }
 
     const theme = deriveTheme(config.themeColor);
-    const container = el('div', { class: `root ${mode}${config.position === 'bottom-left' ? ' left' : ''}` }, this.panel);
-    if (this.launcher) container.append(this.launcher);
+    // The launcher comes first in the tab order; the preview shows it below the panel (CSS order).
+    const container = el('div', { class: `root ${mode}${config.position === 'bottom-left' ? ' left' : ''}` }, ...(launcher ? [launcher] : []), this.panel);
     root.replaceChildren(el('style', null, stylesheet(theme)), container);
     this.showConversation();
   }
 
   open(): void {
-    if (!this.launcher) return;
+    if (!this.launcher || this.mode !== 'float') return;
     this.panel.hidden = false;
     this.launcher.setAttribute('aria-expanded', 'true');
     this.scrollToEnd();
@@ -100,7 +105,7 @@ export class Chat {
 
   /** The greeting, then the stored turns, or the starter questions when there are none. */
   private showConversation(): void {
-    this.log.replaceChildren(botMessage(this.config.greeting));
+    this.log.replaceChildren(...(this.config.greeting.trim() ? [botMessage(this.config.greeting)] : []));
     const turns = this.store?.turns ?? [];
     for (const turn of turns) {
       if (turn.role === 'user') this.log.append(userMessage(turn.content));
@@ -131,11 +136,14 @@ export class Chat {
   private async ask(text: string): Promise<void> {
     const question = text.trim();
     if (!this.api || !question || this.asking) return;
-    if (this.sendButton.disabled) {
+    if (this.waitTimer) {
       this.show(this.config.strings.rateLimited);
       return;
     }
-    const history = (this.store?.turns ?? []).slice(-MAX_TURNS).map(({ role, content }) => ({ role, content: content.slice(0, 4_000) }));
+    const history = (this.store?.turns ?? [])
+      .filter((turn) => turn.content.trim()) // the contract refuses empty turns (an empty fallback message)
+      .slice(-MAX_TURNS)
+      .map(({ role, content }) => ({ role, content: content.slice(0, TURN_MAX_CHARS) }));
     this.show(null);
     this.log.querySelector('.starters')?.remove();
     const asked = userMessage(question);
@@ -198,7 +206,7 @@ export class Chat {
     const status = error instanceof WidgetError ? error.status : 0;
     const code = error instanceof WidgetError ? error.code : 'unreachable';
     if (status === 429 || code === 'rate_limited' || code === 'daily_limit_reached') {
-      const seconds = (error instanceof WidgetError && error.retryAfter) || DEFAULT_WAIT_SECONDS;
+      const seconds = (error instanceof WidgetError ? error.retryAfter : null) ?? DEFAULT_WAIT_SECONDS;
       this.sendButton.disabled = true;
       clearTimeout(this.waitTimer);
       this.waitTimer = window.setTimeout(() => {

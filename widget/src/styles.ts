@@ -54,6 +54,7 @@ a{color:var(--accent);text-decoration:underline}
 .preview{display:flex;flex-direction:column;align-items:flex-end;gap:12px;height:100%}
 .preview.left{align-items:flex-start}
 .preview .panel,.preview .launcher{position:relative;inset:auto;z-index:auto}
+.preview .launcher{order:1}
 .preview .panel{width:100%;max-width:none;height:auto;min-height:420px;max-height:none;flex:1}
 `;
 }
