@@ -1,0 +1,250 @@
+import type { PublicWidgetConfig, VISITOR_CONVERSATION_MAX_TURNS } from '../../common/contract/widget.ts';
+import { WidgetError, type WidgetApi } from './api.ts';
+import { renderAnswerText } from './answer-text.ts';
+import { ICONS, el, icon } from './dom.ts';
+import { botMessage, ratingButtons, sourcesList, thanksNote, userMessage } from './messages.ts';
+import type { ConversationStore, Turn } from './store.ts';
+import { stylesheet } from './styles.ts';
+import { deriveTheme } from './theme.ts';
+
+/**
+ * The contract's limit, typed against it: the constant itself lives in a module that builds zod
+ * schemas, which would weigh more than the whole widget. A change there fails the type check here.
+ */
+const MAX_TURNS: typeof VISITOR_CONVERSATION_MAX_TURNS = 10;
+/** The contract's longest turn (visitorAskRequestSchema); longer earlier answers are cut, not refused. */
+const TURN_MAX_CHARS = 4_000;
+/** When a 429 came without a readable Retry-After (the server must expose the header to CORS). */
+const DEFAULT_WAIT_SECONDS = 20;
+
+/**
+ * `float`: a launcher button and a panel over the shop's page. `page`: the chat filling the page
+ * (the hosted page, a kiosk). `preview`: the open panel in the dashboard, asking nothing.
+ */
+export type Mode = 'float' | 'page' | 'preview';
+
+export class Chat {
+  private readonly launcher: HTMLButtonElement | null;
+  private readonly panel: HTMLElement;
+  private readonly log: HTMLElement;
+  private readonly notice: HTMLElement;
+  private readonly input: HTMLInputElement;
+  private readonly sendButton: HTMLButtonElement;
+  private readonly announcer: HTMLElement;
+  private asking: AbortController | null = null;
+  private waitTimer = 0;
+
+  constructor(
+    root: ShadowRoot,
+    private readonly mode: Mode,
+    private readonly config: PublicWidgetConfig,
+    /** null in preview: nothing is asked. */
+    private readonly api: WidgetApi | null,
+    private readonly store: ConversationStore | null,
+  ) {
+    const s = config.strings;
+    this.log = el('div', { class: 'log' });
+    this.notice = el('p', { class: 'notice', hidden: '' });
+    this.input = el('input', { type: 'text', 'aria-label': s.placeholder, placeholder: s.placeholder, maxlength: String(config.questionMaxLength), autocomplete: 'off', enterkeyhint: 'send' });
+    this.sendButton = el('button', { type: 'submit' }, s.send);
+    this.announcer = el('div', { class: 'sr', 'aria-live': 'polite' });
+    const form = el('form', { class: 'ask' }, this.input, this.sendButton);
+    form.addEventListener('submit', (event) => {
+      event.preventDefault();
+      void this.ask(this.input.value);
+    });
+    const restart = el('button', { type: 'button' }, s.newConversation);
+    restart.addEventListener('click', () => this.restart());
+    const head = el('div', { class: 'head' }, el('h2', null, s.title), restart);
+    this.panel = el('div', { class: 'panel', id: 'localiq-panel', role: 'dialog', 'aria-label': s.title }, head, this.log, this.notice, form, this.announcer);
+    const launcher = (this.launcher =
+      mode === 'page'
+        ? null
+        : el('button', { class: 'launcher', type: 'button', 'aria-expanded': String(mode === 'preview'), 'aria-controls': 'localiq-panel' }, icon(ICONS.chat), el('span', null, s.launcherLabel)));
+
+    if (mode === 'float' && launcher) {
+      const close = el('button', { type: 'button', 'aria-label': s.close, title: s.close }, icon(ICONS.close));
+      close.addEventListener('click', () => this.close());
+      head.append(close);
+      this.panel.hidden = true;
+      launcher.addEventListener('click', () => (this.panel.hidden ? this.open() : this.close()));
+      this.panel.addEventListener('keydown', (event) => {
+        if (event.key === 'Escape') {
+          event.stopPropagation();
+          this.close();
+        }
+      });
+    }
+    if (!api) {
+      // The preview shows the interface as a visitor sees it; only sending is off.
+      this.sendButton.disabled = true;
+      restart.setAttribute('aria-disabled', 'true');
+    }
+
+    const theme = deriveTheme(config.themeColor);
+    // The launcher comes first in the tab order; the preview shows it below the panel (CSS order).
+    const container = el('div', { class: `root ${mode}${config.position === 'bottom-left' ? ' left' : ''}` }, ...(launcher ? [launcher] : []), this.panel);
+    root.replaceChildren(el('style', null, stylesheet(theme)), container);
+    this.showConversation();
+  }
+
+  open(): void {
+    if (!this.launcher || this.mode !== 'float') return;
+    this.panel.hidden = false;
+    this.launcher.setAttribute('aria-expanded', 'true');
+    this.scrollToEnd();
+    this.input.focus();
+  }
+
+  close(): void {
+    if (!this.launcher || this.mode !== 'float') return;
+    this.panel.hidden = true;
+    this.launcher.setAttribute('aria-expanded', 'false');
+    this.launcher.focus();
+  }
+
+  /** The greeting, then the stored turns, or the starter questions when there are none. */
+  private showConversation(): void {
+    this.log.replaceChildren(...(this.config.greeting.trim() ? [botMessage(this.config.greeting)] : []));
+    const turns = this.store?.turns ?? [];
+    for (const turn of turns) {
+      if (turn.role === 'user') this.log.append(userMessage(turn.content));
+      else this.log.append(this.answerMessage(turn));
+    }
+    if (!turns.length && this.config.starterQuestions.length) {
+      const starters = el('div', { class: 'starters' });
+      for (const question of this.config.starterQuestions) {
+        const button = el('button', { type: 'button' }, question);
+        if (!this.api) button.setAttribute('aria-disabled', 'true');
+        button.addEventListener('click', () => void this.ask(question));
+        starters.append(button);
+      }
+      this.log.append(starters);
+    }
+  }
+
+  private answerMessage(turn: Turn): HTMLElement {
+    const bubble = botMessage(turn.content);
+    if (turn.citations?.length) bubble.append(sourcesList(turn.citations, this.config.strings));
+    const answerId = turn.answerId;
+    if (answerId) {
+      bubble.append(turn.rated ? thanksNote(this.config.strings) : ratingButtons(this.config.strings, (rating) => this.rate(answerId, rating)));
+    }
+    return bubble;
+  }
+
+  private async ask(text: string): Promise<void> {
+    const question = text.trim();
+    if (!this.api || !question || this.asking) return;
+    if (this.waitTimer) {
+      this.show(this.config.strings.rateLimited);
+      return;
+    }
+    const history = (this.store?.turns ?? [])
+      .filter((turn) => turn.content.trim()) // the contract refuses empty turns (an empty fallback message)
+      .slice(-MAX_TURNS)
+      .map(({ role, content }) => ({ role, content: content.slice(0, TURN_MAX_CHARS) }));
+    this.show(null);
+    this.log.querySelector('.starters')?.remove();
+    const asked = userMessage(question);
+    const pending = el('div', { class: 'msg bot', 'aria-busy': 'true' }, el('p', { class: 'thinking' }, this.config.strings.thinking));
+    this.log.append(asked, pending);
+    this.input.value = '';
+    this.scrollToEnd();
+    const controller = (this.asking = new AbortController());
+    this.sendButton.disabled = true;
+    let streamed = '';
+    try {
+      const done = await this.api.ask(
+        { question, conversation: history },
+        (delta) => {
+          streamed += delta;
+          pending.replaceChildren(renderAnswerText(streamed));
+          this.scrollToEnd();
+        },
+        controller.signal,
+      );
+      const turn: Turn = done.answered
+        ? { role: 'assistant', content: done.answer || streamed, citations: done.citations ?? [], answerId: done.answerId }
+        : { role: 'assistant', content: this.config.fallbackMessage, answerId: done.answerId };
+      this.store?.add({ role: 'user', content: question }, turn);
+      pending.replaceWith(this.answerMessage(turn));
+      this.scrollToEnd();
+      this.announce(turn.content);
+    } catch (error) {
+      if (controller.signal.aborted) return;
+      // Nothing of the exchange is kept: the question goes back into the box to try again.
+      asked.remove();
+      pending.remove();
+      if (!this.input.value) this.input.value = question;
+      this.fail(error);
+    } finally {
+      if (this.asking === controller) {
+        this.asking = null;
+        if (!this.waitTimer) this.sendButton.disabled = false;
+      }
+    }
+  }
+
+  private async rate(answerId: string, rating: 'up' | 'down'): Promise<boolean> {
+    if (!this.api) return false;
+    try {
+      await this.api.feedback(answerId, rating);
+    } catch (error) {
+      this.fail(error);
+      return false;
+    }
+    this.store?.markRated(answerId);
+    this.announce(this.config.strings.thanks);
+    this.input.focus();
+    return true;
+  }
+
+  /** Says plainly why nothing came: busy (503), too many questions (429, send waits), unreachable. */
+  private fail(error: unknown): void {
+    const s = this.config.strings;
+    const status = error instanceof WidgetError ? error.status : 0;
+    const code = error instanceof WidgetError ? error.code : 'unreachable';
+    if (status === 429 || code === 'rate_limited' || code === 'daily_limit_reached') {
+      const seconds = (error instanceof WidgetError ? error.retryAfter : null) ?? DEFAULT_WAIT_SECONDS;
+      this.sendButton.disabled = true;
+      clearTimeout(this.waitTimer);
+      this.waitTimer = window.setTimeout(() => {
+        this.waitTimer = 0;
+        this.sendButton.disabled = Boolean(this.asking);
+      }, seconds * 1000);
+      this.show(s.rateLimited);
+    } else if (status === 503 || code === 'service_unavailable') {
+      this.show(s.busy);
+    } else {
+      this.show(s.unreachable);
+    }
+  }
+
+  private restart(): void {
+    if (!this.api) return;
+    this.asking?.abort();
+    this.asking = null;
+    if (!this.waitTimer) this.sendButton.disabled = false;
+    this.store?.clearTurns();
+    this.show(null);
+    this.showConversation();
+    this.input.focus();
+  }
+
+  private show(message: string | null): void {
+    this.notice.hidden = !message;
+    this.notice.textContent = message ?? '';
+    if (message) this.announce(message);
+  }
+
+  /** Tells screen readers once, when an answer is complete (not at every delta). */
+  private announce(message: string): void {
+    this.announcer.textContent = '';
+    setTimeout(() => (this.announcer.textContent = message), 50);
+  }
+
+  private scrollToEnd(): void {
+    this.log.scrollTop = this.log.scrollHeight;
+  }
+}

@@ -1,0 +1,61 @@
+import type { VisitorCitation, WidgetStrings } from '../../common/contract/widget.ts';
+import { renderAnswerText } from './answer-text.ts';
+import { ICONS, el, icon } from './dom.ts';
+
+/** The bubbles of the conversation log. Everything the server or the visitor wrote is text. */
+
+export function userMessage(text: string): HTMLElement {
+  return el('div', { class: 'msg user' }, text);
+}
+
+export function botMessage(text: string): HTMLElement {
+  const bubble = el('div', { class: 'msg bot' });
+  bubble.append(renderAnswerText(text));
+  return bubble;
+}
+
+/** A citation's URL as a link target: http and https only (never `javascript:` or `data:`). */
+export function safeHref(url: string | null): string | null {
+  if (!url) return null;
+  try {
+    const parsed = new URL(url);
+    return parsed.protocol === 'http:' || parsed.protocol === 'https:' ? parsed.href : null;
+  } catch {
+    return null;
+  }
+}
+
+export function sourcesList(citations: VisitorCitation[], strings: WidgetStrings): HTMLElement {
+  const list = el('ol');
+  for (const citation of citations) {
+    const href = safeHref(citation.url);
+    const title = citation.title || href || String(citation.number);
+    list.append(
+      el(
+        'li',
+        { value: String(citation.number) },
+        href ? el('a', { href, target: '_blank', rel: 'noopener noreferrer nofollow' }, title) : title,
+      ),
+    );
+  }
+  return el('div', { class: 'sources' }, el('p', null, strings.sources), list);
+}
+
+/** Thumbs up and down; `rate` resolves true once the server took the feedback. */
+export function ratingButtons(strings: WidgetStrings, rate: (rating: 'up' | 'down') => Promise<boolean>): HTMLElement {
+  const row = el('div', { class: 'rate' });
+  const button = (rating: 'up' | 'down', label: string, path: string) => {
+    const b = el('button', { type: 'button', 'aria-label': label, title: label }, icon(path));
+    b.addEventListener('click', async () => {
+      const buttons = Array.from(row.querySelectorAll('button'));
+      for (const other of buttons) other.disabled = true;
+      if (await rate(rating)) row.replaceWith(thanksNote(strings));
+      else for (const other of buttons) other.disabled = false;
+    });
+    return b;
+  };
+  row.append(button('up', strings.helpful, ICONS.thumbUp), button('down', strings.notHelpful, ICONS.thumbDown));
+  return row;
+}
+
+export const thanksNote = (strings: WidgetStrings) => el('p', { class: 'thanks' }, strings.thanks);
