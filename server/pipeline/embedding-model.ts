@@ -1,5 +1,5 @@
 import { type Db, openReader } from '../storage/db.ts';
-import type { JobRepo } from '../storage/job-repo.ts';
+import type { JobRepo } from '../storage/jobs/job-repo.ts';
 import type { SettingsRepo } from '../storage/settings-repo.ts';
 import { VectorIndex } from '../retrieval/vector-index.ts';
 import { chunkVectorFeed } from '../storage/chunk-vector-feed.ts';

@@ -1,6 +1,6 @@
 import type { Config } from '../config.ts';
 import type { Services } from '../services.ts';
-import { JobRuns } from '../storage/job-runs.ts';
+import { JobRuns } from '../storage/jobs/job-runs.ts';
 import { WorkerPool } from './worker-pool.ts';
 
 export type Pipeline = { pool: WorkerPool; stop(): Promise<void> };
