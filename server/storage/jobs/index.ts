@@ -26,7 +26,7 @@
  */
 export { prepareBackOff } from './back-off.ts';
 export { prepareCancelOnDelete } from './cancel-on-delete.ts';
-export { CLAIM_CHARACTERS, prepareClaim } from './claim.ts';
+export { prepareClaim } from './claim.ts';
 export { prepareEnqueue } from './enqueue.ts';
 export { type FailureOutcome, prepareFail } from './fail.ts';
 export { type JobOutcome, prepareFinish } from './finish.ts';
