@@ -12,10 +12,10 @@
  */
 import fs from 'node:fs';
 import { parseArgs } from 'node:util';
-import { HISTORY_PAGE } from '../server/domain/job-history-retention.ts';
+import { HISTORY_PAGE, type HistoryPosition } from '../server/domain/job-history-retention.ts';
 import { openDatabase, type Db } from '../server/storage/db.ts';
-import { JobHistory, type HistoryPosition } from '../server/storage/job-history.ts';
-import { JobRepo } from '../server/storage/job-repo.ts';
+import { JobHistory } from '../server/storage/job-history.ts';
+import { JobRepo } from '../server/storage/jobs/job-repo.ts';
 import { processQueued, pushCatalogue } from './lib/catalogue.ts';
 import { percentile, tempDir } from './lib/server-child.ts';
 

@@ -9,7 +9,7 @@
 import fs from 'node:fs';
 import { parseArgs } from 'node:util';
 import { openDatabase } from '../server/storage/db.ts';
-import { JobRepo } from '../server/storage/job-repo.ts';
+import { JobRepo } from '../server/storage/jobs/job-repo.ts';
 import { processQueued, pushCatalogue } from './lib/catalogue.ts';
 import { tempDir } from './lib/server-child.ts';
 

@@ -12,7 +12,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { openDatabase, DB_FILE_NAME } from '../server/storage/db.ts';
-import { JobRepo } from '../server/storage/job-repo.ts';
+import { JobRepo } from '../server/storage/jobs/job-repo.ts';
 import { tempDir } from './lib/server-child.ts';
 
 const { values } = parseArgs({

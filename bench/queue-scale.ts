@@ -12,8 +12,8 @@
 import fs from 'node:fs';
 import { parseArgs } from 'node:util';
 import { openDatabase } from '../server/storage/db.ts';
-import { JobRepo } from '../server/storage/job-repo.ts';
-import { JobRuns } from '../server/storage/job-runs.ts';
+import { JobRepo } from '../server/storage/jobs/job-repo.ts';
+import { JobRuns } from '../server/storage/jobs/job-runs.ts';
 import { MonitorRepo } from '../server/storage/monitor-repo.ts';
 import { ItemReadRepo } from '../server/storage/item-read-repo.ts';
 import { JobQueue } from '../server/domain/job-queue.ts';

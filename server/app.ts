@@ -43,7 +43,7 @@ import type { UsageRepo } from './storage/usage-repo.ts';
 import type { SearchService } from './retrieval/search.ts';
 import type { ItemReadRepo } from './storage/item-read-repo.ts';
 import type { ItemRepo } from './storage/item-repo.ts';
-import type { JobRepo } from './storage/job-repo.ts';
+import type { JobRepo } from './storage/jobs/job-repo.ts';
 
 export const API_VERSION = '1.0.0';
 

@@ -8,7 +8,7 @@ import { JOB_STATUSES, type JobStatus } from '../common/contract/jobs.ts';
 import { type RunningServer, startServer } from './main.ts';
 import { openServices, type Services } from './services.ts';
 import { DB_FILE_NAME } from './storage/db.ts';
-import { toJobView } from './storage/job-repo.ts';
+import { toJobView } from './http/job-view.ts';
 import { displayPrefix } from './domain/api-keys.ts';
 import { BACKUP_USAGE, backupCommand, restoreCommand } from './backup-command.ts';
 import { IMPORT_USAGE, importCommand } from './import/import-command.ts';

@@ -13,7 +13,7 @@ import { ApiKeyRepo } from './storage/api-key-repo.ts';
 import { type Db, openDatabase } from './storage/db.ts';
 import { IngestWriter } from './storage/ingest-writer.ts';
 import { ItemRepo } from './storage/item-repo.ts';
-import { JobRepo } from './storage/job-repo.ts';
+import { JobRepo } from './storage/jobs/job-repo.ts';
 import { SettingsRepo } from './storage/settings-repo.ts';
 import { backupInThread } from './storage/backup.ts';
 import { ScheduledBackups } from './domain/scheduled-backups.ts';

@@ -5,8 +5,8 @@ import { loadConfig } from '../server/config.ts';
 import { JobHistoryRetention } from '../server/domain/job-history-retention.ts';
 import { openDatabase, type Db } from '../server/storage/db.ts';
 import { JobHistory } from '../server/storage/job-history.ts';
-import { JobRepo } from '../server/storage/job-repo.ts';
-import { JobRuns } from '../server/storage/job-runs.ts';
+import { JobRepo } from '../server/storage/jobs/job-repo.ts';
+import { JobRuns } from '../server/storage/jobs/job-runs.ts';
 import { startServerProcess, waitForExit } from './helpers/server-process.ts';
 import { item, tempDataDir } from './helpers/test-app.ts';
 

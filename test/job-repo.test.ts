@@ -5,8 +5,9 @@ import { contentHash, jobIdSplits } from '../server/domain/jobs.ts';
 import { openDatabase, type Db } from '../server/storage/db.ts';
 import { IndexRepo } from '../server/storage/index-repo.ts';
 import { ItemRepo } from '../server/storage/item-repo.ts';
-import { JobRepo } from '../server/storage/job-repo.ts';
-import { JobRuns } from '../server/storage/job-runs.ts';
+import { CLAIM_ORDER_SQL } from '../server/storage/jobs/claim.ts';
+import { COUNT_QUEUED_UP_TO_SQL, JobRepo } from '../server/storage/jobs/job-repo.ts';
+import { JobRuns } from '../server/storage/jobs/job-runs.ts';
 import { VectorStore } from '../server/storage/vector-store.ts';
 import { item, tempDataDir } from './helpers/test-app.ts';
 
@@ -96,7 +97,7 @@ describe('job repository', () => {
     db.prepare("UPDATE jobs SET status = 'succeeded' WHERE integration_id = 'shop' AND external_id = 'sku-1'").run();
     push({ integrationId: 'shop', externalId: 'sku-1' });
 
-    const found = repo.latestForJobId('shop-sku-1').map((row) => [row.knowledge_base_id, row.integration_id, row.external_id, row.status]);
+    const found = repo.latestForJobId('shop-sku-1').map((job) => [job.knowledgeBaseId, job.integrationId, job.externalId, job.status]);
     assert.deepEqual(found, [
       ['kb-main', 'shop', 'sku-1', 'queued'],
       ['kb-other', 'shop-sku', '1', 'queued'],
@@ -181,15 +182,12 @@ describe('job repository', () => {
 
   it('claims and counts the queue from the claim-order index, never by reading every queued job', () => {
     const db = openDatabase(tempDataDir());
-    // The statements as the repositories prepared them (private, read here for their SQL).
-    type Statements = Record<string, { source: string }>;
-    const sourceOf = (repo: object, name: string) => (repo as { stmts: Statements }).stmts[name]!.source;
     const plan = (sql: string, ...params: unknown[]) =>
       (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as Array<{ detail: string }>).map((row) => row.detail).join(' / ');
-    const claim = plan(sourceOf(new JobRuns(db), 'claimOrder'), { now: 0, limit: 1 });
+    const claim = plan(CLAIM_ORDER_SQL, { now: 0, limit: 1 });
     assert.match(claim, /jobs_claim_order/);
     assert.doesNotMatch(claim, /TEMP B-TREE/);
-    assert.match(plan(sourceOf(new JobRepo(db), 'countQueuedUpTo'), 0), /COVERING INDEX jobs_claim_order/);
+    assert.match(plan(COUNT_QUEUED_UP_TO_SQL, 0), /COVERING INDEX jobs_claim_order/);
     db.close();
   });
 });

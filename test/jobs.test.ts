@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { JobRuns } from '../server/storage/job-runs.ts';
+import { JobRuns } from '../server/storage/jobs/job-runs.ts';
 import { createTestApp, item, type TestApp } from './helpers/test-app.ts';
 
 describe('jobs and item deletion', () => {

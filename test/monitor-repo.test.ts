@@ -1,12 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { IngestItem } from '../common/contract/ingest.ts';
+import { JOB_STATUSES } from '../common/contract/jobs.ts';
 import { AGING_MS } from '../server/domain/jobs.ts';
 import { openDatabase, type Db } from '../server/storage/db.ts';
 import { IndexRepo } from '../server/storage/index-repo.ts';
 import { ItemRepo } from '../server/storage/item-repo.ts';
-import { jobListQuery, JobRepo } from '../server/storage/job-repo.ts';
-import { JobRuns } from '../server/storage/job-runs.ts';
+import { COUNT_BY_STATUS_SQL, jobListQuery, JobRepo } from '../server/storage/jobs/job-repo.ts';
+import { JobRuns } from '../server/storage/jobs/job-runs.ts';
 import { MonitorRepo } from '../server/storage/monitor-repo.ts';
 import { VectorStore } from '../server/storage/vector-store.ts';
 import { item, tempDataDir } from './helpers/test-app.ts';
@@ -131,7 +132,7 @@ describe('monitor repository', () => {
     assert.deepEqual(claimed.map((job) => job.external_id), ['high', 'n1']);
     assert.notEqual(monitor.fingerprint(), fingerprint, 'a claim changes the fingerprint');
     // Started together: in the order they were pushed.
-    assert.deepEqual(monitor.processing(10).map((job) => job.external_id), ['n1', 'high']);
+    assert.deepEqual(monitor.processing(10).map((job) => job.externalId), ['n1', 'high']);
     assert.deepEqual(monitor.progress(), { pending: 5, done: 1 });
     runs.finish(claimed[0]!.id, 'succeeded', t0 + 4_000);
     runs.finish(claimed[1]!.id, 'skipped', t0 + 5_000);
@@ -139,10 +140,10 @@ describe('monitor repository', () => {
 
     // Latest first, jobs pushed, started or finished since t0 ('before' finished earlier).
     assert.deepEqual(
-      monitor.recent(t0, 10).map((job) => [job.external_id, job.status]),
+      monitor.recent(t0, 10).map((job) => [job.externalId, job.status]),
       [['n1', 'skipped'], ['high', 'succeeded'], ['n3', 'queued'], ['n2', 'queued'], ['old', 'succeeded'], ['low', 'queued']],
     );
-    assert.deepEqual(monitor.recent(t0, 2).map((job) => job.external_id), ['n1', 'high']);
+    assert.deepEqual(monitor.recent(t0, 2).map((job) => job.externalId), ['n1', 'high']);
 
     for (const job of runs.claim(10, t0 + AGING_MS * 3)) runs.finish(job.id, 'succeeded', t0 + 6_000);
     assert.deepEqual(monitor.progress(), { pending: 0, done: 0 }, 'nothing pending: no run under way');
@@ -161,10 +162,10 @@ describe('monitor repository', () => {
       if (name === 'latestPushed') continue;
       assert.ok(!readsWholeTable(plan(sql)), `${name}: ${plan(sql).join(' / ')}`);
     }
-    assert.match(plan(statements(new JobRepo(db)).countByStatus!).join(), /job_counts/);
+    assert.match(plan(COUNT_BY_STATUS_SQL).join(), /job_counts/);
 
     // Job lists by state, first page and later ones: from the state's own index entries.
-    for (const status of ['queued', 'processing', 'succeeded', 'skipped', 'failed', 'cancelled'] as const) {
+    for (const status of JOB_STATUSES) {
       for (const beforeId of [null, 5]) {
         const lines = plan(jobListQuery({ status }, beforeId).sql).join(' / ');
         assert.match(lines, /INDEX (jobs_by_status_not_queued|jobs_claim_order)/, `${status}: ${lines}`);

@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { processBatch, type PipelineDeps } from '../server/pipeline/process-batch.ts';
 import type { Embedder } from '../server/embedders/embedder.ts';
 import { IndexRepo } from '../server/storage/index-repo.ts';
-import { JobRuns } from '../server/storage/job-runs.ts';
+import { JobRuns } from '../server/storage/jobs/job-runs.ts';
 import { VectorStore } from '../server/storage/vector-store.ts';
 import { createTestApp, item } from './helpers/test-app.ts';
 
@@ -73,14 +73,14 @@ describe('processBatch', () => {
       const row = t.services.jobs.get(jobs[0]!.id)!;
       if (attempt < 5) {
         assert.equal(row.status, 'queued');
-        runAts.push(row.run_at - now.t);
+        runAts.push(row.runAt - now.t);
         assert.equal(deps.runs.claim(8, now.t).length, 0, 'not claimable before its backoff has passed');
-        now.t = row.run_at;
+        now.t = row.runAt;
       } else {
         assert.equal(row.status, 'failed');
         assert.equal(row.attempts, 5);
-        assert.match(row.last_error!, /model crashed/);
-        assert.equal(JSON.parse(row.errors).length, 5);
+        assert.match(row.lastError!, /model crashed/);
+        assert.equal(row.errors.length, 5);
       }
     }
     assert.deepEqual(runAts, [2000, 4000, 8000, 16000]);

@@ -6,8 +6,8 @@
 import type { IngestItem } from '../../common/contract/ingest.ts';
 import type { Db } from '../../server/storage/db.ts';
 import { IndexRepo } from '../../server/storage/index-repo.ts';
-import type { JobRepo } from '../../server/storage/job-repo.ts';
-import { JobRuns } from '../../server/storage/job-runs.ts';
+import type { JobRepo } from '../../server/storage/jobs/job-repo.ts';
+import { JobRuns } from '../../server/storage/jobs/job-runs.ts';
 import { VectorStore } from '../../server/storage/vector-store.ts';
 
 /** The embedding model the benches' index is said to hold: unchanged re-pushes are skipped at once. */

@@ -1,4 +1,3 @@
-import type { ApiKeyRepo } from '../storage/api-key-repo.ts';
 import {
   type ApiKeyRecord,
   type ApiKeyState,
@@ -19,6 +18,24 @@ export type NewApiKey = {
   knowledgeBaseIds?: string[] | null;
   expiresAt?: number | null;
   createdBy?: string | null;
+};
+
+/** API keys as stored (storage/api-key-repo.ts): the record, and the keyed hash of its secret. */
+export type ApiKeyStore = {
+  /**
+   * Changes whenever any key is created, changed or deleted, by any connection or process; the
+   * last-used time does not count as a change.
+   */
+  version(): number;
+  insert(key: Omit<ApiKeyRecord, 'lastUsedAt' | 'revokedAt'>, secretHash: Buffer): void;
+  find(id: string): ApiKeyRecord | null;
+  /** Newest first. */
+  list(): ApiKeyRecord[];
+  /** Every key with its stored hash: what key checks are answered from. */
+  listWithHash(): Array<{ key: ApiKeyRecord; secretHash: Buffer }>;
+  touch(id: string, at: number): void;
+  /** Sets the revocation time unless the key is already revoked earlier; returns whether it changed. */
+  revoke(id: string, at: number): boolean;
 };
 
 export type AuthResult =
@@ -49,7 +66,7 @@ export class ApiKeyService {
   private readonly decoyHash: Buffer;
 
   constructor(
-    private readonly repo: ApiKeyRepo,
+    private readonly repo: ApiKeyStore,
     private readonly serverSecret: Buffer,
     private readonly clock: () => number = Date.now,
   ) {

@@ -1,5 +1,17 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import type { JobHistory, HistoryPosition } from '../storage/job-history.ts';
+
+/** Where a pass over the finished jobs has got to: the last job read, in finishing order. */
+export type HistoryPosition = { finishedAt: number; id: number };
+
+/** The finished jobs, oldest finished first (storage/job-history.ts). */
+export type JobHistoryStore = {
+  /**
+   * Reads up to `limit` jobs finished before `cutoff`, after `from`, and removes those a newer job
+   * of their item supersedes (an item's newest job always stays). `next` is where the next page
+   * starts; null when there is none.
+   */
+  prune(cutoff: number, from: HistoryPosition | null, limit: number): { removed: number; next: HistoryPosition | null };
+};
 
 const DAY_MS = 24 * 60 * 60_000;
 /** How often a pass runs while the server is up (one also runs at start-up). */
@@ -9,7 +21,7 @@ export const HISTORY_PAGE = 200;
 
 /**
  * Keeps the job history to a number of days (`LOCALIQ_JOB_HISTORY_DAYS`, 0 keeps everything):
- * a pass at start-up and every hour removes what `JobHistory` allows, a page per turn of the
+ * a pass at start-up and every hour removes what the job history allows, a page per turn of the
  * event loop, so requests keep being answered during a long first pass.
  */
 export class JobHistoryRetention {
@@ -18,7 +30,7 @@ export class JobHistoryRetention {
   private stopped = false;
 
   constructor(
-    private readonly history: JobHistory,
+    private readonly history: JobHistoryStore,
     private readonly days: number,
     private readonly onPass: (removed: number) => void = () => {},
     private readonly clock: () => number = Date.now,

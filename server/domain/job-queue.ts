@@ -1,12 +1,59 @@
 import type { IngestItem } from '../../common/contract/ingest.ts';
 import type { JobStatus } from '../../common/contract/jobs.ts';
-import type { EnqueueOptions, EnqueueResult, ItemIdentity, JobFilter, JobRepo, JobRow, PushInput } from '../storage/job-repo.ts';
 import { CommitBatcher, type Settled } from './commit-batcher.ts';
 import { decodeCursor, paginate } from './cursor.ts';
+import { DuplicateError } from './errors.ts';
+import type { ItemIdentity, Job } from './job-record.ts';
 import { formatEstimate } from './jobs.ts';
 import type { ThroughputMeter } from './throughput.ts';
 
-export type PushResult = { jobIds: string[]; jobCount: number; lastSortKey: number };
+/** One push: its items, and the API key that pushed them (null from the dashboard). */
+export type PushInput = { items: IngestItem[]; apiKeyId: string | null };
+
+export type EnqueueOptions = {
+  now: number;
+  maxAttempts: number;
+  /** The embedding model of the index; unchanged items it already holds are skipped at once. */
+  activeModelId: string | null;
+  /**
+   * Milliseconds the pipeline needs per unit of jobCost at its measured rate: each lane's jobs
+   * arrive that far apart (fair-queue.ts). Absent or 0, every job arrives when pushed.
+   */
+  msPerCost?: number;
+};
+
+export type EnqueueResult = {
+  jobIds: string[];
+  /** Distinct jobs touched (two items of one bulk with the same identity make one job). */
+  jobCount: number;
+  /** Largest claim-order key among these jobs, to count the work queued ahead of them. */
+  lastSortKey: number;
+};
+
+export type JobFilter = {
+  status?: JobStatus | undefined;
+  knowledgeBaseId?: string | undefined;
+  integrationId?: string | undefined;
+  /** Only these knowledge bases (a restricted API key); null means all. */
+  allowedKnowledgeBaseIds?: string[] | null | undefined;
+};
+
+/** What the queue reads and changes in the job table (storage/jobs/job-repo.ts). */
+export type JobStore = {
+  /** How many queued jobs have a claim key up to `key`. */
+  countQueuedUpTo(key: number): number;
+  countByStatus(): Record<JobStatus, number>;
+  /** The latest job of every item whose seed jobId is this string (several when ids contain hyphens). */
+  latestForJobId(jobId: string): Job[];
+  /** Newest first, from before the job with the internal id `beforeId` (null: from the newest). */
+  list(filter: JobFilter, limit: number, beforeId: number | null): Job[];
+  get(id: number): Job | null;
+  /**
+   * Puts a failed job back in the queue with fresh attempts; false if it is not failed. Throws a
+   * DuplicateError when its item already has a queued job.
+   */
+  retry(id: number, now: number): boolean;
+};
 
 /** Writes pushed jobs; resolves once they are committed and on disk, with one outcome per push. */
 export type JobWriter = {
@@ -16,18 +63,18 @@ export type JobWriter = {
 };
 
 export type JobLookup =
-  | { found: 'one'; job: JobRow }
+  | { found: 'one'; job: Job }
   | { found: 'none' }
   | { found: 'many'; candidates: ItemIdentity[] };
 
 /** The queue's rules on top of the job table: pushing, finding, listing, retrying. */
 export class JobQueue {
-  private readonly batcher: CommitBatcher<PushInput, PushResult>;
+  private readonly batcher: CommitBatcher<PushInput, EnqueueResult>;
   private aheadCount = { second: -1, at: 0, count: 0 };
   private pushedSinceCount = 0;
 
   constructor(
-    private readonly repo: JobRepo,
+    private readonly repo: JobStore,
     writer: JobWriter,
     private readonly throughput: ThroughputMeter,
     private readonly maxAttempts: number,
@@ -66,7 +113,7 @@ export class JobQueue {
   }
 
   /** Resolves once the jobs are committed to disk (together with other pushes of the same moment). */
-  async push(items: IngestItem[], apiKeyId: string | null): Promise<PushResult> {
+  async push(items: IngestItem[], apiKeyId: string | null): Promise<EnqueueResult> {
     const result = await this.batcher.submit({ items, apiKeyId });
     this.pushedSinceCount += result.jobCount;
     this.pushed();
@@ -74,7 +121,7 @@ export class JobQueue {
   }
 
   /** `estimatedTime` for pushed jobs: the queued work up to and including them at the measured rate. */
-  estimate(pushed: PushResult): string {
+  estimate(pushed: EnqueueResult): string {
     return formatEstimate(this.queuedUpTo(pushed.lastSortKey), this.throughput.jobsPerSecond());
   }
 
@@ -101,42 +148,42 @@ export class JobQueue {
    * the caller narrows with knowledgeBaseId / integrationId.
    */
   find(jobId: string, narrow: Partial<ItemIdentity>, allowedKnowledgeBaseIds: string[] | null): JobLookup {
-    const rows = this.repo
+    const jobs = this.repo
       .latestForJobId(jobId)
-      .filter((row) => !allowedKnowledgeBaseIds || allowedKnowledgeBaseIds.includes(row.knowledge_base_id))
-      .filter((row) => !narrow.knowledgeBaseId || row.knowledge_base_id === narrow.knowledgeBaseId)
-      .filter((row) => !narrow.integrationId || row.integration_id === narrow.integrationId);
-    if (rows.length === 0) return { found: 'none' };
-    if (rows.length === 1) return { found: 'one', job: rows[0]! };
+      .filter((job) => !allowedKnowledgeBaseIds || allowedKnowledgeBaseIds.includes(job.knowledgeBaseId))
+      .filter((job) => !narrow.knowledgeBaseId || job.knowledgeBaseId === narrow.knowledgeBaseId)
+      .filter((job) => !narrow.integrationId || job.integrationId === narrow.integrationId);
+    if (jobs.length === 0) return { found: 'none' };
+    if (jobs.length === 1) return { found: 'one', job: jobs[0]! };
     return {
       found: 'many',
-      candidates: rows.map((r) => ({
-        knowledgeBaseId: r.knowledge_base_id,
-        integrationId: r.integration_id,
-        externalId: r.external_id,
+      candidates: jobs.map((job) => ({
+        knowledgeBaseId: job.knowledgeBaseId,
+        integrationId: job.integrationId,
+        externalId: job.externalId,
       })),
     };
   }
 
-  list(filter: JobFilter, limit: number, cursor: string | undefined): { rows: JobRow[]; nextCursor: string | null } {
+  list(filter: JobFilter, limit: number, cursor: string | undefined): { rows: Job[]; nextCursor: string | null } {
     const beforeId = cursor === undefined ? null : decodeCursor(cursor);
     return paginate(this.repo.list(filter, limit + 1, beforeId), limit);
   }
 
   /** Requeues a failed job; refused when it is not failed or a newer version is already queued. */
-  retry(job: JobRow): 'retried' | 'not_failed' | 'newer_queued' {
+  retry(job: Job): 'retried' | 'not_failed' | 'newer_queued' {
     if (job.status !== 'failed') return 'not_failed';
     try {
       if (!this.repo.retry(job.id, this.clock())) return 'not_failed';
       this.pushed();
       return 'retried';
     } catch (error) {
-      if ((error as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') return 'newer_queued';
+      if (error instanceof DuplicateError) return 'newer_queued';
       throw error;
     }
   }
 
-  get(id: number): JobRow | null {
+  get(id: number): Job | null {
     return this.repo.get(id);
   }
 

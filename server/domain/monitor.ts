@@ -1,10 +1,36 @@
-import type { MonitorSnapshot } from '../../common/contract/admin.ts';
-import { toJobView } from '../storage/job-repo.ts';
-import type { MonitorRepo } from '../storage/monitor-repo.ts';
+import type { JobStatus, PriorityName } from '../../common/contract/jobs.ts';
+import type { Job } from './job-record.ts';
+import { PRIORITY_LEVELS } from './jobs.ts';
 import type { JobQueue } from './job-queue.ts';
 import type { ThroughputMeter } from './throughput.ts';
 
-type Listener = (snapshot: MonitorSnapshot) => void;
+/** The monitor's reads of the job table (storage/monitor-repo.ts). Priorities are levels (jobs.ts). */
+export type MonitorStore = {
+  queuedByPriority(): Map<number, number>;
+  /** The jobs running now, the longest running first. */
+  processing(limit: number): Job[];
+  /** The current run of work: jobs waiting or running, and jobs finished since it began. */
+  progress(queuedByPriority: Map<number, number>): { pending: number; done: number };
+  /** Jobs pushed, started or finished since `since`, latest first. */
+  recent(since: number, limit: number): Job[];
+  /** Changes whenever any job is pushed or changes state. */
+  fingerprint(): string;
+};
+
+/** The queue at one moment, as the dashboard's monitor shows it. Times in milliseconds since the epoch. */
+export type MonitorState = {
+  at: number;
+  counts: Record<JobStatus, number>;
+  queuedByPriority: Record<PriorityName, number>;
+  processing: Array<{ job: Job; runningMs: number }>;
+  progress: { pending: number; done: number };
+  jobsPerSecond: number;
+  etaSeconds: number | null;
+  failures: Job[];
+  recent: Job[];
+};
+
+type Listener = (state: MonitorState) => void;
 
 /** Messages to live viewers are coalesced: at most one per this interval, however busy the queue. */
 export const MONITOR_MIN_INTERVAL_MS = 400;
@@ -24,28 +50,32 @@ export class MonitorService {
   private lastFingerprint = '';
 
   constructor(
-    private readonly repo: MonitorRepo,
+    private readonly repo: MonitorStore,
     private readonly queue: JobQueue,
     private readonly throughput: ThroughputMeter,
     private readonly clock: () => number = Date.now,
   ) {}
 
-  snapshot(): MonitorSnapshot {
+  snapshot(): MonitorState {
     const now = this.clock();
     const counts = this.queue.counts();
     const byPriority = this.repo.queuedByPriority();
     const progress = this.repo.progress(byPriority);
     const rate = this.throughput.jobsPerSecond();
     return {
-      at: new Date(now).toISOString(),
+      at: now,
       counts,
-      queuedByPriority: { high: byPriority.get(0) ?? 0, normal: byPriority.get(1) ?? 0, low: byPriority.get(2) ?? 0 },
-      processing: this.repo.processing(20).map((row) => ({ ...toJobView(row), runningMs: now - (row.started_at ?? now) })),
+      queuedByPriority: {
+        high: byPriority.get(PRIORITY_LEVELS.high) ?? 0,
+        normal: byPriority.get(PRIORITY_LEVELS.normal) ?? 0,
+        low: byPriority.get(PRIORITY_LEVELS.low) ?? 0,
+      },
+      processing: this.repo.processing(20).map((job) => ({ job, runningMs: now - (job.startedAt ?? now) })),
       progress,
       jobsPerSecond: Math.round(rate * 100) / 100,
       etaSeconds: progress.pending === 0 ? 0 : rate > 0 ? Math.ceil(progress.pending / rate) : null,
-      failures: this.queue.list({ status: 'failed' }, 20, undefined).rows.map(toJobView),
-      recent: this.repo.recent(now - 10 * 60_000, 15).map(toJobView),
+      failures: this.queue.list({ status: 'failed' }, 20, undefined).rows,
+      recent: this.repo.recent(now - 10 * 60_000, 15),
     };
   }
 
@@ -85,10 +115,10 @@ export class MonitorService {
     if (this.listeners.size === 0) return;
     this.lastSentAt = this.clock();
     this.lastFingerprint = this.repo.fingerprint();
-    const snapshot = this.snapshot();
+    const state = this.snapshot();
     for (const listener of this.listeners) {
       try {
-        listener(snapshot);
+        listener(state);
       } catch {
         // A viewer whose connection broke is removed by its own close handler.
       }

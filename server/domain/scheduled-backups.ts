@@ -2,8 +2,10 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { backupFileName, backupFilePattern, backupLabel, partialBackupFilePattern, type BackupResult } from '../storage/backup.ts';
-import type { SettingsRepo } from '../storage/settings-repo.ts';
+import { backupFileName, backupFilePattern, backupLabel, partialBackupFilePattern } from './backup-names.ts';
+
+/** The settings kept in the database (storage/settings-repo.ts): the schedule travels with it. */
+export type SettingsStore = { get(key: string): string | null; set(key: string, value: string): void };
 
 /** A backup every day at `hour` (the server's local time) into `folder`, keeping the newest `keep`. */
 export type BackupSchedule = { enabled: boolean; folder: string | null; hour: number; keep: number };
@@ -39,8 +41,8 @@ export class BackupScheduleError extends Error {
   }
 }
 
-/** Writes a consistent backup of the data folder's database to `file`; an abort stops it (backupInThread). */
-export type BackUp = (dataDir: string, file: string, signal: AbortSignal) => Promise<BackupResult>;
+/** Writes a consistent backup of the data folder's database to `file`; an abort stops it (storage/backup.ts, backupInThread). */
+export type BackUp = (dataDir: string, file: string, signal: AbortSignal) => Promise<{ file: string; bytes: number }>;
 
 type StoredSchedule = BackupSchedule & { changedAt: number };
 type StoredRuns = { lastRun: BackupRun | null; lastSuccess: BackupScheduleState['lastSuccess'] };
@@ -67,7 +69,7 @@ export class ScheduledBackups {
   private onRun: (run: BackupRun) => void = () => {};
 
   constructor(
-    private readonly settings: SettingsRepo,
+    private readonly settings: SettingsStore,
     private readonly dataDir: string,
     private readonly backUp: BackUp,
     private readonly clock: () => number = Date.now,

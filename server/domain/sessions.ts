@@ -1,7 +1,5 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { SessionRepo } from '../storage/session-repo.ts';
-import type { UserRepo } from '../storage/user-repo.ts';
-import type { UserRecord } from './users.ts';
+import type { UserRecord, UserStore } from './users.ts';
 
 /** A session lives a week after its last use, and never longer than 30 days after sign-in. */
 export const SESSION_IDLE_MS = 7 * 86_400_000;
@@ -20,18 +18,31 @@ export function csrfTokenFor(sessionToken: string): string {
   return sha256(`csrf:${sessionToken}`).toString('base64url');
 }
 
+/** A stored session, found by the SHA-256 of its token (the token itself is never stored). Times in ms. */
+export type SessionRecord = { userId: string; createdAt: number; lastSeenAt: number; expiresAt: number };
+
+/** Dashboard sessions as stored (storage/session-repo.ts). */
+export type SessionStore = {
+  insert(tokenHash: Buffer, userId: string, now: number, expiresAt: number): void;
+  get(tokenHash: Buffer): SessionRecord | null;
+  touch(tokenHash: Buffer, now: number, expiresAt: number): void;
+  remove(tokenHash: Buffer): void;
+  removeForUser(userId: string): number;
+  removeExpired(now: number): number;
+};
+
 /** `renewed`: this use moved the session's end later, so the browser's cookie should follow. */
 export type ActiveSession = { user: UserRecord; csrfToken: string; expiresAt: number; renewed: boolean };
 
 /** Neither unused for too long nor past its longest life. */
-function holds(row: { created_at: number; expires_at: number }, now: number): boolean {
-  return row.expires_at > now && row.created_at + SESSION_MAX_MS > now;
+function holds(session: SessionRecord, now: number): boolean {
+  return session.expiresAt > now && session.createdAt + SESSION_MAX_MS > now;
 }
 
 export class SessionService {
   constructor(
-    private readonly sessions: SessionRepo,
-    private readonly users: UserRepo,
+    private readonly sessions: SessionStore,
+    private readonly users: Pick<UserStore, 'find'>,
     private readonly clock: () => number = Date.now,
   ) {}
 
@@ -48,19 +59,19 @@ export class SessionService {
   authenticate(token: string | undefined): ActiveSession | null {
     if (!token || token.length > 128) return null;
     const hash = sha256(token);
-    const row = this.sessions.get(hash);
+    const session = this.sessions.get(hash);
     const now = this.clock();
-    if (!row) return null;
-    if (!holds(row, now)) {
+    if (!session) return null;
+    if (!holds(session, now)) {
       this.sessions.remove(hash);
       return null;
     }
-    const user = this.users.find(row.user_id);
+    const user = this.users.find(session.userId);
     if (!user) return null;
-    let expiresAt = row.expires_at;
-    const renewed = now - row.last_seen_at >= TOUCH_INTERVAL_MS;
+    let expiresAt = session.expiresAt;
+    const renewed = now - session.lastSeenAt >= TOUCH_INTERVAL_MS;
     if (renewed) {
-      expiresAt = Math.min(now + SESSION_IDLE_MS, row.created_at + SESSION_MAX_MS);
+      expiresAt = Math.min(now + SESSION_IDLE_MS, session.createdAt + SESSION_MAX_MS);
       this.sessions.touch(hash, now, expiresAt);
     }
     return { user, csrfToken: csrfTokenFor(token), expiresAt, renewed };
@@ -71,8 +82,8 @@ export class SessionService {
    * would otherwise renew the session apart from the browser's cookie.
    */
   isActive(token: string): boolean {
-    const row = this.sessions.get(sha256(token));
-    return !!row && holds(row, this.clock()) && !!this.users.find(row.user_id);
+    const session = this.sessions.get(sha256(token));
+    return !!session && holds(session, this.clock()) && !!this.users.find(session.userId);
   }
 
   destroy(token: string): void {

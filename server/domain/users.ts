@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { UserRepo } from '../storage/user-repo.ts';
+import { DuplicateError } from './errors.ts';
 import { decoyHash, hashPassword, PASSWORD_MIN_LENGTH, verifyPassword } from './passwords.ts';
 
 export const ROLES = ['owner', 'admin', 'member'] as const;
@@ -12,6 +12,26 @@ export type UserRecord = {
   createdAt: number;
   updatedAt: number;
   lastSignInAt: number | null;
+};
+
+/** The dashboard users as stored (storage/user-repo.ts). Password hashes leave it only for verification. */
+export type UserStore = {
+  hasOwner(): boolean;
+  /**
+   * Adds a user; with `onlyIfNoOwner`, checks and inserts at once, so two first-run requests
+   * cannot both create an Owner (false: an Owner exists). Throws a DuplicateError when the
+   * username, or the one Owner, exists.
+   */
+  insert(user: { id: string; username: string; role: Role; passwordHash: string }, now: number, onlyIfNoOwner?: boolean): boolean;
+  find(id: string): UserRecord | null;
+  findWithHash(username: string): { user: UserRecord; passwordHash: string } | null;
+  /** The Owner first, then Admins, then Members, each by username. */
+  list(): UserRecord[];
+  setRole(id: string, role: Role, now: number): boolean;
+  setPassword(id: string, passwordHash: string, now: number): boolean;
+  recordSignIn(id: string, now: number): void;
+  /** Removing a user ends their sessions too. */
+  remove(id: string): boolean;
 };
 
 /** Owner and Admin manage keys, users, items and settings; a Member looks and asks. */
@@ -31,7 +51,7 @@ export class UserError extends Error {
 /** The rules on dashboard users: one Owner, hashed passwords, who may change whom. */
 export class UserService {
   constructor(
-    private readonly repo: UserRepo,
+    private readonly repo: UserStore,
     private readonly clock: () => number = Date.now,
   ) {}
 
@@ -129,7 +149,7 @@ export class UserService {
         throw new UserError('owner_exists', 'The Owner already exists; sign in instead.');
       }
     } catch (error) {
-      if ((error as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') {
+      if (error instanceof DuplicateError) {
         throw new UserError(role === 'owner' ? 'owner_exists' : 'exists', `The username "${name}" is taken.`);
       }
       throw error;

@@ -1,6 +1,6 @@
 import { chunkVectorFeed } from '../storage/chunk-vector-feed.ts';
 import { type Db, openReader } from '../storage/db.ts';
-import type { JobRepo } from '../storage/job-repo.ts';
+import type { JobRepo } from '../storage/jobs/job-repo.ts';
 import type { SettingsRepo } from '../storage/settings-repo.ts';
 import { VectorStore } from '../storage/vector-store.ts';
 import { VectorIndex } from './vector-index.ts';

@@ -5,7 +5,7 @@ import type { MonitorService } from '../domain/monitor.ts';
 import type { ThroughputMeter } from '../domain/throughput.ts';
 import type { EmbeddingModel } from '../indexes/embedding-model.ts';
 import type { Db } from '../storage/db.ts';
-import { JobRuns } from '../storage/job-runs.ts';
+import { JobRuns } from '../storage/jobs/job-runs.ts';
 import { WorkerPool } from './worker-pool.ts';
 
 export type Pipeline = { pool: WorkerPool; stop(): Promise<void> };

@@ -1,3 +1,4 @@
+import type { ApiKeyStore } from '../domain/api-key-service.ts';
 import type { ApiKeyRecord } from '../domain/api-keys.ts';
 import type { Scope } from '../../common/contract/scopes.ts';
 import type { Db } from './db.ts';
@@ -33,7 +34,7 @@ function toRecord(row: ApiKeyRow): ApiKeyRecord {
   };
 }
 
-export class ApiKeyRepo {
+export class ApiKeyRepo implements ApiKeyStore {
   private readonly insertStmt;
   private readonly byIdStmt;
   private readonly listStmt;

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
+import { partialBackupName } from '../domain/backup-names.ts';
 import { DB_FILE_NAME, ensureDataDir, openDatabase, ownerOnly, type Db } from './db.ts';
 import { lockOrRefuse } from './server-lock.ts';
 import { MIGRATIONS } from './migrations.ts';
@@ -15,47 +16,6 @@ const WORKER_ENTRY = fileURLToPath(new URL('../worker-entry.js', import.meta.url
 const BACKUP_THREAD = new URL('./backup-thread.ts', import.meta.url).href;
 
 /**
- * A backup's time in its name: UTC to the millisecond (earlier versions: to the second), so names
- * sort in the order taken.
- */
-const TIME = String.raw`\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d(?:-\d{3})?`;
-
-/**
- * A backup's file name: whose it is (`label`, see `backupLabel`), so that LocalIQs sharing a
- * folder tell their backups apart, and when it was taken, so that a second backup right after one
- * gets a name of its own.
- */
-export function backupFileName(at: Date, label: string): string {
-  return `localiq-backup-${label}-${at.toISOString().slice(0, 23).replace(/[:.]/g, '-')}.db`;
-}
-
-/**
- * A label for one LocalIQ's backups: the machine's name, for whoever looks into the folder, and a
- * random part, for two LocalIQs on one machine.
- */
-export function backupLabel(hostName: string, random: string): string {
-  const host = hostName.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 32);
-  return `${host || 'localiq'}-${random}`;
-}
-
-/**
- * The names `backupFileName` gives with this label, and those earlier versions gave (no label),
- * which only a LocalIQ that had the folder to itself wrote: the only files a backup folder's
- * clean-up touches. The time is the first group, for sorting.
- */
-export function backupFilePattern(label: string): RegExp {
-  const escaped = label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  return new RegExp(`^localiq-backup-(?:${escaped}-)?(${TIME})\\.db$`);
-}
-
-/** A backup is written under this name (`<file>.partial`) until it is whole. */
-const partialName = (file: string) => `${file}.partial`;
-/** What a backup named by `backupFileName` with this label and cut short leaves behind. */
-export function partialBackupFilePattern(label: string): RegExp {
-  return new RegExp(`${backupFilePattern(label).source.slice(0, -1)}\\.partial$`);
-}
-
-/**
  * Writes a consistent copy of a data folder's database to `target` while LocalIQ keeps running.
  * VACUUM INTO reads one snapshot, so pushes and the pipeline go on writing meanwhile and the copy
  * holds exactly what was committed when it began, compacted. It is written under a temporary
@@ -66,7 +26,7 @@ export function backupDatabase(dataDir: string, target: string): BackupResult {
   if (!fs.existsSync(live)) throw new Error(`There is no LocalIQ database in ${dataDir}.`);
   const file = path.resolve(target);
   if (fs.existsSync(file)) throw new Error(`${file} exists already; back up to a new file.`);
-  const partial = partialName(file);
+  const partial = partialBackupName(file);
   fs.rmSync(partial, { force: true });
   const db = openDatabase(dataDir);
   try {
@@ -119,7 +79,7 @@ function checkFreeSpace(db: Db, folder: string): void {
  */
 export function backupInThread(dataDir: string, target: string, signal?: AbortSignal): Promise<BackupResult> {
   if (signal?.aborted) return Promise.reject(new Error('The backup was stopped: LocalIQ is closing.'));
-  const partial = partialName(path.resolve(target));
+  const partial = partialBackupName(path.resolve(target));
   const flushing = setInterval(() => void flushToDisk(partial), FLUSH_EVERY_MS);
   return new Promise<BackupResult>((resolve, reject) => {
     const worker = new Worker(WORKER_ENTRY, { workerData: { module: BACKUP_THREAD, dataDir, target } });

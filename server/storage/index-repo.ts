@@ -1,5 +1,5 @@
 import type { Db } from './db.ts';
-import type { ItemIdentity } from './job-repo.ts';
+import type { ItemIdentity } from '../domain/job-record.ts';
 import { scopeColumn } from './keyword-scope.ts';
 import type { VectorStore } from './vector-store.ts';
 

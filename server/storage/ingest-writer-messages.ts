@@ -1,4 +1,4 @@
-import type { EnqueueOptions, EnqueueResult } from './job-repo.ts';
+import type { EnqueueOptions, EnqueueResult } from '../domain/job-queue.ts';
 
 /** Main thread → ingest writer thread. `pushes` is a JSON array of PushInput (cheaper to post). */
 export type ToIngestWriter =

@@ -1,8 +1,9 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { commitSettled } from '../domain/commit-batcher.ts';
+import type { PushInput } from '../domain/job-queue.ts';
 import { openDatabase } from './db.ts';
 import type { FromIngestWriter, IngestWriterData, ToIngestWriter, WrittenOutcome } from './ingest-writer-messages.ts';
-import { JobRepo, type PushInput } from './job-repo.ts';
+import { prepareEnqueue } from './jobs/index.ts';
 
 /**
  * The thread that writes pushed jobs (see ingest-writer.ts). Its connection keeps
@@ -12,7 +13,7 @@ import { JobRepo, type PushInput } from './job-repo.ts';
 const port = parentPort!;
 const { dataDir } = workerData as IngestWriterData;
 const db = openDatabase(dataDir);
-const repo = new JobRepo(db);
+const enqueue = prepareEnqueue(db);
 let pending: Array<Extract<ToIngestWriter, { type: 'write' }>> = [];
 let scheduled = false;
 
@@ -34,7 +35,7 @@ function flush(): void {
     for (const push of parsed) pushes.push(push);
   }
   const options = batch[batch.length - 1]!.options;
-  const settled = commitSettled((inputs: PushInput[]) => repo.enqueue(inputs, options), pushes);
+  const settled = commitSettled((inputs: PushInput[]) => enqueue(inputs, options), pushes);
   let at = 0;
   batch.forEach((message, i) => {
     const outcomes: WrittenOutcome[] = settled.slice(at, at + counts[i]!).map((result) =>

@@ -1,8 +1,8 @@
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { Settled } from '../domain/commit-batcher.ts';
+import type { EnqueueOptions, EnqueueResult, JobWriter, PushInput } from '../domain/job-queue.ts';
 import type { FromIngestWriter, IngestWriterData, ToIngestWriter } from './ingest-writer-messages.ts';
-import type { EnqueueOptions, EnqueueResult, PushInput } from './job-repo.ts';
 
 const ENTRY = fileURLToPath(new URL('../worker-entry.js', import.meta.url));
 const MODULE = new URL('./ingest-writer-thread.ts', import.meta.url).href;
@@ -17,7 +17,7 @@ type InFlight = { resolve: (outcomes: Array<Settled<EnqueueResult>>) => void; re
  * thread answers once the commit is on disk (synchronous=FULL): an acknowledged job survives
  * power loss.
  */
-export class IngestWriter {
+export class IngestWriter implements JobWriter {
   private worker: Worker | null = null;
   private ready: Promise<void> | null = null;
   private readonly inFlight = new Map<number, InFlight>();

@@ -1,5 +1,6 @@
+import type { ItemIdentity } from '../domain/job-record.ts';
 import type { Db } from './db.ts';
-import type { ItemIdentity } from './job-repo.ts';
+import { OPEN_STATUSES } from './jobs/sql.ts';
 
 export type ItemRow = {
   id: number;
@@ -30,7 +31,7 @@ export class ItemReadRepo {
       knowledgeBases: db.prepare<[], KnowledgeBaseRow>(
         `SELECT kb.id, kb.created_at, coalesce(ic.items, 0) AS item_count, coalesce(ic.chunks, 0) AS chunk_count,
            (SELECT coalesce(sum(n), 0) FROM job_counts jc WHERE jc.knowledge_base_id = kb.id
-              AND jc.status IN ('queued', 'processing')) AS pending_jobs
+              AND jc.status IN ${OPEN_STATUSES}) AS pending_jobs
          FROM knowledge_bases kb LEFT JOIN item_counts ic ON ic.knowledge_base_id = kb.id
          ORDER BY kb.id`,
       ),

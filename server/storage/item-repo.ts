@@ -1,7 +1,9 @@
+import type { ItemIdentity } from '../domain/job-record.ts';
 import type { Db } from './db.ts';
 import { IndexCleaner } from './index-repo.ts';
 import { prepareNextItemSeq } from './item-seq.ts';
-import { SETTLED_DATA, type ItemIdentity } from './job-repo.ts';
+import { prepareCancelOnDelete } from './jobs/index.ts';
+import { sqlList } from './jobs/sql.ts';
 
 export type DeleteOutcome = { existed: boolean; cancelledJobs: number };
 
@@ -14,27 +16,21 @@ export class ItemRepo {
   private readonly stmts;
   private readonly nextSeq: (count?: number) => number;
   private readonly cleaner: IndexCleaner;
+  private readonly cancelOpenJobs: (identity: ItemIdentity, now: number) => number;
 
   constructor(private readonly db: Db) {
     this.nextSeq = prepareNextItemSeq(db);
     this.cleaner = new IndexCleaner(db);
+    this.cancelOpenJobs = prepareCancelOnDelete(db);
     this.stmts = {
+      // A version pushed since the last deletion that has not been given up on.
       liveVersion: db.prepare<[ItemIdentity], { n: number }>(
         `SELECT count(*) AS n FROM jobs j
          WHERE j.knowledge_base_id = @knowledgeBaseId AND j.integration_id = @integrationId
-           AND j.external_id = @externalId AND j.status NOT IN ('cancelled', 'failed')
+           AND j.external_id = @externalId AND j.status NOT IN ${sqlList(['cancelled', 'failed'])}
            AND j.seq > coalesce((SELECT seq FROM item_tombstones t
              WHERE t.knowledge_base_id = @knowledgeBaseId AND t.integration_id = @integrationId
                AND t.external_id = @externalId), 0)`,
-      ),
-      // A running job is cancelled here too: it could only end cancelled (the tombstone's seq is
-      // newer than its own), and the deletion's answer counts it. The worker's own finish then
-      // finds it no longer processing and changes nothing.
-      cancelPending: db.prepare<[ItemIdentity & { now: number }]>(
-        `UPDATE jobs SET status = 'cancelled', finished_at = @now, updated_at = @now, locked_at = NULL,
-           last_error = 'the item was deleted', data = ${SETTLED_DATA}
-         WHERE knowledge_base_id = @knowledgeBaseId AND integration_id = @integrationId
-           AND external_id = @externalId AND status IN ('queued', 'processing')`,
       ),
       tombstone: db.prepare<[string, string, string, number, number, string | null, string | null]>(
         `INSERT INTO item_tombstones (knowledge_base_id, integration_id, external_id, seq, deleted_at,
@@ -59,7 +55,7 @@ export class ItemRepo {
 
   /**
    * Deletes an item in one transaction: its indexed state goes, its queued or running job is
-   * cancelled, and a tombstone with a new seq makes sure a run of an older version still in flight
+   * cancelled (jobs/cancel-on-delete.ts), and a tombstone with a new seq makes sure a run of an older version still in flight
    * cannot bring it back.
    */
   delete(identity: ItemIdentity, now: number, by: DeletedBy): DeleteOutcome {
@@ -70,7 +66,7 @@ export class ItemRepo {
         const pending = this.stmts.liveVersion.get(key)!.n > 0;
         const indexed = this.cleaner.removeItem(key);
         if (!pending && !indexed) return { existed: false, cancelledJobs: 0 };
-        const cancelledJobs = this.stmts.cancelPending.run({ ...key, now }).changes;
+        const cancelledJobs = this.cancelOpenJobs(key, now);
         const keyId = 'keyId' in by ? by.keyId : null;
         const userId = 'userId' in by ? by.userId : null;
         this.stmts.tombstone.run(knowledgeBaseId, integrationId, externalId, this.nextSeq(), now, keyId, userId);

@@ -1,7 +1,5 @@
+import type { HistoryPosition, JobHistoryStore } from '../domain/job-history-retention.ts';
 import type { Db } from './db.ts';
-
-/** Where a pass over the finished jobs has got to: the last job read, in finishing order. */
-export type HistoryPosition = { finishedAt: number; id: number };
 
 type FinishedJob = { id: number; knowledge_base_id: string; integration_id: string; external_id: string; finished_at: number };
 
@@ -12,7 +10,7 @@ type FinishedJob = { id: number; knowledge_base_id: string; integration_id: stri
  * `GET /jobs/{jobId}` keeps answering with the item's latest state. The usage counters are kept
  * in their own table and do not change.
  */
-export class JobHistory {
+export class JobHistory implements JobHistoryStore {
   private readonly stmts;
 
   constructor(private readonly db: Db) {

@@ -1,12 +1,15 @@
+import type { ItemIdentity, Job } from '../domain/job-record.ts';
+import type { MonitorStore } from '../domain/monitor.ts';
 import type { Db } from './db.ts';
-import { NOT_QUEUED, type ItemIdentity, type JobRow } from './job-repo.ts';
+import { type JobRow, toJob } from './jobs/job-row.ts';
+import { NOT_QUEUED } from './jobs/sql.ts';
 
 /**
  * The dashboard's live view of the queue. Every read is bounded by what it shows, not by the
  * size of the job table: counts come from job_counts (kept as jobs change, migration 9), rows from
  * short index ranges (bench/queue-scale.ts).
  */
-export class MonitorRepo {
+export class MonitorRepo implements MonitorStore {
   private readonly stmts;
 
   constructor(db: Db) {
@@ -51,8 +54,8 @@ export class MonitorRepo {
     return new Map(this.stmts.queuedByPriority.all().map((r) => [r.priority, r.n]));
   }
 
-  processing(limit: number): JobRow[] {
-    return this.stmts.processing.all(limit);
+  processing(limit: number): Job[] {
+    return this.stmts.processing.all(limit).map(toJob);
   }
 
   /**
@@ -78,21 +81,24 @@ export class MonitorRepo {
    * What happened since `since`, latest first: jobs pushed, started and finished. (A re-push that
    * replaces a queued job's payload, or a failed attempt going back to the queue, does not show.)
    */
-  recent(since: number, limit: number): JobRow[] {
+  recent(since: number, limit: number): Job[] {
     const byId = new Map<number, JobRow>();
     for (const row of [
       ...this.stmts.latestFinished.all(since, limit),
-      ...this.processing(limit).filter((row) => row.updated_at >= since),
+      ...this.stmts.processing.all(limit).filter((row) => row.updated_at >= since),
       ...this.stmts.latestPushed.all(limit, since),
     ]) {
       byId.set(row.id, row);
     }
-    return [...byId.values()].sort((a, b) => b.updated_at - a.updated_at || b.id - a.id).slice(0, limit);
+    return [...byId.values()]
+      .sort((a, b) => b.updated_at - a.updated_at || b.id - a.id)
+      .slice(0, limit)
+      .map(toJob);
   }
 
   /** An item's job history, newest first. */
-  itemJobs(identity: ItemIdentity, limit: number): JobRow[] {
-    return this.stmts.itemJobs.all(identity.knowledgeBaseId, identity.integrationId, identity.externalId, limit);
+  itemJobs(identity: ItemIdentity, limit: number): Job[] {
+    return this.stmts.itemJobs.all(identity.knowledgeBaseId, identity.integrationId, identity.externalId, limit).map(toJob);
   }
 
   /**

@@ -1,6 +1,7 @@
+import type { SessionRecord, SessionStore } from '../domain/sessions.ts';
 import type { Db } from './db.ts';
 
-export type SessionRow = {
+type SessionRow = {
   token_hash: Buffer;
   user_id: string;
   created_at: number;
@@ -9,7 +10,7 @@ export type SessionRow = {
 };
 
 /** Dashboard sessions, stored by the hash of their token only. */
-export class SessionRepo {
+export class SessionRepo implements SessionStore {
   private readonly stmts;
 
   constructor(db: Db) {
@@ -29,8 +30,9 @@ export class SessionRepo {
     this.stmts.insert.run(tokenHash, userId, now, now, expiresAt);
   }
 
-  get(tokenHash: Buffer): SessionRow | null {
-    return this.stmts.get.get(tokenHash) ?? null;
+  get(tokenHash: Buffer): SessionRecord | null {
+    const row = this.stmts.get.get(tokenHash);
+    return row ? { userId: row.user_id, createdAt: row.created_at, lastSeenAt: row.last_seen_at, expiresAt: row.expires_at } : null;
   }
 
   touch(tokenHash: Buffer, now: number, expiresAt: number): void {

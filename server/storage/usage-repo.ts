@@ -46,13 +46,31 @@ export const BUCKET_MS: Record<Granularity, number> = { hour: HOUR, day: 24 * HO
 /** Counts wait in memory at most this long, so a burst of requests costs one commit, not one each. */
 const FLUSH_MS = 1_000;
 
+const ADD_COUNT_SQL = `INSERT INTO usage_counts (hour, key_id, knowledge_base_id, route, metric, value)
+  VALUES (@hour, @key, @kb, @route, @metric, @value)
+  ON CONFLICT (hour, metric, key_id, knowledge_base_id, route) DO UPDATE SET value = value + excluded.value`;
+
+type Who = { keyId?: string | null; knowledgeBaseId?: string | null; route?: string };
+
+/**
+ * Adds to a usage counter at once, inside the caller's transaction: for a count that must commit
+ * with what it counts (jobs settled as they are pushed, storage/jobs/enqueue.ts).
+ */
+export function prepareAddUsage(db: Db): (metric: UsageMetric, who: Who, value: number, at: number) => void {
+  const add = db.prepare<[{ hour: number; key: string; kb: string; route: string; metric: string; value: number }]>(ADD_COUNT_SQL);
+  return (metric, who, value, at) => {
+    add.run({ hour: Math.floor(at / HOUR) * HOUR, key: who.keyId ?? '', kb: who.knowledgeBaseId ?? '', route: who.route ?? '', metric, value });
+  };
+}
+
 type Row = { bucket: number; key_id: string; knowledge_base_id: string; route: string; metric: UsageMetric; value: number };
 type LatencyRow = { bucket: number; key_id: string; knowledge_base_id: string; ms: number };
 
 /**
  * Usage counters per hour, key, knowledge base and route. Requests are counted in memory and
  * written every second (and before every read); job outcomes and embedded chunks are counted by
- * triggers in the pipeline's own transactions (migration 4).
+ * triggers in the pipeline's own transactions (migration 4), jobs settled as they are pushed by
+ * the push's own transaction (prepareAddUsage).
  */
 export class UsageRepo {
   private readonly pending = new Map<string, number>();
@@ -62,11 +80,7 @@ export class UsageRepo {
 
   constructor(private readonly db: Db) {
     this.stmts = {
-      add: db.prepare<[{ hour: number; key: string; kb: string; route: string; metric: string; value: number }]>(
-        `INSERT INTO usage_counts (hour, key_id, knowledge_base_id, route, metric, value)
-         VALUES (@hour, @key, @kb, @route, @metric, @value)
-         ON CONFLICT (hour, metric, key_id, knowledge_base_id, route) DO UPDATE SET value = value + excluded.value`,
-      ),
+      add: db.prepare<[{ hour: number; key: string; kb: string; route: string; metric: string; value: number }]>(ADD_COUNT_SQL),
       latency: db.prepare<[number, string, string, number]>(
         'INSERT INTO usage_answer_latency (at, key_id, knowledge_base_id, ms) VALUES (?, ?, ?, ?)',
       ),
@@ -74,7 +88,7 @@ export class UsageRepo {
   }
 
   /** Counts `value` of a metric now (or at `at`). Identifiers default to '' (none). */
-  count(metric: UsageMetric, who: { keyId?: string | null; knowledgeBaseId?: string | null; route?: string }, value = 1, at = Date.now()): void {
+  count(metric: UsageMetric, who: Who, value = 1, at = Date.now()): void {
     const key = JSON.stringify([Math.floor(at / HOUR) * HOUR, who.keyId ?? '', who.knowledgeBaseId ?? '', who.route ?? '', metric]);
     this.pending.set(key, (this.pending.get(key) ?? 0) + value);
     this.schedule();

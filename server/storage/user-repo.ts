@@ -1,5 +1,6 @@
-import type { Role, UserRecord } from '../domain/users.ts';
+import type { Role, UserRecord, UserStore } from '../domain/users.ts';
 import type { Db } from './db.ts';
+import { refusingDuplicates } from './sqlite-errors.ts';
 
 type UserRow = {
   id: string;
@@ -23,7 +24,7 @@ function toRecord(row: UserRow): UserRecord {
 }
 
 /** Dashboard users. Password hashes leave this file only for verification. */
-export class UserRepo {
+export class UserRepo implements UserStore {
   private readonly stmts;
 
   constructor(private readonly db: Db) {
@@ -62,7 +63,7 @@ export class UserRepo {
     return this.db
       .transaction(() => {
         if (onlyIfNoOwner && this.hasOwner()) return false;
-        this.stmts.insert.run({ ...user, now });
+        refusingDuplicates(() => this.stmts.insert.run({ ...user, now }), `The username "${user.username}" is taken.`);
         return true;
       })
       .immediate();

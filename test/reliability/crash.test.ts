@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { JobRuns } from '../../server/storage/job-runs.ts';
+import { JobRuns } from '../../server/storage/jobs/job-runs.ts';
 import { createTestApp } from '../helpers/test-app.ts';
 import { FIXTURE } from './helpers/fixture.ts';
 import { runCrashCampaign } from './helpers/crash.ts';

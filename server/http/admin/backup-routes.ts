@@ -6,7 +6,8 @@ import { z } from 'zod';
 import type { AdminBackupRun, AdminBackupState, AdminSettings } from '../../../common/contract/admin.ts';
 import { safeText } from '../../../common/contract/text-rules.ts';
 import { BackupScheduleError, type BackupRun, type BackupScheduleState, type ScheduledBackups } from '../../domain/scheduled-backups.ts';
-import { backupFileName, backupInThread } from '../../storage/backup.ts';
+import { backupFileName } from '../../domain/backup-names.ts';
+import { backupInThread } from '../../storage/backup.ts';
 import { ApiError } from '../api-error.ts';
 import { isoTime } from '../iso-time.ts';
 

@@ -11,7 +11,7 @@ import type { UserService } from '../../domain/users.ts';
 import type { SearchService } from '../../retrieval/search.ts';
 import type { ItemReadRepo } from '../../storage/item-read-repo.ts';
 import type { ItemRepo } from '../../storage/item-repo.ts';
-import type { JobRepo } from '../../storage/job-repo.ts';
+import type { JobRepo } from '../../storage/jobs/job-repo.ts';
 import type { MonitorRepo } from '../../storage/monitor-repo.ts';
 import type { Assistant } from '../../retrieval/answer/assistant.ts';
 import type { LlmSettings } from '../../retrieval/answer/llm-settings.ts';

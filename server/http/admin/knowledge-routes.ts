@@ -12,11 +12,12 @@ import type { MonitorService } from '../../domain/monitor.ts';
 import type { SearchService } from '../../retrieval/search.ts';
 import type { ItemReadRepo } from '../../storage/item-read-repo.ts';
 import type { ItemRepo } from '../../storage/item-repo.ts';
-import { type JobRepo, toJobView } from '../../storage/job-repo.ts';
+import type { JobRepo } from '../../storage/jobs/job-repo.ts';
 import type { MonitorRepo } from '../../storage/monitor-repo.ts';
 import { displayPrefix } from '../../domain/api-keys.ts';
 import { ApiError } from '../api-error.ts';
 import { indexedItemView, itemSummaryView } from '../item-view.ts';
+import { toJobView } from '../job-view.ts';
 import { sessionOf } from './admin-auth.ts';
 import { iso } from './views.ts';
 

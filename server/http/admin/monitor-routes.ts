@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { MonitorService } from '../../domain/monitor.ts';
 import type { SessionService } from '../../domain/sessions.ts';
 import { sessionOf } from './admin-auth.ts';
+import { monitorView } from './views.ts';
 
 export type MonitorRoutesOptions = { monitor: MonitorService; sessions: SessionService };
 
@@ -21,7 +22,7 @@ export const monitorRoutes: FastifyPluginAsyncZod<MonitorRoutesOptions> = async 
     open.clear();
   });
 
-  app.get('/monitor', { config: { admin: 'member' } }, async () => monitor.snapshot());
+  app.get('/monitor', { config: { admin: 'member' } }, async () => monitorView(monitor.snapshot()));
 
   app.get('/events', { config: { admin: 'member' } }, async (request, reply) => {
     const { token } = sessionOf(request);
@@ -37,11 +38,11 @@ export const monitorRoutes: FastifyPluginAsyncZod<MonitorRoutesOptions> = async 
     res.write('retry: 3000\n\n');
     open.add(res);
     let id = 0;
-    const unsubscribe = monitor.subscribe((snapshot) => {
+    const unsubscribe = monitor.subscribe((state) => {
       // The stream outlives the request that opened it: a user signed out, removed or whose
       // password changed elsewhere gets no more snapshots.
       if (!sessions.isActive(token)) return void res.end();
-      res.write(`id: ${++id}\nevent: snapshot\ndata: ${JSON.stringify(snapshot)}\n\n`);
+      res.write(`id: ${++id}\nevent: snapshot\ndata: ${JSON.stringify(monitorView(state))}\n\n`);
     });
     const keepalive = setInterval(() => res.write(': keepalive\n\n'), KEEPALIVE_MS);
     keepalive.unref();

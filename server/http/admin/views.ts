@@ -1,7 +1,9 @@
-import type { AdminKey, AdminUser, SessionInfo } from '../../../common/contract/admin.ts';
+import type { AdminKey, AdminUser, MonitorSnapshot, SessionInfo } from '../../../common/contract/admin.ts';
 import { type ApiKeyRecord, type ApiKeyState, displayPrefix } from '../../domain/api-keys.ts';
+import type { MonitorState } from '../../domain/monitor.ts';
 import type { ActiveSession } from '../../domain/sessions.ts';
 import { canManage, type UserRecord } from '../../domain/users.ts';
+import { toJobView } from '../job-view.ts';
 
 export const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
@@ -39,5 +41,19 @@ export function keyView(key: ApiKeyRecord & { state: ApiKeyState }): AdminKey {
     revokedAt: iso(key.revokedAt),
     rotatedFrom: key.rotatedFrom,
     state: key.state,
+  };
+}
+
+export function monitorView(state: MonitorState): MonitorSnapshot {
+  return {
+    at: iso(state.at)!,
+    counts: state.counts,
+    queuedByPriority: state.queuedByPriority,
+    processing: state.processing.map(({ job, runningMs }) => ({ ...toJobView(job), runningMs })),
+    progress: state.progress,
+    jobsPerSecond: state.jobsPerSecond,
+    etaSeconds: state.etaSeconds,
+    failures: state.failures.map(toJobView),
+    recent: state.recent.map(toJobView),
   };
 }

@@ -8,10 +8,11 @@ import {
   jobLookupQuerySchema,
   jobSchema,
 } from '../../../common/contract/jobs.ts';
+import type { Job } from '../../domain/job-record.ts';
 import type { JobQueue } from '../../domain/job-queue.ts';
-import { toJobView, type JobRow } from '../../storage/job-repo.ts';
 import { ApiError } from '../api-error.ts';
 import { allowedKnowledgeBases } from '../api-key-auth.ts';
+import { toJobView } from '../job-view.ts';
 import { apiKeyErrorResponses, apiKeySecurity } from '../route-schemas.ts';
 
 export type JobRoutesOptions = { queue: JobQueue };
@@ -19,7 +20,7 @@ export type JobRoutesOptions = { queue: JobQueue };
 const jobResponses = { 200: jobSchema, ...apiKeyErrorResponses, 404: errorSchema, 409: errorSchema } as const;
 
 export const jobRoutes: FastifyPluginAsyncZod<JobRoutesOptions> = async (app, { queue }) => {
-  function findJob(request: FastifyRequest, jobId: string, narrow: { knowledgeBaseId?: string; integrationId?: string }): JobRow {
+  function findJob(request: FastifyRequest, jobId: string, narrow: { knowledgeBaseId?: string; integrationId?: string }): Job {
     const lookup = queue.find(jobId, narrow, allowedKnowledgeBases(request));
     if (lookup.found === 'one') return lookup.job;
     if (lookup.found === 'none') throw new ApiError('not_found', `No job "${jobId}".`);

@@ -13,10 +13,11 @@ import {
 import { decodeCursor, paginate } from '../../domain/cursor.ts';
 import type { SearchService } from '../../retrieval/search.ts';
 import type { ItemReadRepo } from '../../storage/item-read-repo.ts';
-import { type JobRepo, toJobView } from '../../storage/job-repo.ts';
+import type { JobRepo } from '../../storage/jobs/job-repo.ts';
 import { ApiError } from '../api-error.ts';
 import { isoTime } from '../iso-time.ts';
 import { indexedItemView, itemSummaryView } from '../item-view.ts';
+import { toJobView } from '../job-view.ts';
 import { allowedKnowledgeBases, assertKnowledgeBaseAccess } from '../api-key-auth.ts';
 import { assertKnowledgeBaseExists } from '../known-knowledge-base.ts';
 import { apiKeyErrorResponses, apiKeySecurity } from '../route-schemas.ts';

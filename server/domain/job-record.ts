@@ -1,0 +1,30 @@
+import type { SourceType } from '../../common/contract/ingest.ts';
+import type { JobStatus, PriorityName } from '../../common/contract/jobs.ts';
+
+/** An item's identity: the same external id may exist in several integrations and knowledge bases. */
+export type ItemIdentity = { knowledgeBaseId: string; integrationId: string; externalId: string };
+
+/** One failed attempt as the job keeps it; `at` is ISO 8601 (UTC). */
+export type JobAttemptError = { attempt: number; message: string; at: string };
+
+/** A job as the domain sees it: one push of one item and how its processing went. Times in milliseconds since the epoch. */
+export type Job = ItemIdentity & {
+  /** The job table's own id: the handle for reading or retrying this very job. */
+  id: number;
+  /** The seed's job identifier, `integrationId-externalId` (jobs.ts); not unique. */
+  jobId: string;
+  sourceType: SourceType;
+  status: JobStatus;
+  priority: PriorityName;
+  forceRefresh: boolean;
+  attempts: number;
+  maxAttempts: number;
+  lastError: string | null;
+  errors: JobAttemptError[];
+  createdAt: number;
+  updatedAt: number;
+  /** When the job is (or was) due: a failed attempt puts it off by the backoff. */
+  runAt: number;
+  startedAt: number | null;
+  finishedAt: number | null;
+};

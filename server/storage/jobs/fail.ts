@@ -1,0 +1,46 @@
+import { backoffMs } from '../../domain/jobs.ts';
+import type { Db } from '../db.ts';
+import { prepareBackOff } from './back-off.ts';
+import { prepareGiveUp } from './give-up.ts';
+import type { JobRow } from './job-row.ts';
+import { prepareIsSuperseded } from './superseded.ts';
+
+export type FailureOutcome = 'retrying' | 'failed' | 'cancelled';
+
+/**
+ * Fail: what happens when a run of a job fails. The attempt's error is added to the job's
+ * errors, then, in one IMMEDIATE transaction:
+ * - a newer version of the item is queued: the job is cancelled, the newer one supersedes it;
+ * - it was the last attempt (attempts ≥ max_attempts): the job is failed for good, keeping its
+ *   payload for a manual retry (retry.ts);
+ * - otherwise it backs off to the queue for `backoffMs(attempts)` (2 s, 4 s, 8 s … domain/jobs.ts).
+ * A job no longer processing (its item was deleted meanwhile, which cancelled it) stays as it is,
+ * and the outcome is `cancelled`.
+ */
+export function prepareFail(db: Db): (job: JobRow, message: string, now: number) => FailureOutcome {
+  const isSuperseded = prepareIsSuperseded(db);
+  const giveUp = prepareGiveUp(db);
+  const backOff = prepareBackOff(db);
+  return (job, message, now) =>
+    db
+      .transaction((): FailureOutcome => {
+        const errors = JSON.stringify([
+          ...(JSON.parse(job.errors) as unknown[]),
+          { attempt: job.attempts, message, at: new Date(now).toISOString() },
+        ]);
+        let outcome: FailureOutcome;
+        let changed: boolean;
+        if (isSuperseded(job)) {
+          outcome = 'cancelled';
+          changed = giveUp(job.id, { now, status: outcome, error: message, errors });
+        } else if (job.attempts >= job.max_attempts) {
+          outcome = 'failed';
+          changed = giveUp(job.id, { now, status: outcome, error: message, errors });
+        } else {
+          outcome = 'retrying';
+          changed = backOff(job.id, { now, runAt: now + backoffMs(job.attempts), error: message, errors });
+        }
+        return changed ? outcome : 'cancelled';
+      })
+      .immediate();
+}

@@ -1,0 +1,47 @@
+import type { Db } from '../db.ts';
+import { type FailureOutcome, type JobOutcome, prepareClaim, prepareFail, prepareFinish, prepareRecoverStale } from './index.ts';
+import type { JobRow } from './job-row.ts';
+
+/**
+ * The worker's side of the job table, on the worker's own connection: claiming, finishing,
+ * failing and crash recovery (a file each in this folder), and when the queue is next due.
+ */
+export class JobRuns {
+  private readonly transitions;
+  private readonly nextRunAtStmt;
+
+  constructor(db: Db) {
+    this.transitions = {
+      claim: prepareClaim(db),
+      finish: prepareFinish(db),
+      fail: prepareFail(db),
+      recoverStale: prepareRecoverStale(db),
+    };
+    this.nextRunAtStmt = db.prepare<[], { runAt: number | null }>("SELECT min(run_at) AS runAt FROM jobs WHERE status = 'queued'");
+  }
+
+  /** Claims up to `limit` due jobs in claim order (claim.ts). */
+  claim(limit: number, now: number): JobRow[] {
+    return this.transitions.claim(limit, now);
+  }
+
+  /** A run ended without failing (finish.ts); inside the caller's transaction when it goes with an index write. */
+  finish(id: number, status: JobOutcome, now: number, note: string | null = null): void {
+    this.transitions.finish(id, status, now, note);
+  }
+
+  /** A run failed: the job backs off, fails for good, or is cancelled when superseded (fail.ts). */
+  recordFailure(job: JobRow, message: string, now: number): FailureOutcome {
+    return this.transitions.fail(job, message, now);
+  }
+
+  /** At start-up: jobs a crash left processing go back to the queue, or end (recover-stale.ts). */
+  recoverStale(now: number): number {
+    return this.transitions.recoverStale(now);
+  }
+
+  /** When the next queued job becomes due (null when the queue is empty). */
+  nextRunAt(): number | null {
+    return this.nextRunAtStmt.get()!.runAt;
+  }
+}

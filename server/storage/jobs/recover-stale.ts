@@ -1,0 +1,35 @@
+import type { Db } from '../db.ts';
+import { prepareBackOff } from './back-off.ts';
+import { prepareGiveUp } from './give-up.ts';
+import type { JobRow } from './job-row.ts';
+import { NOT_QUEUED } from './sql.ts';
+import { prepareIsSuperseded } from './superseded.ts';
+
+/**
+ * Recover stale (processing → queued, cancelled or failed), at start-up: jobs left `processing`
+ * by a crash go back to the queue, due at once. Their attempt counts, so a job that crashes the
+ * process every time still ends failed; one superseded by a newer queued version is cancelled.
+ * Their recorded errors stay as they were (a crash leaves no message). Returns how many it found.
+ */
+export function prepareRecoverStale(db: Db): (now: number) => number {
+  const stale = db.prepare<[], JobRow>(`SELECT * FROM jobs WHERE status = 'processing' AND ${NOT_QUEUED}`);
+  const isSuperseded = prepareIsSuperseded(db);
+  const giveUp = prepareGiveUp(db);
+  const backOff = prepareBackOff(db);
+  return (now) =>
+    db
+      .transaction(() => {
+        const jobs = stale.all();
+        for (const job of jobs) {
+          if (isSuperseded(job)) {
+            giveUp(job.id, { now, status: 'cancelled', error: 'superseded by a newer version', errors: job.errors });
+          } else if (job.attempts >= job.max_attempts) {
+            giveUp(job.id, { now, status: 'failed', error: 'interrupted by a crash on its last attempt', errors: job.errors });
+          } else {
+            backOff(job.id, { now, runAt: now, error: job.last_error, errors: job.errors });
+          }
+        }
+        return jobs.length;
+      })
+      .immediate();
+}
