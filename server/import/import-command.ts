@@ -9,7 +9,8 @@ import { ErrorAnswer } from '../../common/contract/errors.ts';
 import { ApiClient } from './api-client.ts';
 import { defaultCheckpointPath } from './checkpoint.ts';
 import { createProgress } from './progress.ts';
-import { FileFormatError, formatFromPath, IMPORT_FORMATS, type ImportFormat } from './readers.ts';
+import { formatFromName, IMPORT_FORMATS, type ImportFormat } from '../../common/import/formats.ts';
+import { FileFormatError } from '../../common/import/json-array-stream.ts';
 import { runImport, type ImportReport } from './run-import.ts';
 
 export const IMPORT_USAGE = `  import FILE --map F=COL,… | --mapping map.json --source-type T --knowledge-base KB --integration I
@@ -126,7 +127,7 @@ export async function importCommand(args: string[], usageError: (message: string
   if (!file || positionals.length > 1) throw usageError('import takes one FILE.');
   if (!fs.existsSync(file) || !fs.statSync(file).isFile()) throw usageError(`No file "${file}".`);
 
-  const format = (values.format ?? formatFromPath(file)) as ImportFormat | null;
+  const format = (values.format ?? formatFromName(file)) as ImportFormat | null;
   if (!format || !(IMPORT_FORMATS as readonly string[]).includes(format)) {
     throw usageError(`--format takes one of ${IMPORT_FORMATS.join(', ')} (it cannot be told from the file name).`);
   }

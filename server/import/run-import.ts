@@ -6,7 +6,8 @@ import { ErrorAnswer } from '../../common/contract/errors.ts';
 import type { ApiClient } from './api-client.ts';
 import { type Checkpoint, CheckpointFile, checkpointKey } from './checkpoint.ts';
 import { followJobs, type JobTally } from './follow-jobs.ts';
-import { openRecords, type ImportFormat } from './readers.ts';
+import type { ImportFormat } from '../../common/import/formats.ts';
+import { openRecords } from './readers.ts';
 import { findAbsentItems, deleteItems } from './sync.ts';
 
 export type ImportProgress = {

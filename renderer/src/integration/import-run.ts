@@ -1,7 +1,8 @@
 import { type ImportMapping, type ImportTarget, mapRecord, type RowError } from '../../../common/import/import-mapping.ts';
 import type { IngestItem } from '../../../common/contract/ingest.ts';
 import { JOB_STATUSES, type JobStatus, type JobView } from '../../../common/contract/jobs.ts';
-import { type ByteSource, type ImportFormat, openRecords } from './file-records.ts';
+import type { ImportFormat } from '../../../common/import/formats.ts';
+import { type ByteSource, openRecords } from './file-records.ts';
 import { callJson, FINAL_JOB_STATES, PublicApiError } from './public-api.ts';
 
 /**

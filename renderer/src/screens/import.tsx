@@ -6,7 +6,7 @@ import { Confirm, ErrorNote, PageHeader, useLoad } from '../components/ui.tsx';
 import { useSession } from '../session.tsx';
 import { formatNumber } from '../format.ts';
 import { guessMapping, guessTarget, readColumns } from '../integration/columns.ts';
-import { type ImportFormat, formatFromName } from '../integration/file-records.ts';
+import { formatFromName, type ImportFormat } from '../../../common/import/formats.ts';
 import {
   clearResumePoint,
   deleteItems,
