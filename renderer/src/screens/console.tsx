@@ -2,12 +2,12 @@ import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import type { z } from 'zod';
 import { askRequestSchema } from '../../../common/contract/ask.ts';
 import { bulkIngestSchema, ingestItemSchema, SOURCE_TYPES, type SourceType } from '../../../common/contract/ingest.ts';
-import type { JobView } from '../../../common/contract/jobs.ts';
+import { isFinalJobStatus, type JobView } from '../../../common/contract/jobs.ts';
 import { searchRequestSchema } from '../../../common/contract/knowledge.ts';
 import { SAMPLE_ITEMS } from '../../../common/import/sample-items.ts';
 import { Badge, CodeBlock, ErrorNote, PageHeader, DataTable } from '../components/ui.tsx';
 import { ApiKeyField } from '../integration/key-field.tsx';
-import { curlCommand, FINAL_JOB_STATES, rawRequest, type RawResponse } from '../integration/public-api.ts';
+import { curlCommand, rawRequest, type RawResponse } from '../integration/public-api.ts';
 
 /**
  * The API console: a user checks an integration before wiring their CMS or shop. Requests go to
@@ -94,7 +94,7 @@ function FollowJobs({ apiKey, targets }: { apiKey: string; targets: FollowTarget
       for (;;) {
         const open = targets.filter((t) => {
           const job = latest[t.jobId];
-          return !job || ('status' in job && !FINAL_JOB_STATES.has(job.status));
+          return !job || ('status' in job && !isFinalJobStatus(job.status));
         });
         if (open.length === 0 || stopped) return;
         for (const t of open) {
@@ -116,7 +116,7 @@ function FollowJobs({ apiKey, targets }: { apiKey: string; targets: FollowTarget
   }, [apiKey, targets]);
   const finals = targets.filter((t) => {
     const job = jobs[t.jobId];
-    return job && (!('status' in job) || FINAL_JOB_STATES.has(job.status));
+    return job && (!('status' in job) || isFinalJobStatus(job.status));
   }).length;
   return (
     <section className="panel" aria-labelledby="follow-heading">
