@@ -8,7 +8,9 @@ import { describe, it } from 'node:test';
 import { mapRecord, parseMapping, parseMappingSpec, titleFromContent, type ImportTarget } from '../common/import/import-mapping.ts';
 import { ingestItemSchema, SOURCE_TYPES } from '../common/contract/ingest.ts';
 import { SAMPLE_ITEMS } from '../common/import/sample-items.ts';
-import { FileFormatError, formatFromPath, openRecords, readJsonArray, type ReadRecord } from '../server/import/readers.ts';
+import { delimiterFromName, formatFromName } from '../common/import/formats.ts';
+import { FileFormatError, readJsonArray, type ReadRecord } from '../common/import/json-array-stream.ts';
+import { openRecords } from '../server/import/readers.ts';
 
 const FIXTURES = path.join(import.meta.dirname, 'fixtures/import');
 const target: ImportTarget = { integrationId: 'shop', knowledgeBaseId: 'main', sourceType: 'PRODUCT' };
@@ -137,10 +139,14 @@ describe('sample items', () => {
 
 describe('readers', () => {
   it('tells the format from the file name', () => {
-    assert.equal(formatFromPath('a/b.CSV'), 'csv');
-    assert.equal(formatFromPath('x.ndjson'), 'jsonl');
-    assert.equal(formatFromPath('x.json'), 'json');
-    assert.equal(formatFromPath('x.txt'), null);
+    assert.equal(formatFromName('a/b.CSV'), 'csv');
+    assert.equal(formatFromName('x.ndjson'), 'jsonl');
+    assert.equal(formatFromName('x.json'), 'json');
+    assert.equal(formatFromName('x.txt'), null);
+    assert.equal(formatFromName('exports.json/notes'), null, 'a dot in a folder name makes no extension');
+    assert.equal(formatFromName('.csv'), null, "nor does a hidden file's leading dot");
+    assert.equal(delimiterFromName('a/b.TSV'), '\t');
+    assert.equal(delimiterFromName('b.csv'), undefined);
   });
 
   it('CSV: BOM, CRLF, quoted commas, line breaks and quotes in cells; rows as a spreadsheet numbers them', async () => {

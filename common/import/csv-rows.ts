@@ -7,7 +7,7 @@ import type { ImportRecord } from './import-mapping.ts';
 import { FileFormatError, type ReadRecord } from './json-array-stream.ts';
 
 /** The first record as column names: trimmed, none empty, none twice. */
-export function csvHeader(record: string[]): string[] {
+function csvHeader(record: string[]): string[] {
   const header = record.map((h) => h.trim());
   const seen = new Set<string>();
   for (const name of header) {
@@ -19,10 +19,28 @@ export function csvHeader(record: string[]): string[] {
 }
 
 /** One data record keyed by the header, or a row error when its field count differs. */
-export function csvRecord(header: string[], row: number, record: string[]): ReadRecord {
+function csvRecord(header: string[], row: number, record: string[]): ReadRecord {
   if (record.length !== header.length) return { row, error: `has ${record.length} fields, the header has ${header.length}` };
   // No prototype: a column named "__proto__" stays an ordinary column.
   const out = Object.create(null) as ImportRecord;
   header.forEach((name, i) => (out[name] = record[i]));
   return { row, record: out };
+}
+
+/**
+ * Takes a CSV parser's records one at a time: the first is the header (null comes back), each
+ * later one becomes a record numbered as a spreadsheet shows it (header = 1), even when its
+ * cells hold line breaks.
+ */
+export function csvRows(): (record: string[]) => ReadRecord | null {
+  let header: string[] | null = null;
+  let row = 0;
+  return (record) => {
+    row++;
+    if (!header) {
+      header = csvHeader(record);
+      return null;
+    }
+    return csvRecord(header, row, record);
+  };
 }

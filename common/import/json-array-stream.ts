@@ -14,8 +14,19 @@ export type ReadRecord = { row: number; record: ImportRecord } | { row: number; 
 /** A fault that makes the rest of the file unreadable (as opposed to one bad row). */
 export class FileFormatError extends Error {}
 
-export function isPlainObject(value: unknown): value is ImportRecord {
+function isPlainObject(value: unknown): value is ImportRecord {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/** One JSON text (an array element, a JSON Lines line) as a record: an object is one, anything else a row error. */
+export function jsonRecord(row: number, text: string): ReadRecord {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    return { row, error: `not valid JSON (${(error as Error).message})` };
+  }
+  return isPlainObject(value) ? { row, record: value } : { row, error: 'is not a JSON object' };
 }
 
 /** Largest single element of a JSON array; larger ones mean a broken file, not a big record. */
@@ -39,15 +50,7 @@ export async function* readJsonArray(stream: AsyncIterable<string | Uint8Array> 
   let row = 0;
   let first = true;
 
-  const finish = (text: string): ReadRecord => {
-    row++;
-    try {
-      const value: unknown = JSON.parse(text);
-      return isPlainObject(value) ? { row, record: value } : { row, error: 'is not a JSON object' };
-    } catch (error) {
-      return { row, error: `not valid JSON (${(error as Error).message})` };
-    }
-  };
+  const finish = (text: string): ReadRecord => jsonRecord(++row, text);
 
   for await (const piece of stream) {
     let chunk = typeof piece === 'string' ? piece : decoder.decode(piece, { stream: true });

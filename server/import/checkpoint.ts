@@ -1,22 +1,15 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import type { CheckpointStore, ResumePoint } from '../../common/import/checkpoint-store.ts';
 
 /**
- * The resume point of an import: the last row whose batch the server acknowledged. It is keyed
- * by the file's size and modification time and by a hash of the mapping and target, so a changed
- * file or a different mapping starts over instead of skipping rows it never sent. `lastJobId` is
- * the job of the last item acknowledged (absent in checkpoints written before it was kept).
+ * The resume point as `localiq import` writes it. It is keyed by the file's size and modification
+ * time and by a hash of the mapping and target, so a changed file or a different mapping starts
+ * over instead of skipping rows it never sent. `lastJobId` is absent in checkpoints written
+ * before it was kept.
  */
-export type Checkpoint = {
-  version: 1;
-  key: string;
-  file: string;
-  lastRow: number;
-  itemsSent: number;
-  lastJobId?: string;
-  updatedAt: string;
-};
+type Checkpoint = ResumePoint & { version: 1; key: string; file: string; updatedAt: string };
 
 export function checkpointKey(file: string, settings: unknown): string {
   const stat = fs.statSync(file);
@@ -44,7 +37,8 @@ export function defaultCheckpointPath(file: string, dataDir: string): string {
   return path.join(dataDir, 'imports', `${path.basename(absolute)}-${id}.localiq-import.json`);
 }
 
-export class CheckpointFile {
+/** The command line's checkpoint store: a JSON file (see defaultCheckpointPath). */
+export class CheckpointFile implements CheckpointStore {
   constructor(
     readonly filePath: string,
     private readonly key: string,
@@ -63,7 +57,7 @@ export class CheckpointFile {
   }
 
   /** Written to a temporary file and renamed, so an interruption never leaves half a checkpoint. */
-  save(lastRow: number, itemsSent: number, lastJobId: string): void {
+  save({ lastRow, itemsSent, lastJobId }: ResumePoint & { lastJobId: string }): void {
     const value: Checkpoint = { version: 1, key: this.key, file: this.source, lastRow, itemsSent, lastJobId, updatedAt: new Date().toISOString() };
     fs.mkdirSync(path.dirname(this.filePath), { recursive: true });
     const temp = `${this.filePath}.${process.pid}.tmp`;
@@ -71,7 +65,7 @@ export class CheckpointFile {
     fs.renameSync(temp, this.filePath);
   }
 
-  remove(): void {
+  clear(): void {
     fs.rmSync(this.filePath, { force: true });
   }
 }

@@ -6,10 +6,12 @@ import { type ImportMapping, importTargetSchema, parseMapping, parseMappingSpec,
 import { PRIORITIES, SOURCE_TYPES } from '../../common/contract/ingest.ts';
 import { LIMITS } from '../../common/contract/limits.ts';
 import { ErrorAnswer } from '../../common/contract/errors.ts';
+import { httpImportApi } from '../../common/import/http-import-api.ts';
 import { ApiClient } from './api-client.ts';
 import { defaultCheckpointPath } from './checkpoint.ts';
 import { createProgress } from './progress.ts';
-import { FileFormatError, formatFromPath, IMPORT_FORMATS, type ImportFormat } from './readers.ts';
+import { formatFromName, IMPORT_FORMATS, type ImportFormat } from '../../common/import/formats.ts';
+import { FileFormatError } from '../../common/import/json-array-stream.ts';
 import { runImport, type ImportReport } from './run-import.ts';
 
 export const IMPORT_USAGE = `  import FILE --map F=COL,… | --mapping map.json --source-type T --knowledge-base KB --integration I
@@ -18,9 +20,6 @@ export const IMPORT_USAGE = `  import FILE --map F=COL,… | --mapping map.json 
         [--sync [--yes]] [--wait 30m | --no-wait] [--checkpoint FILE] [--restart] [--json]
                                           import a CSV, JSON or JSONL file through the bulk API;
                                           fields: externalId, content, title, url, hash, sourceData.<key>`;
-
-/** Under the default 10 MB body limit with room to spare. */
-const MAX_BATCH_BYTES = 8 * 1024 * 1024;
 
 /** Where `localiq serve` listens with the same settings; a wildcard address is reached on loopback. */
 function localServerUrl(host: string, port: number): string {
@@ -126,7 +125,7 @@ export async function importCommand(args: string[], usageError: (message: string
   if (!file || positionals.length > 1) throw usageError('import takes one FILE.');
   if (!fs.existsSync(file) || !fs.statSync(file).isFile()) throw usageError(`No file "${file}".`);
 
-  const format = (values.format ?? formatFromPath(file)) as ImportFormat | null;
+  const format = (values.format ?? formatFromName(file)) as ImportFormat | null;
   if (!format || !(IMPORT_FORMATS as readonly string[]).includes(format)) {
     throw usageError(`--format takes one of ${IMPORT_FORMATS.join(', ')} (it cannot be told from the file name).`);
   }
@@ -179,6 +178,7 @@ export async function importCommand(args: string[], usageError: (message: string
         onRetry: ({ reason, waitMs: ms }) => progress.note(`${reason}; retrying in ${Math.ceil(ms / 1000)}s`),
       })
     : null;
+  const api = client ? httpImportApi((method, path, body) => client.request(method, path, body), 'public') : null;
   const checkpointPath = values.checkpoint ?? defaultCheckpointPath(file, config.dataDir);
   if (values.restart) fs.rmSync(checkpointPath, { force: true });
 
@@ -190,9 +190,8 @@ export async function importCommand(args: string[], usageError: (message: string
       delimiter: values.delimiter,
       mapping,
       target: target.data,
-      client,
+      api,
       batchSize,
-      maxBatchBytes: MAX_BATCH_BYTES,
       dryRun,
       previewCount,
       checkpointPath,

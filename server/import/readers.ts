@@ -1,9 +1,9 @@
 import fs from 'node:fs';
-import path from 'node:path';
 import readline from 'node:readline';
 import { parse } from 'csv-parse';
-import { csvHeader, csvRecord } from '../../common/import/csv-rows.ts';
-import { FileFormatError, isPlainObject, readJsonArray, type ReadRecord } from '../../common/import/json-array-stream.ts';
+import { csvRows } from '../../common/import/csv-rows.ts';
+import { delimiterFromName, type ImportFormat } from '../../common/import/formats.ts';
+import { FileFormatError, jsonRecord, readJsonArray, type ReadRecord } from '../../common/import/json-array-stream.ts';
 
 /**
  * Streaming readers for the import formats. None of them holds the file in memory: records are
@@ -13,19 +13,6 @@ import { FileFormatError, isPlainObject, readJsonArray, type ReadRecord } from '
  * for CSV (header = 1), the line for JSONL, the element position (1-based) for a JSON array.
  * Rows only increase.
  */
-export const IMPORT_FORMATS = ['csv', 'json', 'jsonl'] as const;
-export type ImportFormat = (typeof IMPORT_FORMATS)[number];
-
-export { FileFormatError, type ReadRecord };
-
-export function formatFromPath(file: string): ImportFormat | null {
-  const ext = path.extname(file).toLowerCase();
-  if (ext === '.csv' || ext === '.tsv') return 'csv';
-  if (ext === '.json') return 'json';
-  if (ext === '.jsonl' || ext === '.ndjson') return 'jsonl';
-  return null;
-}
-
 export type RecordSource = {
   records: AsyncIterable<ReadRecord>;
   /** Bytes of the file read so far, for progress. */
@@ -35,7 +22,7 @@ export type RecordSource = {
 
 export function openRecords(file: string, format: ImportFormat, options: { delimiter?: string } = {}): RecordSource {
   const stream = fs.createReadStream(file);
-  const delimiter = options.delimiter ?? (path.extname(file).toLowerCase() === '.tsv' ? '\t' : undefined);
+  const delimiter = options.delimiter ?? delimiterFromName(file);
   const records = format === 'csv' ? readCsv(stream, delimiter) : format === 'jsonl' ? readJsonl(stream) : readJsonArray(stream);
   return { records, bytesRead: () => stream.bytesRead, close: () => stream.destroy() };
 }
@@ -51,17 +38,11 @@ async function* readCsv(stream: fs.ReadStream, delimiter?: string): AsyncGenerat
     }),
   );
   stream.on('error', (error) => parser.destroy(error));
-  let header: string[] | null = null;
-  // Rows count records, header = 1: the row a spreadsheet shows, even for cells with line breaks.
-  let row = 0;
+  const toRecord = csvRows();
   try {
     for await (const record of parser as AsyncIterable<string[]>) {
-      row++;
-      if (!header) {
-        header = csvHeader(record);
-        continue;
-      }
-      yield csvRecord(header, row, record);
+      const read = toRecord(record);
+      if (read) yield read;
     }
   } catch (error) {
     if (error instanceof FileFormatError) throw error;
@@ -77,17 +58,6 @@ async function* readJsonl(stream: fs.ReadStream): AsyncGenerator<ReadRecord> {
   for await (const line of lines) {
     row++;
     const text = row === 1 ? line.replace(/^\uFEFF/, '') : line;
-    if (!text.trim()) continue;
-    let value: unknown;
-    try {
-      value = JSON.parse(text);
-    } catch (error) {
-      yield { row, error: `not valid JSON (${(error as Error).message})` };
-      continue;
-    }
-    yield isPlainObject(value) ? { row, record: value } : { row, error: 'is not a JSON object' };
+    if (text.trim()) yield jsonRecord(row, text);
   }
 }
-
-/** The JSON array reader is shared with the dashboard, so it lives in the contract. */
-export { readJsonArray };

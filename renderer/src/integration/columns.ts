@@ -1,5 +1,6 @@
 import type { SourceType } from '../../../common/contract/ingest.ts';
-import type { ByteSource, ImportFormat } from './file-records.ts';
+import type { ImportFormat } from '../../../common/import/formats.ts';
+import type { ByteSource } from './file-records.ts';
 import { openRecords } from './file-records.ts';
 
 /** How many records are read to list a JSON file's keys (CSV has its header). */

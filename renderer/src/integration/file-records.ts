@@ -1,6 +1,7 @@
 import { parse } from 'csv-parse/browser/esm';
-import { csvHeader, csvRecord } from '../../../common/import/csv-rows.ts';
-import { FileFormatError, isPlainObject, readJsonArray, type ReadRecord } from '../../../common/import/json-array-stream.ts';
+import { csvRows } from '../../../common/import/csv-rows.ts';
+import { delimiterFromName, type ImportFormat } from '../../../common/import/formats.ts';
+import { FileFormatError, jsonRecord, readJsonArray, type ReadRecord } from '../../../common/import/json-array-stream.ts';
 
 /**
  * Streaming readers for an import file chosen in the browser. Records come one at a time from
@@ -8,17 +9,6 @@ import { FileFormatError, isPlainObject, readJsonArray, type ReadRecord } from '
  * command-line import numbers them: the spreadsheet row for CSV (header = 1), the line for JSONL,
  * the element position for a JSON array.
  */
-export type ImportFormat = 'csv' | 'json' | 'jsonl';
-export { FileFormatError, type ReadRecord };
-
-export function formatFromName(name: string): ImportFormat | null {
-  const ext = /\.[^.]+$/.exec(name.toLowerCase())?.[0];
-  if (ext === '.csv' || ext === '.tsv') return 'csv';
-  if (ext === '.json') return 'json';
-  if (ext === '.jsonl' || ext === '.ndjson') return 'jsonl';
-  return null;
-}
-
 /** A readable byte source: a File, or anything with the same `stream()` and `size`. */
 export type ByteSource = { name: string; size: number; stream(): ReadableStream<Uint8Array> };
 
@@ -39,8 +29,7 @@ export function openRecords(file: ByteSource, format: ImportFormat): RecordReade
       reader.releaseLock();
     }
   }
-  const delimiter = file.name.toLowerCase().endsWith('.tsv') ? '\t' : undefined;
-  const records = format === 'csv' ? readCsv(chunks(), delimiter) : format === 'jsonl' ? readJsonl(chunks()) : readJsonArray(chunks());
+  const records = format === 'csv' ? readCsv(chunks(), delimiterFromName(file.name)) : format === 'jsonl' ? readJsonl(chunks()) : readJsonArray(chunks());
   return { records, bytesRead: () => bytes };
 }
 
@@ -79,18 +68,12 @@ async function* readCsv(chunks: AsyncIterable<Uint8Array>, delimiter?: string): 
     ended = true;
     wake?.();
   });
-  let header: string[] | null = null;
-  let row = 0;
+  const toRecord = csvRows();
   function* drain(): Generator<ReadRecord> {
     if (failure) throw new FileFormatError(`CSV: ${(failure as Error).message}`);
     while (queue.length) {
-      const record = queue.shift()!;
-      row++;
-      if (!header) {
-        header = csvHeader(record);
-        continue;
-      }
-      yield csvRecord(header, row, record);
+      const read = toRecord(queue.shift()!);
+      if (read) yield read;
     }
   }
   for await (const text of decode(chunks)) {
@@ -113,14 +96,7 @@ async function* readJsonl(chunks: AsyncIterable<Uint8Array>): AsyncGenerator<Rea
   const parseLine = (line: string): ReadRecord | null => {
     row++;
     const text = line.endsWith('\r') ? line.slice(0, -1) : line;
-    if (!text.trim()) return null;
-    let value: unknown;
-    try {
-      value = JSON.parse(text);
-    } catch (error) {
-      return { row, error: `not valid JSON (${(error as Error).message})` };
-    }
-    return isPlainObject(value) ? { row, record: value } : { row, error: 'is not a JSON object' };
+    return text.trim() ? jsonRecord(row, text) : null;
   };
   for await (const text of decode(chunks)) {
     buffer += text;

@@ -1,56 +1,53 @@
-import { type ImportMapping, type ImportTarget, mapRecord, type RowError } from '../../../common/import/import-mapping.ts';
-import type { IngestItem } from '../../../common/contract/ingest.ts';
-import { JOB_STATUSES, type JobStatus, type JobView } from '../../../common/contract/jobs.ts';
-import { type ByteSource, type ImportFormat, openRecords } from './file-records.ts';
-import { callJson, FINAL_JOB_STATES, PublicApiError } from './public-api.ts';
+import type { ImportMapping, ImportTarget } from '../../../common/import/import-mapping.ts';
+import type { ImportApi } from '../../../common/import/api-client.ts';
+import type { CheckpointStore, ResumePoint } from '../../../common/import/checkpoint-store.ts';
+import { type DryRunReport, dryRunRecords } from '../../../common/import/dry-run.ts';
+import { httpImportApi } from '../../../common/import/http-import-api.ts';
+import { type ImportState, importRecords } from '../../../common/import/import-records.ts';
+import type { OnProgress, ReadOptions } from '../../../common/import/read-rows.ts';
+import type { ImportFormat } from '../../../common/import/formats.ts';
+import { type ByteSource, openRecords } from './file-records.ts';
+import { callJson } from './public-api.ts';
 
 /**
- * The dashboard's import: the same mapping and validation as `localiq import` (mapRecord from the
- * contract), the same bulk path (the admin API's, with the signed-in user's session), the same
- * resume and sync rules. Everything here is plain functions so the view only renders progress.
+ * The dashboard's side of the import core (common/import), which `localiq import` shares: the
+ * admin API with the signed-in user's session, resume points in localStorage, progress paced for
+ * a page to paint, and a pause between batches. The view only renders what these report.
  */
 export type ImportSettings = { format: ImportFormat; mapping: ImportMapping; target: ImportTarget };
 
-export const BATCH_SIZE = 500;
-/** Serialized size at which a batch is sent early, well under the server's default 10 MB body limit. */
-const MAX_BATCH_BYTES = 4 * 1024 * 1024;
 export const PREVIEW_COUNT = 10;
 /** Invalid rows kept for display; the count covers all of them. */
 const MAX_SHOWN_INVALID = 5_000;
 
-/** `titlesFromContent`: valid rows without a title, whose items take the start of their content as title. */
-export type ReadProgress = { rows: number; valid: number; invalid: number; titlesFromContent: number; bytesRead: number; totalBytes: number };
+/** The admin API's import routes (`/admin/api/ingest/bulk`, `/admin/api/jobs`…) as the signed-in user: no API key. */
+export function sessionImportApi(options: { signal?: AbortSignal; onWait?: (reason: string, ms: number) => void } = {}): ImportApi {
+  return httpImportApi((method, path, body) => callJson('session', method, path, body, options), 'admin');
+}
 
-export type DryRunReport = ReadProgress & { preview: IngestItem[]; invalidRows: RowError[]; idsInFile: Set<string> };
+/** Shows progress at most every 100 ms while rows are read, and always after a batch and at the end. */
+function paced<State extends object>(show: (state: State) => void, letPaint: boolean): OnProgress<State> {
+  let lastShown = 0;
+  return (state, event) => {
+    if (event === 'row') {
+      if (performance.now() - lastShown <= 100) return;
+      lastShown = performance.now();
+    }
+    show({ ...state });
+    // Reading without network waits never yields: give the page a moment to paint.
+    if (event === 'row' && letPaint) return new Promise((resolve) => setTimeout(resolve, 0));
+  };
+}
+
+/** The chosen file's records through the mapping, as a dry run and an import both read it. */
+function reading(file: ByteSource, settings: ImportSettings, signal: AbortSignal): ReadOptions {
+  const { mapping, target } = settings;
+  return { source: openRecords(file, settings.format), totalBytes: file.size, mapping, target, keepInvalidRows: MAX_SHOWN_INVALID, signal };
+}
 
 /** Streams the whole file through the mapping: what an import would send and what it would refuse. */
-export async function dryRun(file: ByteSource, settings: ImportSettings, onProgress: (p: ReadProgress) => void, signal: AbortSignal): Promise<DryRunReport> {
-  const reader = openRecords(file, settings.format);
-  const report: DryRunReport = { rows: 0, valid: 0, invalid: 0, titlesFromContent: 0, bytesRead: 0, totalBytes: file.size, preview: [], invalidRows: [], idsInFile: new Set() };
-  let lastShown = 0;
-  for await (const read of reader.records) {
-    if (signal.aborted) throw signal.reason;
-    report.rows++;
-    const mapped = 'error' in read ? { error: { row: read.row, reason: read.error } as RowError } : mapRecord(read.record, settings.mapping, settings.target, read.row);
-    if ('error' in mapped) {
-      report.invalid++;
-      if (mapped.error.externalId) report.idsInFile.add(mapped.error.externalId);
-      if (report.invalidRows.length < MAX_SHOWN_INVALID) report.invalidRows.push(mapped.error);
-    } else {
-      report.valid++;
-      if (mapped.titleFromContent) report.titlesFromContent++;
-      report.idsInFile.add(mapped.item.externalId);
-      if (report.preview.length < PREVIEW_COUNT) report.preview.push(mapped.item);
-    }
-    if (performance.now() - lastShown > 100) {
-      lastShown = performance.now();
-      onProgress({ ...report, bytesRead: reader.bytesRead() });
-      await new Promise((resolve) => setTimeout(resolve, 0)); // let the page paint
-    }
-  }
-  report.bytesRead = reader.bytesRead();
-  onProgress(report);
-  return report;
+export function dryRun(file: ByteSource, settings: ImportSettings, onProgress: (p: DryRunReport) => void, signal: AbortSignal): Promise<DryRunReport> {
+  return dryRunRecords({ ...reading(file, settings, signal), previewCount: PREVIEW_COUNT, onProgress: paced(onProgress, true) });
 }
 
 // ---- Resume points -------------------------------------------------------------------------
@@ -64,8 +61,6 @@ function fingerprint(text: string): string {
   }
   return hash.toString(16).padStart(8, '0');
 }
-
-export type ResumePoint = { lastRow: number; itemsSent: number; updatedAt: string };
 
 /**
  * The file's name, size and modification time plus the mapping and target: a changed file or a
@@ -84,14 +79,21 @@ export function loadResumePoint(key: string): ResumePoint | null {
   }
 }
 
-const saveResumePoint = (key: string, point: ResumePoint) => localStorage.setItem(key, JSON.stringify(point));
 export const clearResumePoint = (key: string) => localStorage.removeItem(key);
+
+/** Row numbers and counts only, never content: the admin API cannot look a job up, so its id is not kept either. */
+function browserCheckpoint(key: string): CheckpointStore {
+  return {
+    load: () => loadResumePoint(key),
+    save: ({ lastRow, itemsSent }) => localStorage.setItem(key, JSON.stringify({ lastRow, itemsSent, updatedAt: new Date().toISOString() })),
+    clear: () => clearResumePoint(key),
+  };
+}
 
 // ---- Import --------------------------------------------------------------------------------
 
-export type ImportProgress = ReadProgress & { itemsSent: number; batches: number; waiting: string | null; invalidRows: RowError[] };
-
-export type ImportResult = ImportProgress & { pushedIds: Set<string>; idsInFile: Set<string> };
+/** `itemsSent` counts the items of an interrupted run this one resumed, too; `waiting` says why a batch is held. */
+export type ImportProgress = ImportState & { waiting: string | null };
 
 /** Lets the view pause between batches: `wait()` resolves once the import may go on. */
 export class PauseGate {
@@ -114,189 +116,38 @@ export class PauseGate {
 }
 
 /**
- * Reads the file again from the start, sends valid items in batches of up to 500 to
- * `POST /ingest/bulk` and records the last acknowledged row after every batch. Rows up to
- * `resumeAfterRow` were acknowledged by an earlier run and are not sent again.
+ * Reads the file again from the start and sends the valid items to `POST /admin/api/ingest/bulk`
+ * in batches, recording the last acknowledged row in localStorage after every batch. Rows up to
+ * a recorded one (the view offers to resume, or clears it to start over) are not sent again.
  */
 export async function runImport(options: {
   file: ByteSource & { lastModified?: number };
   settings: ImportSettings;
-  resumeAfterRow: number;
-  itemsSentBefore: number;
   signal: AbortSignal;
   gate: PauseGate;
   onProgress: (p: ImportProgress) => void;
-}): Promise<ImportResult> {
-  const { file, settings, signal, gate, onProgress } = options;
-  const key = resumeKey(file, settings);
-  const reader = openRecords(file, settings.format);
-  const state: ImportResult = {
-    rows: 0,
-    valid: 0,
-    invalid: 0,
-    titlesFromContent: 0,
-    bytesRead: 0,
-    totalBytes: file.size,
-    itemsSent: options.itemsSentBefore,
-    batches: 0,
-    waiting: null,
-    pushedIds: new Set(),
-    idsInFile: new Set(),
-    invalidRows: [],
-  };
-  const report = () => onProgress({ ...state, bytesRead: reader.bytesRead() });
-  let batch: { items: IngestItem[]; bytes: number; lastRow: number } = { items: [], bytes: 0, lastRow: 0 };
-  const encoder = new TextEncoder();
-
-  const send = async (items: IngestItem[]): Promise<void> => {
-    try {
-      await callJson('session', 'POST', '/ingest/bulk', { items }, {
-        signal,
-        onWait: (reason, ms) => {
-          state.waiting = `${reason}: waiting ${Math.round(ms / 1000)} s`;
-          report();
-        },
-      });
-      state.batches++;
-    } catch (error) {
-      // A server with a lower bulk or body limit refuses the batch as too big: send it in halves.
-      const tooBig = error instanceof PublicApiError && (error.code === 'too_many_items' || error.code === 'payload_too_large');
-      if (!tooBig || items.length === 1) throw error;
-      const half = Math.ceil(items.length / 2);
-      await send(items.slice(0, half));
-      await send(items.slice(half));
-    }
-  };
-  const flush = async () => {
-    if (batch.items.length === 0) return;
-    await gate.wait();
-    if (signal.aborted) throw signal.reason;
-    await send(batch.items);
-    state.waiting = null;
-    state.itemsSent += batch.items.length;
-    saveResumePoint(key, { lastRow: batch.lastRow, itemsSent: state.itemsSent, updatedAt: new Date().toISOString() });
-    batch = { items: [], bytes: 0, lastRow: 0 };
-    report();
-  };
-
-  let lastShown = 0;
-  for await (const read of reader.records) {
-    if (signal.aborted) throw signal.reason;
-    state.rows++;
-    const mapped = 'error' in read ? { error: { row: read.row, reason: read.error } as RowError } : mapRecord(read.record, settings.mapping, settings.target, read.row);
-    if ('error' in mapped) {
-      state.invalid++;
-      if (mapped.error.externalId) state.idsInFile.add(mapped.error.externalId);
-      if (state.invalidRows.length < MAX_SHOWN_INVALID) state.invalidRows.push(mapped.error);
-      continue;
-    }
-    state.valid++;
-    if (mapped.titleFromContent) state.titlesFromContent++;
-    state.idsInFile.add(mapped.item.externalId);
-    state.pushedIds.add(mapped.item.externalId);
-    if (read.row <= options.resumeAfterRow) continue;
-    const bytes = encoder.encode(JSON.stringify(mapped.item)).length;
-    if (batch.items.length >= BATCH_SIZE || (batch.items.length > 0 && batch.bytes + bytes > MAX_BATCH_BYTES)) await flush();
-    batch.items.push(mapped.item);
-    batch.bytes += bytes + 1;
-    batch.lastRow = read.row;
-    if (performance.now() - lastShown > 100) {
-      lastShown = performance.now();
-      report();
-    }
-  }
-  await flush();
-  clearResumePoint(key);
-  state.bytesRead = reader.bytesRead();
-  onProgress(state);
-  return state;
-}
-
-// ---- Following jobs ------------------------------------------------------------------------
-
-export type JobTally = Record<JobStatus, number> & { done: number; total: number };
-
-function jobsPagePath(target: ImportTarget, cursor: string | null, status?: JobStatus): string {
-  const query = new URLSearchParams({ knowledgeBaseId: target.knowledgeBaseId, integrationId: target.integrationId, limit: '500' });
-  if (status) query.set('status', status);
-  if (cursor) query.set('cursor', cursor);
-  return `/jobs?${query}`;
-}
-
-/**
- * The latest job of each pushed item from `GET /jobs` (newest first, so the first job seen for
- * an externalId is its latest), polled until every one is final.
- */
-export async function followJobs(target: ImportTarget, ids: Set<string>, signal: AbortSignal, onTally: (t: JobTally) => void): Promise<JobTally> {
-  for (;;) {
-    const latest = new Map<string, JobStatus>();
-    let cursor: string | null = null;
-    do {
-      const page: { data: JobView[]; nextCursor: string | null } = await callJson('session', 'GET', jobsPagePath(target, cursor), undefined, { signal });
-      for (const job of page.data) if (ids.has(job.externalId) && !latest.has(job.externalId)) latest.set(job.externalId, job.status);
-      cursor = page.nextCursor;
-    } while (cursor && latest.size < ids.size);
-    const tally = Object.fromEntries(JOB_STATUSES.map((s) => [s, 0])) as JobTally;
-    for (const status of latest.values()) tally[status]++;
-    tally.done = [...latest.values()].filter((s) => FINAL_JOB_STATES.has(s)).length;
-    tally.total = ids.size;
-    onTally(tally);
-    if (tally.done === ids.size) return tally;
-    await new Promise((resolve) => setTimeout(resolve, ids.size > 1000 ? 3000 : 1000));
-    if (signal.aborted) throw signal.reason;
-  }
-}
-
-// ---- Sync ----------------------------------------------------------------------------------
-
-/**
- * What the knowledge base holds for this integration but the file does not: indexed items from
- * the item list, plus items pushed but not indexed yet (queued and processing jobs).
- */
-export async function findAbsentItems(target: ImportTarget, idsInFile: Set<string>, signal: AbortSignal): Promise<string[]> {
-  const present = new Set<string>();
-  let cursor: string | null = null;
-  do {
-    const query = new URLSearchParams({ integrationId: target.integrationId, limit: '200' });
-    if (cursor) query.set('cursor', cursor);
-    const page: { data: Array<{ externalId: string }>; nextCursor: string | null } = await callJson(
-      'session',
-      'GET',
-      `/knowledge-bases/${encodeURIComponent(target.knowledgeBaseId)}/items?${query}`,
-      undefined,
-      { signal },
-    );
-    for (const item of page.data) present.add(item.externalId);
-    cursor = page.nextCursor;
-  } while (cursor);
-  for (const status of ['queued', 'processing'] as const) {
-    cursor = null;
-    do {
-      const page: { data: JobView[]; nextCursor: string | null } = await callJson('session', 'GET', jobsPagePath(target, cursor, status), undefined, { signal });
-      for (const job of page.data) present.add(job.externalId);
-      cursor = page.nextCursor;
-    } while (cursor);
-  }
-  return [...present].filter((id) => !idsInFile.has(id)).sort();
-}
-
-/** Deletes a few at a time; an item already gone (404) counts as deleted. */
-export async function deleteItems(target: ImportTarget, externalIds: string[], onDeleted: (n: number) => void): Promise<number> {
-  let next = 0;
-  let deleted = 0;
-  const path = (id: string) =>
-    `/knowledge-bases/${encodeURIComponent(target.knowledgeBaseId)}/items/${encodeURIComponent(target.integrationId)}/${encodeURIComponent(id)}`;
-  const worker = async () => {
-    while (next < externalIds.length) {
-      const id = externalIds[next++]!;
-      try {
-        await callJson('session', 'DELETE', path(id));
-      } catch (error) {
-        if (!(error instanceof PublicApiError && error.code === 'not_found')) throw error;
-      }
-      onDeleted(++deleted);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(4, externalIds.length) }, worker));
-  return deleted;
+}): Promise<ImportState> {
+  const { file, settings, signal, gate } = options;
+  let waiting: string | null = null;
+  /** The core's state as it goes, for a wait announced between progress reports. */
+  let live: ImportState | null = null;
+  const show = (state: ImportState) => options.onProgress({ ...state, itemsSent: state.itemsSent + (state.resumedFrom?.itemsSent ?? 0), waiting });
+  const showPaced = paced(show, false);
+  return importRecords({
+    ...reading(file, settings, signal),
+    api: sessionImportApi({
+      signal,
+      onWait: (reason, ms) => {
+        waiting = `${reason}: waiting ${Math.round(ms / 1000)} s`;
+        if (live) show(live);
+      },
+    }),
+    checkpoint: browserCheckpoint(resumeKey(file, settings)),
+    beforeBatch: () => gate.wait(),
+    onProgress: (state, event) => {
+      live = state;
+      if (event === 'batch') waiting = null;
+      return showPaced(state, event);
+    },
+  });
 }

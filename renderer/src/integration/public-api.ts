@@ -1,4 +1,5 @@
 import { ADMIN_PREFIX, CSRF_HEADER } from '../../../common/contract/admin.ts';
+import { ErrorAnswer } from '../../../common/contract/errors.ts';
 import { currentCsrfToken } from '../api.ts';
 
 /**
@@ -48,16 +49,6 @@ export async function rawRequest(caller: Caller, method: string, path: string, b
   return { status: res.status, statusText: res.statusText, headers, body: text, json, ms: Math.round(performance.now() - started) };
 }
 
-export class PublicApiError extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
 const sleep = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((resolve, reject) => {
     const timer = setTimeout(resolve, ms);
@@ -70,7 +61,8 @@ const sleep = (ms: number, signal?: AbortSignal) =>
 /**
  * A JSON call that behaves like a well-made integration: waits out 429 for as long as
  * Retry-After says, retries 5xx and network failures a few times with backoff, and fails at once
- * on any other 4xx (a refused request cannot succeed by repeating it).
+ * on any other 4xx (a refused request cannot succeed by repeating it) with an ErrorAnswer whose
+ * message carries the details, for display.
  */
 export async function callJson<T>(
   caller: Caller,
@@ -108,7 +100,7 @@ export async function callJson<T>(
     const error = res.json as { code?: string; message?: string; details?: Array<{ path: string; message: string }> } | undefined;
     const details = (error?.details ?? []).map((d) => `${d.path ? `${d.path}: ` : ''}${d.message}`).join('; ');
     const message = error?.message ?? `${method} ${path} answered ${res.status}.`;
-    throw new PublicApiError(res.status, error?.code ?? `http_${res.status}`, details ? `${message} (${details})` : message);
+    throw new ErrorAnswer(res.status, error?.code ?? `http_${res.status}`, details ? `${message} (${details})` : message, error?.details ?? []);
   }
 }
 
@@ -121,5 +113,3 @@ export function curlCommand(origin: string, method: string, path: string, body?:
   if (body !== undefined) lines.push(`  -H 'content-type: application/json'`, `  --data-binary ${shellQuote(body)}`);
   return lines.join(' \\\n');
 }
-
-export const FINAL_JOB_STATES = new Set(['succeeded', 'skipped', 'failed', 'cancelled']);

@@ -2,9 +2,11 @@ import type { RowError } from '../../../common/import/import-mapping.ts';
 import type { IngestItem } from '../../../common/contract/ingest.ts';
 import { JOB_STATUSES } from '../../../common/contract/jobs.ts';
 import { formatNumber } from '../format.ts';
-import type { ImportProgress, JobTally, ReadProgress } from '../integration/import-run.ts';
+import type { JobTally } from '../../../common/import/follow-jobs.ts';
+import type { ReadTally } from '../../../common/import/read-rows.ts';
+import type { ImportProgress } from '../integration/import-run.ts';
 
-export function ReadStats({ progress, label }: { progress: ReadProgress & Partial<ImportProgress>; label: string }) {
+export function ReadStats({ progress, label }: { progress: ReadTally & Partial<ImportProgress>; label: string }) {
   const percent = progress.totalBytes > 0 ? Math.round((progress.bytesRead / progress.totalBytes) * 100) : 100;
   return (
     <>

@@ -6,23 +6,22 @@ import { Confirm, ErrorNote, PageHeader, useLoad } from '../components/ui.tsx';
 import { useSession } from '../session.tsx';
 import { formatNumber } from '../format.ts';
 import { guessMapping, guessTarget, readColumns } from '../integration/columns.ts';
-import { type ImportFormat, formatFromName } from '../integration/file-records.ts';
+import { formatFromName, type ImportFormat } from '../../../common/import/formats.ts';
+import type { ResumePoint } from '../../../common/import/checkpoint-store.ts';
+import type { DryRunReport } from '../../../common/import/dry-run.ts';
+import { followJobs, type JobTally } from '../../../common/import/follow-jobs.ts';
+import type { ReadTally } from '../../../common/import/read-rows.ts';
+import { deleteItems, findAbsentItems, SYNC_SKIPPED_EMPTY_FILE } from '../../../common/import/sync.ts';
 import {
   clearResumePoint,
-  deleteItems,
   dryRun,
-  type DryRunReport,
-  findAbsentItems,
-  followJobs,
   type ImportProgress,
   type ImportSettings,
-  type JobTally,
   loadResumePoint,
   PauseGate,
-  type ReadProgress,
-  type ResumePoint,
   resumeKey,
   runImport,
+  sessionImportApi,
 } from '../integration/import-run.ts';
 import { MappingForm, type MappingDraft, type TargetDraft } from './import-mapping-form.tsx';
 import { InvalidRows, JobStats, jobSummary, PreviewItems, ReadStats } from './import-results.tsx';
@@ -74,7 +73,7 @@ export function ImportScreen() {
   const [sync, setSync] = useState(false);
   const [phase, setPhase] = useState<Phase>('idle');
   const [error, setError] = useState<string | null>(null);
-  const [reading, setReading] = useState<ReadProgress | null>(null);
+  const [reading, setReading] = useState<ReadTally | null>(null);
   const [report, setReport] = useState<DryRunReport | null>(null);
   const [wouldDelete, setWouldDelete] = useState<number | null>(null);
   const [progress, setProgress] = useState<ImportProgress | null>(null);
@@ -143,7 +142,7 @@ export function ImportScreen() {
     try {
       const result = await dryRun(file, settings, setReading, signal);
       setReport(result);
-      if (sync && result.rows > 0) setWouldDelete((await findAbsentItems(settings.target, result.idsInFile, signal)).length);
+      if (sync && result.rows > 0) setWouldDelete((await findAbsentItems(sessionImportApi({ signal }), settings.target, result.idsInFile)).length);
       setPhase('idle');
     } catch (e) {
       if (!signal.aborted) setError(`Dry run stopped: ${(e as Error).message}`);
@@ -154,7 +153,7 @@ export function ImportScreen() {
   const runSync = async (signal: AbortSignal) => {
     if (!settings) return;
     setPhase('syncing');
-    const found = await findAbsentItems(settings.target, idsInFile.current, signal);
+    const found = await findAbsentItems(sessionImportApi({ signal }), settings.target, idsInFile.current);
     if (found.length === 0) {
       setSyncNote('Sync: every item of this integration is in the file; nothing to delete.');
       setPhase('done');
@@ -163,7 +162,8 @@ export function ImportScreen() {
     }
   };
 
-  const runAll = async (fromRow: number, itemsBefore: number) => {
+  /** Resumes from the recorded row when there is one (Start over clears it first). */
+  const runAll = async () => {
     if (!file || !settings) return;
     const signal = start();
     setPhase('importing');
@@ -171,15 +171,15 @@ export function ImportScreen() {
     setSyncNote(null);
     setProgress(null);
     try {
-      const result = await runImport({ file, settings, resumeAfterRow: fromRow, itemsSentBefore: itemsBefore, signal, gate: gate.current, onProgress: setProgress });
+      const result = await runImport({ file, settings, signal, gate: gate.current, onProgress: setProgress });
       setResume(null);
       idsInFile.current = result.idsInFile;
       if (result.pushedIds.size > 0) {
         setPhase('following');
-        await followJobs(settings.target, result.pushedIds, signal, setTally);
+        await followJobs(sessionImportApi({ signal }), settings.target, result.pushedIds, { signal, onTally: setTally });
       }
       if (sync) {
-        if (result.rows === 0) setSyncNote('Sync skipped: the file holds no rows, and an empty export would delete everything.');
+        if (result.rows === 0) setSyncNote(SYNC_SKIPPED_EMPTY_FILE);
         else return await runSync(signal);
       }
       setPhase('done');
@@ -283,17 +283,17 @@ export function ImportScreen() {
                       disabled={!canImport}
                       onClick={() => {
                         if (settingsKey) clearResumePoint(settingsKey);
-                        void runAll(0, 0);
+                        void runAll();
                       }}
                     >
                       Start over
                     </button>
-                    <button type="button" className="primary" disabled={!canImport} onClick={() => void runAll(resume.lastRow, resume.itemsSent)}>
+                    <button type="button" className="primary" disabled={!canImport} onClick={() => void runAll()}>
                       Resume from row {resume.lastRow + 1}
                     </button>
                   </>
                 ) : (
-                  <button type="button" className="primary" disabled={!canImport} onClick={() => void runAll(0, 0)}>
+                  <button type="button" className="primary" disabled={!canImport} onClick={() => void runAll()}>
                     Import
                   </button>
                 )}
@@ -369,7 +369,7 @@ export function ImportScreen() {
         }}
         onConfirm={async () => {
           if (!settings || !absent) return;
-          const deleted = await deleteItems(settings.target, absent, () => undefined);
+          const deleted = await deleteItems(sessionImportApi(), settings.target, absent);
           setAbsent(null);
           setSyncNote(`Sync: deleted ${formatNumber(deleted)} item${deleted === 1 ? '' : 's'} no longer in the file.`);
           setPhase('done');
