@@ -175,3 +175,14 @@ export type AdminSettings = {
   secretStore: string;
   desktopSignIn: boolean;
 };
+
+/** `GET /admin/api/disk`: whether the disk holding the data folder is full. */
+export type DiskConditionView = {
+  /** True while the disk holding the data folder is full (pushes refused or processing paused). */
+  full: boolean;
+  /** When processing paused for it, or a push was last refused for it. */
+  since: string | null;
+  processingPaused: boolean;
+  freeBytes: number | null;
+  message: string | null;
+};

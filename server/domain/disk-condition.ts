@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import type { DiskConditionView } from '../../common/contract/admin.ts';
 
 /** What SQLite and the file system say when the disk is full. */
 const DISK_FULL_CODES = new Set(['SQLITE_FULL', 'ENOSPC']);
@@ -10,16 +11,6 @@ export function isDiskFull(error: unknown): boolean {
 
 /** How long a refused push keeps the condition shown, when nothing else shows it. */
 const SHOWN_AFTER_REFUSAL_MS = 60_000;
-
-export type DiskConditionView = {
-  /** True while the disk holding the data folder is full (pushes refused or processing paused). */
-  full: boolean;
-  /** When processing paused for it, or a push was last refused for it. */
-  since: string | null;
-  processingPaused: boolean;
-  freeBytes: number | null;
-  message: string | null;
-};
 
 /**
  * Whether the disk under the data folder has filled up, as pushes and the pipeline find out

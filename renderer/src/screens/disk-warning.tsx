@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import type { DiskConditionView } from '../../../server/domain/disk-condition.ts';
+import type { DiskConditionView } from '../../../common/contract/admin.ts';
 import { get } from '../api.ts';
 import { useLoad } from '../components/ui.tsx';
 import { formatBytes } from '../format.ts';
