@@ -93,7 +93,8 @@ export async function openServices(
     const backups = new ScheduledBackups(settings, config.dataDir, backupInThread);
     // Made on opening, so that naming a download, a read, never writes it.
     backups.label();
-    const visitorConversations = new VisitorConversations(new VisitorRepo(db), settings);
+    const visitorRepo = new VisitorRepo(db);
+    const visitorConversations = new VisitorConversations(visitorRepo, settings);
     return {
       db,
       secretStore: secret.store,
@@ -124,6 +125,7 @@ export async function openServices(
         embedding.close();
         keywords.close();
         usage.close();
+        visitorRepo.close();
         ingestWriter.close();
         db.close();
       },

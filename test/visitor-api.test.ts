@@ -349,6 +349,8 @@ describe('the visitor side (real server, real model)', { timeout: 300_000 }, () 
 
       const old = await startSession();
       await ask(old, 'When does the bakery open on Sundays?');
+      // Read once, so its turn is written before it is backdated.
+      assert.ok(server.services.visitorConversations.conversation(sessionOf(old)));
       const longAgo = Date.now() - 31 * 86_400_000;
       server.services.db.prepare('UPDATE visitor_sessions SET started_at = ?, last_seen_at = ? WHERE id = ?').run(longAgo, longAgo, sessionOf(old));
       server.services.db.prepare('UPDATE visitor_turns SET asked_at = ? WHERE session_id = ?').run(longAgo, sessionOf(old));

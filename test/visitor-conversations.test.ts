@@ -93,9 +93,24 @@ describe('visitor conversations (real SQLite)', () => {
     assert.equal(conversations.conversation(session.id), null);
     assert.equal(conversations.session(session.id), null);
     assert.equal((db.prepare('SELECT count(*) AS n FROM visitor_turns WHERE session_id = ?').get(session.id) as { n: number }).n, 0);
+    const from = Math.floor(now / DAY) * DAY;
+    const counted = conversations.usage({ from, to: from + DAY }).totals.questions;
     ask(session.id);
+    assert.equal(conversations.usage({ from, to: from + DAY }).totals.questions, counted + 1);
     assert.equal((db.prepare('SELECT count(*) AS n FROM visitor_turns WHERE session_id = ?').get(session.id) as { n: number }).n, 0);
     assert.equal(conversations.deleteConversation(session.id), false);
+  });
+
+  it('writes turns a moment later, several to a commit, and before closing', () => {
+    const repo = new VisitorRepo(db);
+    const session = start();
+    const turn = { id: 'ans_later', sessionId: session.id, widgetId, knowledgeBaseId: 'kb', question: 'q', answer: 'a', answered: true, citations: [], latencyMs: 1, feedback: null, askedAt: now };
+    repo.insertTurn(turn);
+    repo.insertTurn({ ...turn, id: 'ans_later_2' });
+    const stored = () => (db.prepare('SELECT count(*) AS n FROM visitor_turns WHERE session_id = ?').get(session.id) as { n: number }).n;
+    assert.equal(stored(), 0, 'not yet written');
+    repo.close();
+    assert.equal(stored(), 2);
   });
 
   it('retention removes conversations older than the setting, page by page, and keeps the rest', async () => {

@@ -47,7 +47,10 @@ export type VisitorUsageFilter = { from: number; to: number; knowledgeBaseId?: s
 export interface VisitorRepository {
   insertSession(session: VisitorSessionRecord): void;
   getSession(id: string): VisitorSessionRecord | null;
-  /** Stores the turn, moves its session's last-seen time and counts it in usage. */
+  /**
+   * Stores the turn, moves its session's last-seen time and counts it in usage. The write may
+   * come a moment later, off the visitor's answer, but every read through the repository sees it.
+   */
   insertTurn(turn: VisitorTurnRecord): void;
   /**
    * Rates a turn of that session ('missing' when it holds no such turn). A changed rating moves
@@ -123,8 +126,10 @@ export class VisitorConversations {
   }
 
   conversation(sessionId: string): { session: VisitorSessionRecord; turns: VisitorTurnRecord[] } | null {
+    // Turns first: reading them writes any that wait, which moves the session's last-seen time.
+    const turns = this.repo.turns(sessionId);
     const session = this.repo.getSession(sessionId);
-    return session ? { session, turns: this.repo.turns(sessionId) } : null;
+    return session ? { session, turns } : null;
   }
 
   questionsSince(widgetId: string, since: number): number {

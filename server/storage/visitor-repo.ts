@@ -28,6 +28,8 @@ type TurnRow = {
 type Metric = 'questions' | 'answered' | 'feedback_up' | 'feedback_down';
 
 const HOUR = 3_600_000;
+/** Turns wait in memory at most this long, so a burst of answers costs one commit, not one each. */
+const FLUSH_MS = 1_000;
 const SESSION_COLUMNS = 'id, widget_id, origin, ip_hash, started_at, last_seen_at';
 const SUMMARY = `${SESSION_COLUMNS},
   (SELECT count(*) FROM visitor_turns t WHERE t.session_id = s.id) AS turns,
@@ -38,10 +40,17 @@ const FEEDBACK_METRIC: Record<VisitorRating, Metric> = { up: 'feedback_up', down
  * Visitor sessions, their turns and the visitor usage counts. A turn and its counts are written
  * in one transaction, and so is a change of feedback (the counts move from one rating to the
  * other, in the hour the question was asked).
+ *
+ * Turns are written a second later, several to a commit, like the API's usage counts: a commit
+ * waits for the disk (a few milliseconds with synchronous=FULL), which a visitor's answer should
+ * not. Every read of turns or counts through this repository writes what waits first, so callers
+ * never see the delay; a crash loses the last second of turns, as it does of usage counts.
  */
 export class VisitorRepo implements VisitorRepository {
   private readonly stmts;
-  private readonly insertTurnTx;
+  private readonly insertTurnsTx;
+  private pending: VisitorTurnRecord[] = [];
+  private timer: NodeJS.Timeout | null = null;
   private readonly rateTx;
   private readonly pruneTx;
 
@@ -81,13 +90,14 @@ export class VisitorRepo implements VisitorRepository {
         "SELECT coalesce(sum(value), 0) AS n FROM visitor_usage WHERE widget_id = ? AND hour >= ? AND metric = 'questions'",
       ),
     };
-    this.insertTurnTx = db.transaction((turn: VisitorTurnRecord) => {
-      const hour = Math.floor(turn.askedAt / HOUR) * HOUR;
-      this.stmts.count.run(hour, turn.widgetId, turn.knowledgeBaseId, 'questions', 1);
-      if (turn.answered) this.stmts.count.run(hour, turn.widgetId, turn.knowledgeBaseId, 'answered', 1);
-      // A conversation deleted while its answer was being written: the question still counts.
-      if (!this.stmts.touchSession.run(turn.askedAt, turn.sessionId).changes) return;
-      this.stmts.insertTurn.run(toTurnRow(turn));
+    this.insertTurnsTx = db.transaction((turns: VisitorTurnRecord[]) => {
+      for (const turn of turns) {
+        const hour = Math.floor(turn.askedAt / HOUR) * HOUR;
+        this.stmts.count.run(hour, turn.widgetId, turn.knowledgeBaseId, 'questions', 1);
+        if (turn.answered) this.stmts.count.run(hour, turn.widgetId, turn.knowledgeBaseId, 'answered', 1);
+        // A conversation deleted before its turn was written: the question still counts.
+        if (this.stmts.touchSession.run(turn.askedAt, turn.sessionId).changes) this.stmts.insertTurn.run(toTurnRow(turn));
+      }
     });
     this.rateTx = db.transaction((sessionId: string, turnId: string, rating: VisitorRating): 'rated' | 'missing' => {
       const turn = this.stmts.turnOf.get(turnId, sessionId);
@@ -124,22 +134,64 @@ export class VisitorRepo implements VisitorRepository {
   }
 
   insertTurn(turn: VisitorTurnRecord): void {
-    this.insertTurnTx(turn);
+    this.pending.push(turn);
+    this.schedule();
+  }
+
+  private schedule(): void {
+    this.timer ??= setTimeout(() => {
+      try {
+        this.flush();
+      } catch {
+        // Kept for the next attempt (the database may have been busy for long).
+        this.schedule();
+      }
+    }, FLUSH_MS).unref();
+  }
+
+  /** Writes the turns that wait, in one transaction. */
+  flush(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    if (this.pending.length === 0) return;
+    const turns = this.pending;
+    this.pending = [];
+    try {
+      this.insertTurnsTx(turns);
+    } catch (error) {
+      this.pending = [...turns, ...this.pending];
+      throw error;
+    }
+  }
+
+  /** Writes what waits; a failure here must not keep the database from closing. */
+  close(): void {
+    try {
+      this.flush();
+    } catch {
+      // The last second of turns is lost, as in a crash.
+    }
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
   }
 
   rate(sessionId: string, turnId: string, rating: VisitorRating): 'rated' | 'missing' {
+    this.flush();
     return this.rateTx(sessionId, turnId, rating);
   }
 
   deleteSession(id: string): boolean {
+    this.flush();
     return this.stmts.deleteSession.run(id).changes > 0;
   }
 
   pruneBefore(cutoff: number, limit: number): PruneResult {
+    this.flush();
     return this.pruneTx(cutoff, limit);
   }
 
   listSessions(filter: { widgetId?: string | undefined; before?: number | undefined; limit: number }): ConversationSummary[] {
+    this.flush();
     const before = filter.before ?? Number.MAX_SAFE_INTEGER;
     const rows = filter.widgetId === undefined
       ? this.stmts.listAll.all(before, filter.limit)
@@ -148,14 +200,17 @@ export class VisitorRepo implements VisitorRepository {
   }
 
   turns(sessionId: string): VisitorTurnRecord[] {
+    this.flush();
     return this.stmts.turns.all(sessionId).map(fromTurnRow);
   }
 
   questionsSince(widgetId: string, since: number): number {
+    this.flush();
     return this.stmts.questionsSince.get(widgetId, Math.floor(since / HOUR) * HOUR)!.n;
   }
 
   usage(filter: VisitorUsageFilter): VisitorUsage {
+    this.flush();
     const where = ['hour >= ?', 'hour < ?'];
     const params: Array<string | number> = [filter.from, filter.to];
     if (filter.knowledgeBaseId !== undefined) {
