@@ -44,6 +44,11 @@ import type { SearchService } from './retrieval/search.ts';
 import type { ItemReadRepo } from './storage/item-read-repo.ts';
 import type { ItemRepo } from './storage/item-repo.ts';
 import type { JobRepo } from './storage/jobs/job-repo.ts';
+import { visitorSurface } from './http/public/index.ts';
+import type { VisitorConversations } from './domain/visitor-conversations.ts';
+import type { VisitorLimits } from './domain/visitor-limits.ts';
+import type { VisitorSessions } from './domain/visitor-sessions.ts';
+import type { WidgetService } from './domain/widgets.ts';
 
 export const API_VERSION = '1.0.0';
 
@@ -51,11 +56,11 @@ export const API_VERSION = '1.0.0';
 // cost nothing per request, where fresh random bytes for each showed up in profiles.
 const REQUEST_ID_PREFIX = `req_${randomBytes(4).toString('hex')}`;
 let requestCounter = 0;
-const nextRequestId = () => `${REQUEST_ID_PREFIX}${(++requestCounter).toString(36).padStart(6, '0')}`;
+export const nextRequestId = () => `${REQUEST_ID_PREFIX}${(++requestCounter).toString(36).padStart(6, '0')}`;
 
 export type AppDeps = {
   config: Pick<Config, 'bodyLimitBytes' | 'bulkLimit' | 'rateLimit' | 'logLevel' | 'logFormat' | 'bodyTimeoutMs'> &
-    Partial<Pick<Config, 'dataDir' | 'host' | 'port' | 'workers' | 'desktopSignInToken'>>;
+    Partial<Pick<Config, 'dataDir' | 'host' | 'port' | 'workers' | 'desktopSignInToken' | 'trustedProxies'>>;
   keys: ApiKeyService;
   queue: JobQueue;
   items: ItemRepo;
@@ -76,6 +81,13 @@ export type AppDeps = {
   secretStore?: string;
   llmSettings: LlmSettings;
   backups: ScheduledBackups;
+  // The visitor side (server/http/public), served here too so a kiosk or a test needs no second listener.
+  widgets: WidgetService;
+  visitorSessions: VisitorSessions;
+  visitorConversations: VisitorConversations;
+  visitorLimits: VisitorLimits;
+  /** The built widget script; out/widget/widget.js of the checkout by default. */
+  widgetScript?: string;
   /** The server's logger (server/logging.ts); made from the config when absent. */
   logger?: Logger;
   /** Where the built dashboard is; defaults to out/renderer of the checkout. */
@@ -136,9 +148,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(knowledgeRoutes, { reader: deps.reader, jobs: deps.jobs, search: deps.search });
   await app.register(askRoutes, { assistant: deps.assistant, usage: deps.usage, reader: deps.reader });
   await app.register(articleRoutes, { articles: deps.articles });
-  await app.register(usageRoutes, { usage: deps.usage });
+  await app.register(usageRoutes, { usage: deps.usage, visitors: deps.visitorConversations });
 
   app.get('/health', { schema: { hide: true } }, async () => ({ status: 'ok' }));
+  await app.register(visitorSurface, { ...deps, trustedProxies: deps.config.trustedProxies ?? [] });
 
   const { config } = deps;
   await app.register(adminApi, {

@@ -76,7 +76,11 @@ async function serve(args: string[]): Promise<number> {
   try {
     server = await startServer(config);
   } catch (error) {
-    if ((error as { code?: string }).code === 'EADDRINUSE') {
+    const inUse = error as { code?: string; port?: number };
+    if (inUse.code === 'EADDRINUSE' && config.publicListener && inUse.port === config.publicListener.port && inUse.port !== config.port) {
+      throw new Error(`Port ${inUse.port} on ${config.publicListener.host} is in use by another program; set LOCALIQ_PUBLIC_PORT to a free port.`);
+    }
+    if (inUse.code === 'EADDRINUSE') {
       throw new Error(`Port ${config.port} on ${config.host} is in use by another program; set LOCALIQ_PORT to a free port.`);
     }
     throw error;
@@ -88,6 +92,7 @@ async function serve(args: string[]): Promise<number> {
   });
   const { announce } = server.logs;
   announce(`LocalIQ is listening on ${server.url} (API docs: ${server.url}/docs)`);
+  if (server.publicUrl) announce(`Visitor side (widget, hosted chat page, /v1/widget) also on ${server.publicUrl}`);
   announce(`Data folder: ${config.dataDir} (server secret in the ${server.services.secretStore === 'keychain' ? 'OS keychain' : 'file store'})`);
   announce(
     server.pipeline

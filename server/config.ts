@@ -49,6 +49,15 @@ const envSchema = z.object({
   LOCALIQ_LLM_MODEL: z.string().min(1).optional(),
   LOCALIQ_LLM_API_KEY: z.string().min(1).optional(),
   LOCALIQ_LLM_TIMEOUT_MS: wholeNumber().pipe(z.number().min(100).max(600_000)).default(30_000),
+  /** The public listener for the visitor side (docs/visitor-assistant.md): off unless a port is set. */
+  LOCALIQ_PUBLIC_HOST: z.string().min(1).default('127.0.0.1'),
+  LOCALIQ_PUBLIC_PORT: wholeNumber().pipe(z.number().max(65_535)).optional(),
+  /** Addresses of reverse proxies whose X-Forwarded-For and X-Forwarded-Proto are believed. */
+  LOCALIQ_TRUSTED_PROXY: z
+    .string()
+    .default('')
+    .transform((value) => value.split(',').map((a) => a.trim()).filter(Boolean))
+    .pipe(z.array(z.union([z.ipv4(), z.ipv6()], 'must be a comma-separated list of IP addresses'))),
 });
 
 export type Config = {
@@ -75,6 +84,10 @@ export type Config = {
   desktopSignInToken: string | null;
   /** The language model endpoint's initial settings (the stored settings win once saved). */
   llm: { baseUrl: string | null; model: string | null; apiKey: string | null; timeoutMs: number };
+  /** Where the public listener (the visitor side alone) listens; null when it is off. */
+  publicListener: { host: string; port: number } | null;
+  /** Reverse proxies whose forwarded client address and scheme are believed. */
+  trustedProxies: string[];
 };
 
 /** Two workers use both cores of a small machine; more only pays off with more cores and memory. */
@@ -113,6 +126,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       apiKey: e.LOCALIQ_LLM_API_KEY ?? null,
       timeoutMs: e.LOCALIQ_LLM_TIMEOUT_MS,
     },
+    publicListener: e.LOCALIQ_PUBLIC_PORT === undefined ? null : { host: e.LOCALIQ_PUBLIC_HOST, port: e.LOCALIQ_PUBLIC_PORT },
+    trustedProxies: e.LOCALIQ_TRUSTED_PROXY.map((address) => address.toLowerCase()),
     ...overrides,
   };
 }

@@ -1,7 +1,9 @@
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from './app.ts';
+import { buildApp, nextRequestId } from './app.ts';
 import type { Config } from './config.ts';
 import { JobHistoryRetention } from './domain/job-history-retention.ts';
+import { VisitorRetention } from './domain/visitor-retention.ts';
+import { buildPublicApp } from './http/public/public-app.ts';
 import { startPipeline, type Pipeline } from './pipeline/start-pipeline.ts';
 import { openServices, type Services } from './services.ts';
 import { ensureDataDir } from './storage/db.ts';
@@ -15,6 +17,9 @@ export type RunningServer = {
   pipeline: Pipeline | null;
   logs: Logs;
   url: string;
+  /** The public listener (the visitor side alone), when LOCALIQ_PUBLIC_PORT turns it on. */
+  publicApp: FastifyInstance | null;
+  publicUrl: string | null;
   stop(): Promise<void>;
 };
 
@@ -33,22 +38,33 @@ export async function startServer(config: Config, logs: Logs = createLogs(config
   }
   let pipeline: Pipeline | null = null;
   let app: FastifyInstance | null = null;
+  let publicApp: FastifyInstance | null = null;
   try {
     pipeline = config.workers > 0 ? await startPipeline(config, services, (message) => logs.logger.warn(message)) : null;
     app = await buildApp({ config, ...services, logger: logs.logger });
     // The ingest writer thread takes a moment to load: ready before the first push can arrive.
     await services.queue.start();
     await app.listen({ host: config.host, port: config.port });
+    if (config.publicListener) {
+      publicApp = await buildPublicApp({
+        ...services,
+        trustedProxies: config.trustedProxies,
+        logger: logs.logger,
+        bodyTimeoutMs: config.bodyTimeoutMs,
+        genReqId: nextRequestId,
+      });
+      await publicApp.listen(config.publicListener);
+    }
   } catch (error) {
+    await publicApp?.close();
     await app?.close();
     await pipeline?.stop();
     services.close();
     lock.release();
     throw error;
   }
-  const address = app.server.address();
-  const port = typeof address === 'object' && address ? address.port : config.port;
-  const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+  const url = listenUrl(app, config.host, config.port);
+  const publicUrl = publicApp && config.publicListener ? listenUrl(publicApp, config.publicListener.host, config.publicListener.port) : null;
   let stopped = false;
   const running = app;
   // Search's in-memory indexes (vectors, keyword postings) load in the background, a millisecond
@@ -68,6 +84,10 @@ export async function startServer(config: Config, logs: Logs = createLogs(config
     running.log.info({ removed, days: config.jobHistoryDays }, 'job history: removed finished jobs that newer jobs of their items replaced'),
   );
   retention.start();
+  const visitorRetention = new VisitorRetention(services.visitorConversations, (removed) =>
+    running.log.info({ removed, days: services.visitorConversations.retentionDays() }, 'visitor conversations: removed those past their retention period'),
+  );
+  visitorRetention.start();
   services.backups.start((run) =>
     run.ok
       ? running.log.info({ file: run.file, bytes: run.bytes, removed: run.removed, ms: run.finishedAt - run.startedAt }, 'backup written')
@@ -78,7 +98,9 @@ export async function startServer(config: Config, logs: Logs = createLogs(config
     services,
     pipeline,
     logs,
-    url: `http://${host}:${port}`,
+    url,
+    publicApp,
+    publicUrl,
     async stop() {
       if (stopped) return;
       stopped = true;
@@ -87,11 +109,20 @@ export async function startServer(config: Config, logs: Logs = createLogs(config
       // The workers hear at once that they are to stop after the batch in hand, while the server
       // stops taking requests; the database closes once both are done.
       const pipelineStopped = pipeline?.stop();
+      await publicApp?.close();
       await running.close();
       await retention.stop();
+      await visitorRetention.stop();
       await pipelineStopped;
       services.close();
       lock.release();
     },
   };
+}
+
+function listenUrl(app: FastifyInstance, configuredHost: string, configuredPort: number): string {
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : configuredPort;
+  const host = configuredHost.includes(':') ? `[${configuredHost}]` : configuredHost;
+  return `http://${host}:${port}`;
 }

@@ -30,6 +30,24 @@ export const usageTotalsSchema = z
   })
   .meta({ id: 'UsageTotals' });
 
+const visitorCountsSchema = z.strictObject({
+  questions: z.number().int().describe("Visitors' questions through widgets."),
+  answered: z.number().int().describe('Of those, the ones the knowledge base held the answer to.'),
+  feedbackUp: z.number().int(),
+  feedbackDown: z.number().int(),
+});
+
+export const visitorUsageSchema = z
+  .strictObject({
+    totals: visitorCountsSchema,
+    byWidget: z.array(z.strictObject({ widgetId: z.string(), ...visitorCountsSchema.shape })),
+  })
+  .describe(
+    "The visitor assistant's questions, answers and feedback per widget, counted under the knowledge base that answered " +
+      '(so a knowledge-base filter applies). Visitors use no API key: with a `keyId` filter these are zero.',
+  )
+  .meta({ id: 'VisitorUsage' });
+
 export const usageResponseSchema = z
   .strictObject({
     from: z.string(),
@@ -40,5 +58,6 @@ export const usageResponseSchema = z
     byKey: z.array(z.strictObject({ keyId: z.string().describe('"" for work no key asked for'), totals: usageTotalsSchema })),
     byKnowledgeBase: z.array(z.strictObject({ knowledgeBaseId: z.string(), totals: usageTotalsSchema })),
     byRoute: z.array(z.strictObject({ route: z.string(), requests: z.number().int() })),
+    visitors: visitorUsageSchema,
   })
   .meta({ id: 'Usage' });

@@ -17,7 +17,7 @@ import { CLI, cliEnv, startServerProcess, waitForExit, type ServerProcess } from
 import { createTestApp, tempDataDir, type TestApp } from '../helpers/test-app.ts';
 import { FIXTURE, checkErrorShape, storedDigest } from './helpers/fixture.ts';
 import { httpRequest, parseResponses, rawExchange } from './helpers/raw-http.ts';
-import { ADMIN_ROUTES, ROUTES, UNGUARDED, routeName, routeUrl, servedRoutes, type RouteSpec } from './helpers/routes.ts';
+import { ADMIN_ROUTES, ROUTES, UNGUARDED, VISITOR_ROUTES, routeName, routeUrl, servedRoutes, type RouteSpec } from './helpers/routes.ts';
 
 const DAY = 86_400_000;
 
@@ -50,12 +50,16 @@ function assertShape(res: { statusCode: number; headers: Record<string, unknown>
 }
 
 describe('the route tables cover the whole app', () => {
-  it('every route the app serves is in ROUTES or ADMIN_ROUTES (or deliberately unguarded)', async () => {
+  it('every route the app serves is in ROUTES, ADMIN_ROUTES or VISITOR_ROUTES (or deliberately unguarded)', async () => {
     const t = await createTestApp();
     try {
       const served = servedRoutes(t.app.printRoutes({ commonPrefix: false }));
       assert.ok(served.length > 20, `read ${served.length} routes from the route tree`);
-      const known = new Set([...ROUTES.map((r) => `${r.method} ${r.path}`), ...ADMIN_ROUTES.map((r) => `${r.method} /admin/api${r.path}`)]);
+      const known = new Set([
+        ...ROUTES.map((r) => `${r.method} ${r.path}`),
+        ...ADMIN_ROUTES.map((r) => `${r.method} /admin/api${r.path}`),
+        ...VISITOR_ROUTES.map((r) => `${r.method} ${r.path}`),
+      ]);
       const missing = served
         .filter((r) => !UNGUARDED.some((re) => re.test(r.path)))
         .map((r) => `${r.method} ${r.path}`)
@@ -63,6 +67,43 @@ describe('the route tables cover the whole app', () => {
       assert.deepEqual(missing, [], 'add these to test/reliability/helpers/routes.ts');
       const stale = [...known].filter((k) => !served.some((r) => `${r.method} ${r.path}` === k));
       assert.deepEqual(stale, [], 'these table entries match no served route');
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe('attack table: the visitor routes', () => {
+  it('from a foreign origin every visitor API route answers 403, whatever key or token comes along, and stores nothing', async () => {
+    const t = await seededApp();
+    try {
+      const widgetId = t.services.widgets.create({ name: 'Shop', knowledgeBaseIds: [FIXTURE.kb], allowedOrigins: ['https://shop.example'] }).id;
+      const session = await t.app.inject({ method: 'POST', url: `/v1/widget/${widgetId}/sessions`, headers: { origin: 'https://shop.example' } });
+      const visitorRows = () =>
+        ['visitor_sessions', 'visitor_turns', 'visitor_usage'].map((table) => (t.services.db.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n);
+      const key = t.key();
+      for (const route of VISITOR_ROUTES.filter((r) => r.path.startsWith('/v1/'))) {
+        const digest = storedDigest(t.services.db);
+        const rows = visitorRows();
+        const body = route.body?.();
+        const res = await t.app.inject({
+          method: route.method,
+          url: route.path.replace(':widgetId', widgetId),
+          headers: {
+            origin: 'https://evil.example',
+            'x-api-key': key,
+            authorization: `Bearer ${session.json().token}`,
+            ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+          },
+          ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
+        });
+        assert.equal(res.statusCode, 403, `${route.method} ${route.path}: ${res.body}`);
+        assert.equal(res.json().code, 'origin_not_allowed');
+        assertShape(res);
+        assert.equal(res.headers['access-control-allow-origin'], undefined);
+        assert.equal(storedDigest(t.services.db), digest);
+        assert.deepEqual(visitorRows(), rows);
+      }
     } finally {
       await t.close();
     }

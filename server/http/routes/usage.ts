@@ -1,14 +1,18 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { usageQuerySchema, usageResponseSchema } from '../../../common/contract/usage.ts';
 import type { UsageRepo } from '../../storage/usage-repo.ts';
+import type { VisitorConversations, VisitorUsage } from '../../domain/visitor-conversations.ts';
 import { allowedKnowledgeBases, assertKnowledgeBaseAccess } from '../api-key-auth.ts';
 import { apiKeyErrorResponses, apiKeySecurity } from '../route-schemas.ts';
 import { isoTime } from '../iso-time.ts';
 import { isoSeries, usageRange } from '../usage-query.ts';
 
-export type UsageRoutesOptions = { usage: UsageRepo };
+export type UsageRoutesOptions = { usage: UsageRepo; visitors: VisitorConversations };
 
-export const usageRoutes: FastifyPluginAsyncZod<UsageRoutesOptions> = async (app, { usage }) => {
+/** Visitors use no API key: what a query for one key's usage finds of them. */
+const NO_VISITORS: VisitorUsage = { totals: { questions: 0, answered: 0, feedbackUp: 0, feedbackDown: 0 }, byWidget: [] };
+
+export const usageRoutes: FastifyPluginAsyncZod<UsageRoutesOptions> = async (app, { usage, visitors }) => {
   app.get(
     '/usage',
     {
@@ -18,7 +22,8 @@ export const usageRoutes: FastifyPluginAsyncZod<UsageRoutesOptions> = async (app
         summary: 'Usage per key and per knowledge base, bucketed by hour or day (UTC)',
         description:
           'Requests per key and route, items pushed, jobs by outcome, chunks embedded, searches, questions and answer ' +
-          'latency. A key restricted to knowledge bases sees only their usage.',
+          "latency, and the visitor assistant's questions, answers and feedback per widget. A key restricted to " +
+          'knowledge bases sees only their usage.',
         security: apiKeySecurity,
         querystring: usageQuerySchema,
         response: { 200: usageResponseSchema, ...apiKeyErrorResponses },
@@ -41,6 +46,10 @@ export const usageRoutes: FastifyPluginAsyncZod<UsageRoutesOptions> = async (app
         byKey: report.byKey,
         byKnowledgeBase: report.byKnowledgeBase,
         byRoute: report.byRoute,
+        visitors:
+          keyId !== undefined && keyId !== ''
+            ? NO_VISITORS
+            : visitors.usage({ from: first, to: last, knowledgeBaseId, knowledgeBaseIds: allowed ?? undefined }),
       };
     },
   );

@@ -245,6 +245,23 @@ export const ADMIN_ROUTES: AdminRouteSpec[] = [
   { method: 'POST', path: '/backup/run', access: 'owner' },
 ];
 
+/**
+ * The visitor side (server/http/public): no API key or session cookie, but a widget that exists
+ * and is on, an allowed `Origin`, and on `ask` and `feedback` a visitor session
+ * (test/visitor-api.test.ts walks these against origins, widgets and sessions).
+ */
+export type VisitorRouteSpec = { method: Method | 'OPTIONS'; path: string; body?: () => unknown };
+
+export const VISITOR_ROUTES: VisitorRouteSpec[] = [
+  { method: 'GET', path: '/widget.js' },
+  { method: 'GET', path: '/w/:widgetId' },
+  { method: 'GET', path: '/v1/widget/:widgetId/config' },
+  { method: 'POST', path: '/v1/widget/:widgetId/sessions' },
+  { method: 'POST', path: '/v1/widget/:widgetId/ask', body: () => ({ question: 'When are you open?' }) },
+  { method: 'POST', path: '/v1/widget/:widgetId/feedback', body: () => ({ answerId: 'ans_x', rating: 'up' }) },
+  ...['config', 'sessions', 'ask', 'feedback'].map((path) => ({ method: 'OPTIONS' as const, path: `/v1/widget/:widgetId/${path}` })),
+];
+
 /** Routes no API key or session guards on purpose: the docs, the dashboard's files, the health check. */
 export const UNGUARDED = [/^\/$/, /^\/\*$/, /^\/docs/, /^\/health$/];
 
