@@ -29,6 +29,12 @@ import { DEFAULT_LLM_TIMEOUT_MS, LlmSettings } from './retrieval/answer/llm-sett
 import { ArticleRepo } from './storage/article-repo.ts';
 import { TermStatsRepo } from './storage/term-stats-repo.ts';
 import { UsageRepo } from './storage/usage-repo.ts';
+import { VisitorConversations } from './domain/visitor-conversations.ts';
+import { VisitorLimits } from './domain/visitor-limits.ts';
+import { VisitorSessions } from './domain/visitor-sessions.ts';
+import { WidgetService } from './domain/widgets.ts';
+import { VisitorRepo } from './storage/visitor-repo.ts';
+import { WidgetRepo } from './storage/widget-repo.ts';
 
 /** Everything that works on the data folder, wired once; the server and the CLI share it. */
 export type Services = {
@@ -57,6 +63,11 @@ export type Services = {
   usage: UsageRepo;
   /** Automatic backups; the server starts their clock (main.ts). */
   backups: ScheduledBackups;
+  /** The visitor assistant: widgets, visitors' signed sessions, their conversations and limits. */
+  widgets: WidgetService;
+  visitorSessions: VisitorSessions;
+  visitorConversations: VisitorConversations;
+  visitorLimits: VisitorLimits;
   close(): void;
 };
 
@@ -85,6 +96,7 @@ export async function openServices(
     const backups = new ScheduledBackups(settings, config.dataDir, backupInThread);
     // Made on opening, so that naming a download, a read, never writes it.
     backups.label();
+    const visitorConversations = new VisitorConversations(new VisitorRepo(db), settings);
     return {
       db,
       secretStore: secret.store,
@@ -107,6 +119,10 @@ export async function openServices(
       monitor,
       backups,
       disk,
+      widgets: new WidgetService(new WidgetRepo(db)),
+      visitorSessions: new VisitorSessions(secret.secret),
+      visitorConversations,
+      visitorLimits: new VisitorLimits((widgetId, since) => visitorConversations.questionsSince(widgetId, since)),
       close: () => {
         void queryEmbedder.close();
         embedding.close();

@@ -100,8 +100,35 @@ export const widgetInputSchema = z
   .meta({ id: 'WidgetInput' });
 export type WidgetInput = z.input<typeof widgetInputSchema>;
 
-/** An update changes only the fields it names. */
-export const widgetUpdateSchema = widgetInputSchema.partial().meta({ id: 'WidgetUpdate' });
+const input = widgetInputSchema.shape;
+const limit = widgetLimitsSchema.shape;
+
+/**
+ * An update changes only the fields it names, and of `limits` only the limits it names: unlike
+ * the input, it fills in no defaults (a partial of the input would, and reset every field an
+ * update leaves out). `strings` replaces the widget's own texts as a whole.
+ */
+export const widgetUpdateSchema = z
+  .strictObject({
+    name: input.name,
+    knowledgeBaseIds: input.knowledgeBaseIds,
+    allowedOrigins: input.allowedOrigins,
+    greeting: input.greeting.unwrap(),
+    starterQuestions: input.starterQuestions.unwrap(),
+    fallbackMessage: input.fallbackMessage.unwrap(),
+    themeColor: input.themeColor.unwrap(),
+    position: input.position.unwrap(),
+    strings: input.strings.unwrap(),
+    limits: z.strictObject({
+      visitorQuestionsPerMinute: limit.visitorQuestionsPerMinute.unwrap().optional(),
+      widgetQuestionsPerMinute: limit.widgetQuestionsPerMinute.unwrap().optional(),
+      dailyQuestions: limit.dailyQuestions.unwrap().optional(),
+    }),
+    enabled: input.enabled.unwrap(),
+  })
+  .partial()
+  .meta({ id: 'WidgetUpdate' });
+export type WidgetUpdate = z.input<typeof widgetUpdateSchema>;
 
 export const widgetSchema = z
   .strictObject({

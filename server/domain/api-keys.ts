@@ -28,7 +28,7 @@ export type ApiKeyRecord = {
 
 export type ApiKeyState = 'active' | 'expired' | 'revoked';
 
-function randomBase62(length: number): string {
+export function randomBase62(length: number): string {
   let out = '';
   for (let i = 0; i < length; i++) out += BASE62[randomInt(62)];
   return out;

@@ -1,0 +1,154 @@
+import type { VisitorCitation } from '../../common/contract/widget.ts';
+import { randomBase62 } from './api-keys.ts';
+
+export type VisitorSessionRecord = {
+  id: string;
+  widgetId: string;
+  /** The origin the session was started from (the page that embeds the widget). */
+  origin: string;
+  /** HMAC of the visitor's address (VisitorSessions.hashAddress); never the address itself. */
+  ipHash: string;
+  startedAt: number;
+  lastSeenAt: number;
+};
+
+export type VisitorRating = 'up' | 'down';
+
+/** One question of a visitor and the answer shown. Its id is the `answerId` feedback names. */
+export type VisitorTurnRecord = {
+  id: string;
+  sessionId: string;
+  widgetId: string;
+  /** The knowledge base that answered (of a widget's several, the one that supported it best). */
+  knowledgeBaseId: string;
+  question: string;
+  answer: string;
+  answered: boolean;
+  citations: VisitorCitation[];
+  latencyMs: number;
+  feedback: VisitorRating | null;
+  askedAt: number;
+};
+
+/** A conversation as the owner's list shows it. */
+export type ConversationSummary = VisitorSessionRecord & { turns: number; unanswered: number };
+
+export type PruneResult = { sessions: number; turns: number };
+
+export type VisitorUsageTotals = { questions: number; answered: number; feedbackUp: number; feedbackDown: number };
+export type VisitorUsage = { totals: VisitorUsageTotals; byWidget: Array<{ widgetId: string } & VisitorUsageTotals> };
+export type VisitorUsageFilter = { from: number; to: number; knowledgeBaseId?: string | undefined; knowledgeBaseIds?: string[] | undefined };
+
+/**
+ * Where conversations are kept (server/storage/visitor-repo.ts). A turn and its usage counts are
+ * written in one transaction, and so is a change of feedback, so usage never drifts from them;
+ * usage counts outlive the conversations, which retention removes.
+ */
+export interface VisitorRepository {
+  insertSession(session: VisitorSessionRecord): void;
+  getSession(id: string): VisitorSessionRecord | null;
+  /** Stores the turn, moves its session's last-seen time and counts it in usage. */
+  insertTurn(turn: VisitorTurnRecord): void;
+  /**
+   * Rates a turn of that session ('missing' when it holds no such turn). A changed rating moves
+   * its count from one to the other, in the hour the question was asked.
+   */
+  rate(sessionId: string, turnId: string, rating: VisitorRating): 'rated' | 'missing';
+  deleteSession(id: string): boolean;
+  /**
+   * Removes up to `limit` sessions last seen before `cutoff`, their turns with them, and up to
+   * `limit` turns asked before it in sessions that go on; says how many of each.
+   */
+  pruneBefore(cutoff: number, limit: number): PruneResult;
+  listSessions(filter: { widgetId?: string | undefined; before?: number | undefined; limit: number }): ConversationSummary[];
+  turns(sessionId: string): VisitorTurnRecord[];
+  /** Questions a widget was asked from `since` on, from the usage counts (which retention leaves). */
+  questionsSince(widgetId: string, since: number): number;
+  usage(filter: VisitorUsageFilter): VisitorUsage;
+}
+
+/** The few stored settings this module reads and writes (server/storage/settings-repo.ts). */
+export interface SettingsStore {
+  get(name: string): string | null;
+  set(name: string, value: string): void;
+}
+
+export const DEFAULT_VISITOR_RETENTION_DAYS = 30;
+export const MAX_VISITOR_RETENTION_DAYS = 3_650;
+const RETENTION_SETTING = 'visitor_retention_days';
+
+/**
+ * Visitor conversations: each session with its questions, answers and feedback, kept for the
+ * retention period (a setting, 30 days by default) as the owner's source for conversations,
+ * content gaps and analytics. Nothing here holds a clear IP address.
+ */
+export class VisitorConversations {
+  constructor(
+    private readonly repo: VisitorRepository,
+    private readonly settings: SettingsStore,
+    private readonly clock: () => number = Date.now,
+  ) {}
+
+  startSession(session: Omit<VisitorSessionRecord, 'startedAt' | 'lastSeenAt'>): VisitorSessionRecord {
+    const now = this.clock();
+    const record = { ...session, startedAt: now, lastSeenAt: now };
+    this.repo.insertSession(record);
+    return record;
+  }
+
+  /** The session, unless it was deleted (by the owner, or by retention). */
+  session(id: string): VisitorSessionRecord | null {
+    return this.repo.getSession(id);
+  }
+
+  recordTurn(turn: Omit<VisitorTurnRecord, 'id' | 'feedback' | 'askedAt'> & { askedAt?: number }): VisitorTurnRecord {
+    const record: VisitorTurnRecord = { askedAt: this.clock(), ...turn, id: `ans_${randomBase62(20)}`, feedback: null };
+    this.repo.insertTurn(record);
+    return record;
+  }
+
+  /** Thumbs up or down on an answer of this session; false when the session holds no such answer. */
+  rate(sessionId: string, answerId: string, rating: VisitorRating): boolean {
+    return this.repo.rate(sessionId, answerId, rating) === 'rated';
+  }
+
+  /** "Delete this conversation": the session and every turn of it. */
+  deleteConversation(sessionId: string): boolean {
+    return this.repo.deleteSession(sessionId);
+  }
+
+  /** Conversations, newest first; `before` (a start time) pages through older ones. */
+  conversations(filter: { widgetId?: string; before?: number; limit?: number } = {}): ConversationSummary[] {
+    return this.repo.listSessions({ widgetId: filter.widgetId, before: filter.before, limit: Math.min(Math.max(filter.limit ?? 50, 1), 500) });
+  }
+
+  conversation(sessionId: string): { session: VisitorSessionRecord; turns: VisitorTurnRecord[] } | null {
+    const session = this.repo.getSession(sessionId);
+    return session ? { session, turns: this.repo.turns(sessionId) } : null;
+  }
+
+  questionsSince(widgetId: string, since: number): number {
+    return this.repo.questionsSince(widgetId, since);
+  }
+
+  usage(filter: VisitorUsageFilter): VisitorUsage {
+    return this.repo.usage(filter);
+  }
+
+  retentionDays(): number {
+    const stored = Number(this.settings.get(RETENTION_SETTING));
+    return Number.isInteger(stored) && stored >= 1 && stored <= MAX_VISITOR_RETENTION_DAYS ? stored : DEFAULT_VISITOR_RETENTION_DAYS;
+  }
+
+  setRetentionDays(days: number): void {
+    if (!Number.isInteger(days) || days < 1 || days > MAX_VISITOR_RETENTION_DAYS) {
+      throw new RangeError(`Visitor conversations are kept from 1 to ${MAX_VISITOR_RETENTION_DAYS} days.`);
+    }
+    this.settings.set(RETENTION_SETTING, String(days));
+  }
+
+  /** Removes up to `limit` sessions (and turns) older than the retention period. */
+  pruneExpired(limit: number): PruneResult {
+    return this.repo.pruneBefore(this.clock() - this.retentionDays() * 86_400_000, limit);
+  }
+}

@@ -1,0 +1,114 @@
+import type { WidgetLimits } from '../../common/contract/widget.ts';
+
+/**
+ * An address may ask this many times a visitor's rate: several visitors often share one (an
+ * office, a shop's own Wi-Fi, a mobile carrier's NAT), while one visitor opening session after
+ * session to escape the per-visitor limit still meets this one.
+ */
+export const ADDRESS_FACTOR = 4;
+/** Sessions an address may start per minute: a visitor opens a few tabs, not dozens a minute. */
+export const SESSIONS_PER_ADDRESS_PER_MINUTE = 20;
+/** Ratings a session may send per minute (each answer is rated at most a few times). */
+export const FEEDBACK_PER_SESSION_PER_MINUTE = 30;
+
+const DAY_MS = 86_400_000;
+/** Buckets are swept of idle (full) entries after this many takes, so memory follows active visitors only. */
+const SWEEP_EVERY = 1_000;
+
+export type LimitRefusal = {
+  code: 'rate_limited' | 'daily_limit_reached';
+  /** Which limit refused: for the message and the log. */
+  limit: 'visitor' | 'address' | 'widget' | 'daily' | 'sessions' | 'feedback';
+  retryAfterSeconds: number;
+};
+
+/** A minute's worth of tokens at most: the bucket's size is its rate per minute. */
+type Bucket = { tokens: number; at: number; perMinute: number };
+type Demand = { key: string; perMinute: number; limit: LimitRefusal['limit'] };
+
+/**
+ * The visitor side's limits, held in memory (a restart forgives everyone, as with API keys),
+ * except the daily cap, which starts each day from the stored count of questions so that a
+ * restart does not reset it. Rates are token buckets of a minute's worth: a visitor may ask
+ * their per-minute number at once, then one more each 1/rate of a minute. A refused request
+ * takes nothing from any bucket.
+ */
+export class VisitorLimits {
+  private readonly buckets = new Map<string, Bucket>();
+  private readonly days = new Map<string, { day: number; count: number }>();
+  private takes = 0;
+
+  constructor(
+    /** Questions a widget was asked from a time on (the stored count). */
+    private readonly askedSince: (widgetId: string, since: number) => number,
+    private readonly clock: () => number = Date.now,
+  ) {}
+
+  /** Takes one question for the visitor's session, their address and the widget, within its daily cap. */
+  takeQuestion(widget: { id: string; limits: WidgetLimits }, sessionId: string, address: string): LimitRefusal | null {
+    const { visitorQuestionsPerMinute: visitor, widgetQuestionsPerMinute, dailyQuestions } = widget.limits;
+    const today = this.today(widget.id);
+    const demands: Demand[] = [
+      { key: `q:s:${sessionId}`, perMinute: visitor, limit: 'visitor' },
+      { key: `q:a:${widget.id}:${address}`, perMinute: visitor * ADDRESS_FACTOR, limit: 'address' },
+      { key: `q:w:${widget.id}`, perMinute: widgetQuestionsPerMinute, limit: 'widget' },
+    ];
+    // A full daily cap wins over a rate: its wait is the longer.
+    if (today.count >= dailyQuestions) {
+      const wait = Math.ceil((today.day + DAY_MS - this.clock()) / 1000);
+      return { code: 'daily_limit_reached', limit: 'daily', retryAfterSeconds: Math.max(1, wait) };
+    }
+    const refusal = this.take(demands);
+    if (!refusal) today.count++;
+    return refusal;
+  }
+
+  takeSession(widgetId: string, address: string): LimitRefusal | null {
+    return this.take([{ key: `s:a:${widgetId}:${address}`, perMinute: SESSIONS_PER_ADDRESS_PER_MINUTE, limit: 'sessions' }]);
+  }
+
+  takeFeedback(sessionId: string): LimitRefusal | null {
+    return this.take([{ key: `f:s:${sessionId}`, perMinute: FEEDBACK_PER_SESSION_PER_MINUTE, limit: 'feedback' }]);
+  }
+
+  /**
+   * Takes a token from each bucket, or from none: the first refusal (in the order given) is
+   * reported, with the wait until every bucket would allow the request.
+   */
+  private take(demands: Demand[]): LimitRefusal | null {
+    const now = this.clock();
+    if (++this.takes % SWEEP_EVERY === 0) this.sweep(now);
+    const buckets = demands.map((d) => this.refilled(d, now));
+    const waits = buckets.map((b) => (b.tokens >= 1 ? 0 : Math.max(1, Math.ceil(((1 - b.tokens) * 60) / b.perMinute))));
+    const refused = waits.findIndex((w) => w > 0);
+    if (refused >= 0) return { code: 'rate_limited', limit: demands[refused]!.limit, retryAfterSeconds: Math.max(...waits) };
+    buckets.forEach((b, i) => {
+      b.tokens -= 1;
+      this.buckets.set(demands[i]!.key, b);
+    });
+    return null;
+  }
+
+  /** A bucket's state now; its size follows the widget's current limit. */
+  private refilled({ key, perMinute }: Demand, now: number): Bucket {
+    const bucket = this.buckets.get(key) ?? { tokens: perMinute, at: now, perMinute };
+    return { tokens: Math.min(perMinute, bucket.tokens + ((now - bucket.at) / 60_000) * perMinute), at: now, perMinute };
+  }
+
+  /** The widget's count of questions today (UTC), read from storage once a day. */
+  private today(widgetId: string): { day: number; count: number } {
+    const day = Math.floor(this.clock() / DAY_MS) * DAY_MS;
+    let today = this.days.get(widgetId);
+    if (!today || today.day !== day) {
+      today = { day, count: this.askedSince(widgetId, day) };
+      this.days.set(widgetId, today);
+    }
+    return today;
+  }
+
+  private sweep(now: number): void {
+    for (const [key, bucket] of this.buckets) {
+      if (bucket.tokens + ((now - bucket.at) / 60_000) * bucket.perMinute >= bucket.perMinute) this.buckets.delete(key);
+    }
+  }
+}

@@ -1,0 +1,145 @@
+import {
+  DEFAULT_WIDGET_STRINGS,
+  type PublicWidgetConfig,
+  VISITOR_QUESTION_MAX,
+  type WIDGET_POSITIONS,
+  type WidgetInput,
+  type WidgetLimits,
+  type WidgetStrings,
+  type WidgetUpdate,
+  widgetInputSchema,
+  widgetUpdateSchema,
+} from '../../common/contract/widget.ts';
+import { randomBase62 } from './api-keys.ts';
+
+/** What a widget is, apart from its id, name, state and times: stored as one JSON document. */
+export type WidgetSettings = {
+  knowledgeBaseIds: string[];
+  allowedOrigins: string[];
+  greeting: string;
+  starterQuestions: string[];
+  fallbackMessage: string;
+  themeColor: string;
+  position: (typeof WIDGET_POSITIONS)[number];
+  strings: Partial<WidgetStrings>;
+  limits: WidgetLimits;
+};
+
+export type WidgetRecord = WidgetSettings & {
+  id: string;
+  name: string;
+  enabled: boolean;
+  createdAt: number;
+  updatedAt: number;
+};
+
+/** Where widgets are kept (server/storage/widget-repo.ts). A deleted widget is never returned. */
+export interface WidgetRepository {
+  insert(widget: WidgetRecord): void;
+  get(id: string): WidgetRecord | null;
+  list(): WidgetRecord[];
+  /** Replaces the stored widget; false when there is none (or it was deleted). */
+  update(widget: WidgetRecord): boolean;
+  markDeleted(id: string, at: number): boolean;
+}
+
+export const WIDGET_ID_PREFIX = 'wgt_';
+
+export function newWidgetId(): string {
+  return `${WIDGET_ID_PREFIX}${randomBase62(20)}`;
+}
+
+/**
+ * The visitor assistant's widgets: an Owner or Admin creates, changes, disables and deletes them
+ * (the admin API and the CLI call this); the public side reads `forVisitors`. Inputs are parsed
+ * with the contract's schemas here, so every caller gets the same defaults and the same refusals
+ * (a ZodError for invalid input).
+ */
+export class WidgetService {
+  constructor(
+    private readonly repo: WidgetRepository,
+    private readonly clock: () => number = Date.now,
+  ) {}
+
+  create(input: WidgetInput): WidgetRecord {
+    const { name, enabled, ...settings } = widgetInputSchema.parse(input);
+    const now = this.clock();
+    const widget: WidgetRecord = {
+      id: newWidgetId(),
+      name,
+      enabled,
+      ...settings,
+      knowledgeBaseIds: unique(settings.knowledgeBaseIds),
+      allowedOrigins: unique(settings.allowedOrigins),
+      createdAt: now,
+      updatedAt: now,
+    };
+    this.repo.insert(widget);
+    return widget;
+  }
+
+  get(id: string): WidgetRecord | null {
+    return this.repo.get(id);
+  }
+
+  list(): WidgetRecord[] {
+    return this.repo.list();
+  }
+
+  /** Changes the fields the update names (limits one by one); null when there is no such widget. */
+  update(id: string, update: WidgetUpdate): WidgetRecord | null {
+    const changes = widgetUpdateSchema.parse(update);
+    const current = this.repo.get(id);
+    if (!current) return null;
+    const { limits, knowledgeBaseIds, allowedOrigins, ...rest } = changes;
+    const next: WidgetRecord = {
+      ...current,
+      ...definedOnly(rest),
+      ...(knowledgeBaseIds ? { knowledgeBaseIds: unique(knowledgeBaseIds) } : {}),
+      ...(allowedOrigins ? { allowedOrigins: unique(allowedOrigins) } : {}),
+      limits: { ...current.limits, ...definedOnly(limits ?? {}) },
+      updatedAt: this.clock(),
+    };
+    return this.repo.update(next) ? next : null;
+  }
+
+  /** Visitors see a disabled widget as no widget at all; its settings and conversations are kept. */
+  disable(id: string): WidgetRecord | null {
+    return this.update(id, { enabled: false });
+  }
+
+  enable(id: string): WidgetRecord | null {
+    return this.update(id, { enabled: true });
+  }
+
+  /** Deleted for good as far as anyone can see; its conversations stay until retention removes them. */
+  delete(id: string): boolean {
+    return this.repo.markDeleted(id, this.clock());
+  }
+
+  /** The widget a visitor's request names, when it exists and is enabled. */
+  forVisitors(id: string): WidgetRecord | null {
+    const widget = this.repo.get(id);
+    return widget?.enabled ? widget : null;
+  }
+}
+
+/** What the widget needs to draw itself: the texts with the defaults filled in, nothing about its limits or bases. */
+export function publicWidgetConfig(widget: WidgetRecord): PublicWidgetConfig {
+  return {
+    id: widget.id,
+    greeting: widget.greeting,
+    starterQuestions: widget.starterQuestions,
+    fallbackMessage: widget.fallbackMessage,
+    themeColor: widget.themeColor,
+    position: widget.position,
+    strings: { ...DEFAULT_WIDGET_STRINGS, ...widget.strings },
+    questionMaxLength: VISITOR_QUESTION_MAX,
+  };
+}
+
+const unique = (values: string[]) => [...new Set(values)];
+
+function definedOnly<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}

@@ -1,0 +1,87 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { ZodError } from 'zod';
+import { DEFAULT_WIDGET_STRINGS, VISITOR_QUESTION_MAX, WIDGET_ID_PATTERN, publicWidgetConfigSchema } from '../common/contract/widget.ts';
+import { WidgetService, publicWidgetConfig } from '../server/domain/widgets.ts';
+import { type Db, openDatabase } from '../server/storage/db.ts';
+import { WidgetRepo } from '../server/storage/widget-repo.ts';
+import { tempDataDir } from './helpers/test-app.ts';
+
+describe('WidgetService (real SQLite)', () => {
+  let db: Db;
+  let now = Date.UTC(2026, 2, 1);
+  let widgets: WidgetService;
+  before(() => {
+    db = openDatabase(tempDataDir());
+    widgets = new WidgetService(new WidgetRepo(db), () => now);
+  });
+  after(() => db.close());
+
+  const input = { name: ' Shop ', knowledgeBaseIds: ['kb-main', 'kb-main'], allowedOrigins: ['https://shop.example'] };
+
+  it('creates a widget with a random public id and the contract defaults filled in', () => {
+    const widget = widgets.create(input);
+    assert.match(widget.id, WIDGET_ID_PATTERN);
+    assert.notEqual(widgets.create(input).id, widget.id);
+    assert.equal(widget.name, 'Shop');
+    assert.deepEqual(widget.knowledgeBaseIds, ['kb-main'], 'duplicates dropped');
+    assert.equal(widget.enabled, true);
+    assert.equal(widget.position, 'bottom-right');
+    assert.deepEqual(widget.limits, { visitorQuestionsPerMinute: 6, widgetQuestionsPerMinute: 60, dailyQuestions: 2_000 });
+    assert.deepEqual(widget.strings, {});
+    assert.equal(widget.createdAt, now);
+    assert.deepEqual(widgets.get(widget.id), widget, 'read back as written');
+  });
+
+  it('refuses invalid input with the contract schema', () => {
+    assert.throws(() => widgets.create({ ...input, allowedOrigins: ['https://shop.example/path'] }), ZodError);
+    assert.throws(() => widgets.create({ ...input, knowledgeBaseIds: [] }), ZodError);
+    assert.throws(() => widgets.create({ ...input, themeColor: 'red' } as never), ZodError);
+    assert.throws(() => widgets.create({ ...input, unknown: 1 } as never), ZodError);
+  });
+
+  it('updates only the fields an update names, limits one by one', () => {
+    const widget = widgets.create({ ...input, greeting: 'Hi', enabled: false, limits: { visitorQuestionsPerMinute: 3, widgetQuestionsPerMinute: 30, dailyQuestions: 100 } });
+    now += 1_000;
+    const updated = widgets.update(widget.id, { name: 'Renamed', limits: { dailyQuestions: 50 } })!;
+    assert.equal(updated.name, 'Renamed');
+    assert.equal(updated.greeting, 'Hi', 'kept');
+    assert.equal(updated.enabled, false, 'kept (an update does not re-enable)');
+    assert.deepEqual(updated.limits, { visitorQuestionsPerMinute: 3, widgetQuestionsPerMinute: 30, dailyQuestions: 50 });
+    assert.equal(updated.updatedAt, now);
+    assert.equal(updated.createdAt, widget.createdAt);
+    assert.deepEqual(widgets.get(widget.id), updated);
+    assert.equal(widgets.update('wgt_00000000000000000000', { name: 'x' }), null);
+    assert.throws(() => widgets.update(widget.id, { limits: { dailyQuestions: 0 } }), ZodError);
+  });
+
+  it('a disabled widget is no widget to visitors; enabling it brings it back', () => {
+    const widget = widgets.create(input);
+    assert.ok(widgets.forVisitors(widget.id));
+    widgets.disable(widget.id);
+    assert.equal(widgets.forVisitors(widget.id), null);
+    assert.equal(widgets.get(widget.id)?.enabled, false);
+    widgets.enable(widget.id);
+    assert.ok(widgets.forVisitors(widget.id));
+  });
+
+  it('a deleted widget is gone for everyone and cannot be changed', () => {
+    const widget = widgets.create(input);
+    assert.equal(widgets.delete(widget.id), true);
+    assert.equal(widgets.get(widget.id), null);
+    assert.equal(widgets.forVisitors(widget.id), null);
+    assert.ok(!widgets.list().some((w) => w.id === widget.id));
+    assert.equal(widgets.update(widget.id, { enabled: true }), null);
+    assert.equal(widgets.delete(widget.id), false);
+  });
+
+  it('the public config holds the texts with defaults, and nothing about bases, origins or limits', () => {
+    const widget = widgets.create({ ...input, strings: { send: 'Senden' } });
+    const config = publicWidgetConfigSchema.parse(publicWidgetConfig(widget));
+    assert.equal(config.strings.send, 'Senden');
+    assert.equal(config.strings.title, DEFAULT_WIDGET_STRINGS.title);
+    assert.equal(config.questionMaxLength, VISITOR_QUESTION_MAX);
+    const text = JSON.stringify(config);
+    for (const hidden of ['kb-main', 'shop.example', 'dailyQuestions', 'Shop']) assert.ok(!text.includes(hidden), hidden);
+  });
+});
