@@ -97,7 +97,8 @@ export const widgetInputSchema = z
     limits: widgetLimitsSchema.default({ visitorQuestionsPerMinute: 6, widgetQuestionsPerMinute: 60, dailyQuestions: 2_000 }),
     enabled: z.boolean().default(true),
   })
-  .meta({ id: 'WidgetInput' });
+  // Not "WidgetInput": the OpenAPI generator names the input form of the Widget schema so.
+  .meta({ id: 'WidgetCreate' });
 export type WidgetInput = z.input<typeof widgetInputSchema>;
 
 const input = widgetInputSchema.shape;
