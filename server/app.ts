@@ -44,6 +44,8 @@ import type { SearchService } from './retrieval/search.ts';
 import type { ItemReadRepo } from './storage/item-read-repo.ts';
 import type { ItemRepo } from './storage/item-repo.ts';
 import type { JobRepo } from './storage/jobs/job-repo.ts';
+import type { VisitorConversations } from './domain/visitor-conversations.ts';
+import type { Listener, WidgetService } from './domain/widgets.ts';
 
 export const API_VERSION = '1.0.0';
 
@@ -55,7 +57,7 @@ const nextRequestId = () => `${REQUEST_ID_PREFIX}${(++requestCounter).toString(3
 
 export type AppDeps = {
   config: Pick<Config, 'bodyLimitBytes' | 'bulkLimit' | 'rateLimit' | 'logLevel' | 'logFormat' | 'bodyTimeoutMs'> &
-    Partial<Pick<Config, 'dataDir' | 'host' | 'port' | 'workers' | 'desktopSignInToken'>>;
+    Partial<Pick<Config, 'dataDir' | 'host' | 'port' | 'workers' | 'desktopSignInToken'>> & { publicListener?: Listener | null };
   keys: ApiKeyService;
   queue: JobQueue;
   items: ItemRepo;
@@ -76,6 +78,9 @@ export type AppDeps = {
   secretStore?: string;
   llmSettings: LlmSettings;
   backups: ScheduledBackups;
+  // The visitor assistant's widgets, and their questions for today's count.
+  widgets: WidgetService;
+  visitorConversations: VisitorConversations;
   /** The server's logger (server/logging.ts); made from the config when absent. */
   logger?: Logger;
   /** Where the built dashboard is; defaults to out/renderer of the checkout. */
@@ -157,6 +162,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       workers: config.workers ?? 0,
       secretStore: deps.secretStore ?? 'file',
       desktopSignIn: Boolean(config.desktopSignInToken),
+      publicListener: config.publicListener ?? null,
     }),
   });
   await registerDashboard(app, deps.rendererDir);
