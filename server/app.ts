@@ -60,7 +60,7 @@ export const nextRequestId = () => `${REQUEST_ID_PREFIX}${(++requestCounter).toS
 
 export type AppDeps = {
   config: Pick<Config, 'bodyLimitBytes' | 'bulkLimit' | 'rateLimit' | 'logLevel' | 'logFormat' | 'bodyTimeoutMs'> &
-    Partial<Pick<Config, 'dataDir' | 'host' | 'port' | 'workers' | 'desktopSignInToken' | 'trustedProxies'>>;
+    Partial<Pick<Config, 'dataDir' | 'host' | 'port' | 'workers' | 'desktopSignInToken' | 'trustedProxies' | 'publicListener'>>;
   keys: ApiKeyService;
   queue: JobQueue;
   items: ItemRepo;
@@ -170,6 +170,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       workers: config.workers ?? 0,
       secretStore: deps.secretStore ?? 'file',
       desktopSignIn: Boolean(config.desktopSignInToken),
+      publicListener: config.publicListener ?? null,
     }),
   });
   await registerDashboard(app, deps.rendererDir);

@@ -13,6 +13,7 @@ import { displayPrefix } from './domain/api-keys.ts';
 import { BACKUP_USAGE, backupCommand, restoreCommand } from './backup-command.ts';
 import { IMPORT_USAGE, importCommand } from './import/import-command.ts';
 import { USERS_USAGE, usersCommand } from './users-command.ts';
+import { configuredWidgetBaseUrl, WIDGETS_USAGE, widgetsCommand } from './widgets-command.ts';
 
 const USAGE = `Usage: localiq <command>
 
@@ -26,6 +27,7 @@ const USAGE = `Usage: localiq <command>
                                           list jobs, newest first
 ${IMPORT_USAGE}
 ${USERS_USAGE}
+${WIDGETS_USAGE}
 ${BACKUP_USAGE}
 
 Scopes: ${SCOPES.join(', ')}
@@ -257,6 +259,8 @@ export async function main(argv: string[]): Promise<number> {
         return await jobsCommand(rest);
       case 'users':
         return await usersCommand(rest, withServices, (message) => new UsageError(message));
+      case 'widgets':
+        return await widgetsCommand(rest, withServices, (message) => new UsageError(message), () => configuredWidgetBaseUrl(loadConfig()));
       case 'import':
         return await importCommand(rest, (message) => new UsageError(message));
       case 'backup':

@@ -3,6 +3,7 @@ import { SCOPE_DESCRIPTIONS, SCOPES } from './scopes.ts';
 import { sourceTypeSchema } from './ingest.ts';
 import { jobStatusSchema, type JobView } from './jobs.ts';
 import { identifier, safeText } from './text-rules.ts';
+import type { Widget } from './widget.ts';
 
 /**
  * The dashboard's admin API (`/admin/api/*`): what the React UI sends and receives. It is a
@@ -174,6 +175,8 @@ export type AdminSettings = {
   workers: number;
   secretStore: string;
   desktopSignIn: boolean;
+  /** The visitor side's own listener (LOCALIQ_PUBLIC_HOST/PORT); null when the main one serves it alone. */
+  publicListener: { host: string; port: number } | null;
 };
 
 /** `GET /admin/api/disk`: whether the disk holding the data folder is full. */
@@ -186,3 +189,19 @@ export type DiskConditionView = {
   freeBytes: number | null;
   message: string | null;
 };
+
+/** A widget as the dashboard and the CLI show it: with the line to paste and its questions today. */
+export type AdminWidget = Widget & {
+  snippet: string;
+  /** The hosted chat page, `/w/<id>`. */
+  pageUrl: string;
+  /** Questions asked today (UTC), the day its daily limit counts. */
+  questionsToday: number;
+};
+
+/**
+ * Where the snippets point: the public listener's address when LocalIQ runs one, else the address
+ * the dashboard was opened at. Behind a shop's reverse proxy, the owner writes the proxy's host.
+ */
+export type WidgetAddress = { baseUrl: string; publicListener: boolean };
+export type AdminWidgetList = { data: AdminWidget[]; address: WidgetAddress };

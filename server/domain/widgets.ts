@@ -138,6 +138,44 @@ export function publicWidgetConfig(widget: WidgetRecord): PublicWidgetConfig {
   };
 }
 
+/** A listener's address as configured (LOCALIQ_HOST/PORT, LOCALIQ_PUBLIC_HOST/PORT). */
+export type Listener = { host: string; port: number };
+
+/** Addresses that mean "every interface": a browser cannot use them as a host name. */
+const EVERY_INTERFACE = new Set(['0.0.0.0', '::', '[::]']);
+
+/**
+ * Where visitors' browsers fetch the widget from (scheme, host and port, no trailing slash): the
+ * public listener when LocalIQ runs one, else the main listener as `reachedAt` names it (the
+ * dashboard's own address, or the configured one from the command line). A listener on every
+ * interface is named by `reachedAt`'s host, which is how this machine is known on the network.
+ * Behind a shop's reverse proxy, the owner writes the proxy's address in its place.
+ */
+export function widgetBaseUrl(publicListener: Listener | null, reachedAt: URL): string {
+  return publicListener ? listenerUrl(publicListener, reachedAt.hostname) : reachedAt.origin;
+}
+
+/** A listener's address as a browser writes it; one on every interface is named by `machineName`. */
+export function listenerUrl(listener: Listener, machineName: string): string {
+  const host = EVERY_INTERFACE.has(listener.host) ? machineName : listener.host;
+  return `http://${host.includes(':') && !host.startsWith('[') ? `[${host}]` : host}:${listener.port}`;
+}
+
+/** The one line a shop pastes into its pages. */
+export function widgetSnippet(baseUrl: string, widgetId: string): string {
+  return `<script src="${baseUrl}/widget.js" data-widget="${widgetId}" async></script>`;
+}
+
+/** The widget's hosted chat page, for a link, a kiosk or a QR code. */
+export function hostedPageUrl(baseUrl: string, widgetId: string): string {
+  return `${baseUrl}/w/${widgetId}`;
+}
+
+/** The start of the current day in UTC, the day a widget's daily limit counts. */
+export function startOfUtcDay(now: number): number {
+  return now - (now % 86_400_000);
+}
+
 const unique = (values: string[]) => [...new Set(values)];
 
 function definedOnly<T extends object>(value: T): Partial<T> {

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
+import { CLI, cliEnv } from '../helpers/server-process.ts';
 import { useDashboardSession } from './dashboard-session.ts';
 
 /** The narrowest desktop window LocalIQ supports, a small laptop, and a large screen. */
@@ -49,6 +51,18 @@ async function layoutProblems(page: Page): Promise<string[]> {
   });
 }
 
+/** A widget with long names and several origins, made with the CLI as an operator would. */
+function createWidget(dataDir: string): string {
+  const origins = ['https://www.bakery-and-pastry-shop.example', 'https://*.bakery-and-pastry-shop.example', 'http://localhost:8080'];
+  const created = spawnSync(
+    process.execPath,
+    [CLI, 'widgets', 'create', '--name', 'Bakery and pastry shop assistant for the webshop', '--knowledge-base', KB, ...origins.flatMap((o) => ['--origin', o]), '--json'],
+    { env: cliEnv(dataDir), encoding: 'utf8' },
+  );
+  assert.equal(created.status, 0, created.stderr);
+  return JSON.parse(created.stdout).id as string;
+}
+
 describe('every screen fits windows from 720 px up (real server, real Chromium)', { timeout: 240_000 }, () => {
   const app = useDashboardSession({
     signInOwner: true,
@@ -77,6 +91,8 @@ describe('every screen fits windows from 720 px up (real server, real Chromium)'
       ...(await nav.evaluateAll((links) => links.map((a) => (a as HTMLAnchorElement).hash))),
       `#/knowledge/${KB}`,
       `#/knowledge/${KB}/items/${ITEMS[0]!.integrationId}/${ITEMS[0]!.externalId}`,
+      '#/widgets/new',
+      `#/widgets/${createWidget(app.dataDir)}`,
     ];
     assert.ok(routes.length >= 10, `every screen of the menu: ${routes.join(' ')}`);
     const problems: string[] = [];

@@ -6,6 +6,7 @@ import { KeysScreen } from './keys.tsx';
 import { KnowledgeScreen } from './knowledge.tsx';
 import { MonitorScreen } from './monitor.tsx';
 import { SettingsScreen } from './settings.tsx';
+import { WidgetsScreen } from './widgets.tsx';
 
 /**
  * The dashboard's screens, in navigation order. Adding a screen is one entry here: `path` is the
@@ -17,6 +18,7 @@ export const SCREENS: Screen[] = [
   { path: 'knowledge', label: 'Knowledge', component: KnowledgeScreen },
   { path: 'ingestion', label: 'Ingestion', component: MonitorScreen },
   { path: 'chat', label: 'Chat', component: ChatScreen },
+  { path: 'widgets', label: 'Widgets', component: WidgetsScreen },
   { path: 'keys', label: 'API keys', component: KeysScreen },
   { path: 'console', label: 'API console', component: ConsoleScreen },
   { path: 'import', label: 'Import', component: ImportScreen },

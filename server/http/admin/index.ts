@@ -16,6 +16,8 @@ import type { MonitorRepo } from '../../storage/monitor-repo.ts';
 import type { Assistant } from '../../retrieval/answer/assistant.ts';
 import type { LlmSettings } from '../../retrieval/answer/llm-settings.ts';
 import type { UsageRepo } from '../../storage/usage-repo.ts';
+import type { VisitorConversations } from '../../domain/visitor-conversations.ts';
+import type { WidgetService } from '../../domain/widgets.ts';
 import { registerAdminAuth } from './admin-auth.ts';
 import { assistantAdminRoutes } from './assistant-routes.ts';
 import { backupRoutes } from './backup-routes.ts';
@@ -26,6 +28,7 @@ import { monitorRoutes } from './monitor-routes.ts';
 import { sessionRoutes } from './session-routes.ts';
 import { settingsRoutes } from './settings-routes.ts';
 import { userRoutes } from './user-routes.ts';
+import { widgetRoutes } from './widget-routes.ts';
 
 export type AdminApiOptions = {
   users: UserService;
@@ -47,6 +50,8 @@ export type AdminApiOptions = {
   backups: ScheduledBackups;
   /** Most items in one bulk push (LOCALIQ_BULK_LIMIT), for the file import. */
   bulkLimit: number;
+  widgets: WidgetService;
+  visitorConversations: VisitorConversations;
 };
 
 /**
@@ -68,4 +73,5 @@ export const adminApi: FastifyPluginAsync<AdminApiOptions> = async (app, { prefi
   await app.register(assistantAdminRoutes, options);
   await app.register(backupRoutes, options);
   await app.register(importRoutes, options);
+  await app.register(widgetRoutes, options);
 };

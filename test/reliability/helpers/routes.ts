@@ -243,6 +243,11 @@ export const ADMIN_ROUTES: AdminRouteSpec[] = [
   { method: 'GET', path: '/backup/schedule', access: 'owner' },
   { method: 'PUT', path: '/backup/schedule', access: 'owner', body: () => ({ enabled: true, folder: '/tmp', hour: 3, keep: 7 }) },
   { method: 'POST', path: '/backup/run', access: 'owner' },
+  { method: 'GET', path: '/widgets', access: 'member' },
+  { method: 'POST', path: '/widgets', access: 'manager', body: () => ({ name: 'planted', knowledgeBaseIds: ['kb-main'], allowedOrigins: ['https://evil.example'] }) },
+  { method: 'GET', path: '/widgets/:widgetId', access: 'member', params: { widgetId: 'wgt_00000000000000000000' } },
+  { method: 'PATCH', path: '/widgets/:widgetId', access: 'manager', params: { widgetId: 'wgt_00000000000000000000' }, body: () => ({ allowedOrigins: ['https://evil.example'] }) },
+  { method: 'DELETE', path: '/widgets/:widgetId', access: 'manager', params: { widgetId: 'wgt_00000000000000000000' } },
 ];
 
 /**

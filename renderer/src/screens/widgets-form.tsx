@@ -1,0 +1,454 @@
+import { type FormEvent, useEffect, useState } from 'react';
+import type { z } from 'zod';
+import { ErrorAnswer } from '../../../common/contract/errors.ts';
+import {
+  allowedOriginSchema,
+  DEFAULT_WIDGET_STRINGS,
+  type PublicWidgetConfig,
+  VISITOR_QUESTION_MAX,
+  WIDGET_POSITIONS,
+  type Widget,
+  type WidgetInput,
+  type WidgetLimits,
+  type WidgetStrings,
+  widgetInputSchema,
+} from '../../../common/contract/widget.ts';
+import { ErrorNote, errorText } from '../components/ui.tsx';
+import { WidgetPreview } from './widgets-preview.tsx';
+
+type Position = (typeof WIDGET_POSITIONS)[number];
+type StringKey = keyof WidgetStrings;
+type LimitKey = keyof WidgetLimits;
+
+/** The form as typed: origins one per line, numbers as their inputs hold them, unset texts empty. */
+export type WidgetDraft = {
+  name: string;
+  knowledgeBaseIds: string[];
+  origins: string;
+  greeting: string;
+  starterQuestions: string[];
+  fallbackMessage: string;
+  themeColor: string;
+  position: Position;
+  strings: Partial<Record<StringKey, string>>;
+  limits: Record<LimitKey, string>;
+  enabled: boolean;
+};
+
+/** The contract's defaults, read from its schema so the form never drifts from what the server fills in. */
+const DEFAULTS = widgetInputSchema.parse({ name: 'x', knowledgeBaseIds: ['x'], allowedOrigins: ['https://x.example'] });
+const MAX_STARTERS = 4;
+
+const STRING_LABELS: Record<StringKey, string> = {
+  launcherLabel: 'Launcher button',
+  title: 'Panel title',
+  placeholder: 'Question box',
+  send: 'Send button',
+  close: 'Close button',
+  thinking: 'While an answer is looked up',
+  busy: 'When the assistant is busy',
+  rateLimited: 'When a visitor asked too often',
+  unreachable: 'When LocalIQ cannot be reached',
+  sources: 'Sources heading',
+  helpful: 'Helpful button',
+  notHelpful: 'Not helpful button',
+  thanks: 'After feedback',
+  newConversation: 'New conversation button',
+};
+
+const LIMIT_LABELS: Record<LimitKey, string> = {
+  visitorQuestionsPerMinute: 'Per visitor per minute',
+  widgetQuestionsPerMinute: 'All visitors per minute',
+  dailyQuestions: 'Per day (UTC)',
+};
+
+export function draftOf(widget: Widget | null): WidgetDraft {
+  const source = widget ?? { ...DEFAULTS, name: '', knowledgeBaseIds: [], allowedOrigins: [] };
+  return {
+    name: source.name,
+    knowledgeBaseIds: source.knowledgeBaseIds,
+    origins: source.allowedOrigins.join('\n'),
+    greeting: source.greeting,
+    starterQuestions: source.starterQuestions,
+    fallbackMessage: source.fallbackMessage,
+    themeColor: source.themeColor,
+    position: source.position,
+    strings: source.strings,
+    limits: {
+      visitorQuestionsPerMinute: String(source.limits.visitorQuestionsPerMinute),
+      widgetQuestionsPerMinute: String(source.limits.widgetQuestionsPerMinute),
+      dailyQuestions: String(source.limits.dailyQuestions),
+    },
+    enabled: source.enabled,
+  };
+}
+
+const originLines = (text: string) => text.split('\n').map((line) => line.trim()).filter(Boolean);
+const starters = (draft: WidgetDraft) => draft.starterQuestions.map((q) => q.trim()).filter(Boolean);
+/** Texts left empty take the default, so a widget follows later improvements of the defaults. */
+const ownStrings = (draft: WidgetDraft) => Object.fromEntries(Object.entries(draft.strings).filter(([, text]) => text)) as Partial<WidgetStrings>;
+
+/** What the admin API is sent: every field, as the contract names it. */
+export function inputOf(draft: WidgetDraft): WidgetInput {
+  return {
+    name: draft.name,
+    knowledgeBaseIds: draft.knowledgeBaseIds,
+    allowedOrigins: originLines(draft.origins),
+    greeting: draft.greeting,
+    starterQuestions: starters(draft),
+    fallbackMessage: draft.fallbackMessage,
+    themeColor: draft.themeColor,
+    position: draft.position,
+    strings: ownStrings(draft),
+    limits: {
+      visitorQuestionsPerMinute: Number(draft.limits.visitorQuestionsPerMinute),
+      widgetQuestionsPerMinute: Number(draft.limits.widgetQuestionsPerMinute),
+      dailyQuestions: Number(draft.limits.dailyQuestions),
+    },
+    enabled: draft.enabled,
+  };
+}
+
+/**
+ * The config the widget draws itself from, as the server would send it for these settings: the
+ * default texts under the widget's own, and the last valid colour while one is being typed.
+ */
+export function previewConfigOf(draft: WidgetDraft, widgetId: string | null): PublicWidgetConfig {
+  return {
+    id: widgetId ?? 'wgt_preview',
+    greeting: draft.greeting,
+    starterQuestions: starters(draft),
+    fallbackMessage: draft.fallbackMessage,
+    themeColor: widgetInputSchema.shape.themeColor.safeParse(draft.themeColor).success ? draft.themeColor : DEFAULTS.themeColor,
+    position: draft.position,
+    strings: { ...DEFAULT_WIDGET_STRINGS, ...ownStrings(draft) },
+    questionMaxLength: VISITOR_QUESTION_MAX,
+  };
+}
+
+/** A field's problems, by the form's field keys: `name`, `origins`, `strings.send`, `limits.dailyQuestions`, … */
+type FieldErrors = Record<string, string>;
+
+const FRIENDLY: Record<string, string> = {
+  name: 'Give the widget a name.',
+  knowledgeBaseIds: 'Choose at least one knowledge base: the widget answers from these.',
+  origins: "Add at least one origin: the address of the shop's site, e.g. https://shop.example.",
+};
+
+/** Where a problem the contract (or the server) names goes in the form, and what it says there. */
+function place(path: ReadonlyArray<PropertyKey>, message: string, origins: string[], errors: FieldErrors): void {
+  const [field, index] = path.map(String);
+  if (field === 'allowedOrigins') {
+    const line = index === undefined ? undefined : origins[Number(index)];
+    errors.origins ??= line === undefined ? FRIENDLY.origins! : `"${line}": ${message}`;
+  } else if (field === 'strings' || field === 'limits' || field === 'starterQuestions') {
+    errors[index === undefined ? field : `${field}.${index}`] ??= message;
+  } else if (field) {
+    errors[field] ??= (field === 'name' || field === 'knowledgeBaseIds') && index === undefined ? FRIENDLY[field]! : message;
+  }
+}
+
+function problemsOf(draft: WidgetDraft): FieldErrors {
+  const errors: FieldErrors = {};
+  const result = widgetInputSchema.safeParse(inputOf(draft));
+  if (!result.success) for (const issue of (result.error as z.ZodError).issues) place(issue.path, issue.message, originLines(draft.origins), errors);
+  return errors;
+}
+
+/** The origins are checked line by line as they are typed, with the rule the server applies. */
+function originProblem(text: string): string | undefined {
+  for (const line of originLines(text)) {
+    const checked = allowedOriginSchema.safeParse(line);
+    if (!checked.success) return `"${line}": ${checked.error.issues[0]!.message}`;
+  }
+  return undefined;
+}
+
+function FieldError({ id, error }: { id: string; error: string | undefined }) {
+  return error ? (
+    <p className="error-text" id={id} role="alert">
+      {error}
+    </p>
+  ) : null;
+}
+
+/**
+ * The knowledge bases the widget answers from: existing ones are ticked, not typed, so a typo
+ * cannot leave a widget answering nothing; one that has no items yet can be added by name.
+ */
+function KnowledgeBaseChoice({ known, selected, onChange }: { known: string[]; selected: string[]; onChange: (ids: string[]) => void }) {
+  const [newName, setNewName] = useState('');
+  const [added, setAdded] = useState<string[]>(() => selected.filter((id) => !known.includes(id)));
+  const toggle = (id: string, on: boolean) => onChange(on ? [...selected, id] : selected.filter((k) => k !== id));
+  const add = () => {
+    const name = newName.trim();
+    if (name && !known.includes(name) && !added.includes(name)) setAdded([...added, name]);
+    if (name && !selected.includes(name)) onChange([...selected, name]);
+    setNewName('');
+  };
+  return (
+    <div className="kb-picker">
+      {known.length === 0 && added.length === 0 ? <p className="hint">No knowledge base exists yet: push or import items first.</p> : null}
+      {[...known, ...added.filter((id) => !known.includes(id))].map((id) => (
+        <label key={id} className="check">
+          <input type="checkbox" checked={selected.includes(id)} onChange={(e) => toggle(id, e.target.checked)} />
+          <span>
+            <code>{id}</code> {known.includes(id) ? null : <span className="hint">no items yet: the widget finds nothing there until some are pushed</span>}
+          </span>
+        </label>
+      ))}
+      <div className="inline-add">
+        <div className="field">
+          <label htmlFor="widget-new-kb">Add a knowledge base by name</label>
+          <input
+            id="widget-new-kb"
+            value={newName}
+            maxLength={256}
+            onChange={(e) => setNewName(e.target.value)}
+            onKeyDown={(e) => {
+              if (e.key === 'Enter') {
+                e.preventDefault();
+                add();
+              }
+            }}
+          />
+        </div>
+        <button type="button" className="secondary" onClick={add} disabled={!newName.trim()}>
+          Add
+        </button>
+      </div>
+    </div>
+  );
+}
+
+export type WidgetEditorProps = {
+  widget: Widget | null;
+  knowledgeBases: string[];
+  readOnly: boolean;
+  submitLabel: string;
+  /** Sends the input; an ErrorAnswer's details are shown beside their fields. */
+  save: (input: WidgetInput) => Promise<void>;
+  onCancel: () => void;
+};
+
+/** Every setting of a widget, with the widget itself beside it redrawn as they change. */
+export function WidgetEditor({ widget, knowledgeBases, readOnly, submitLabel, save, onCancel }: WidgetEditorProps) {
+  const [draft, setDraft] = useState<WidgetDraft>(() => draftOf(widget));
+  // Problems show once the form was submitted, then follow every change, so a fixed field clears.
+  const [submitted, setSubmitted] = useState(false);
+  const [serverErrors, setServerErrors] = useState<FieldErrors>({});
+  const [error, setError] = useState<string | null>(null);
+  const [saved, setSaved] = useState(false);
+  const [busy, setBusy] = useState(false);
+  // Disabling or enabling from the page takes effect at once: the form follows it.
+  const enabled = widget?.enabled;
+  useEffect(() => {
+    if (enabled !== undefined) setDraft((d) => ({ ...d, enabled }));
+  }, [enabled]);
+  const liveOrigin = originProblem(draft.origins);
+  const errors: FieldErrors = { ...(submitted ? problemsOf(draft) : {}), ...serverErrors, ...(liveOrigin ? { origins: liveOrigin } : {}) };
+
+  const change = (patch: Partial<WidgetDraft>, ...fields: string[]) => {
+    setDraft((d) => ({ ...d, ...patch }));
+    setSaved(false);
+    setServerErrors((current) => Object.fromEntries(Object.entries(current).filter(([key]) => !fields.some((f) => key === f || key.startsWith(`${f}.`)))));
+  };
+
+  const submit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    setSubmitted(true);
+    setServerErrors({});
+    if (Object.keys(problemsOf(draft)).length > 0) return;
+    setBusy(true);
+    setError(null);
+    try {
+      await save(inputOf(draft));
+      setSaved(true);
+    } catch (e) {
+      const byField: FieldErrors = {};
+      for (const detail of e instanceof ErrorAnswer ? e.details : []) place(detail.path.split('.'), detail.message, originLines(draft.origins), byField);
+      if (Object.keys(byField).length > 0) setServerErrors(byField);
+      else setError(errorText(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+  const described = (field: string) => (errors[field] ? { 'aria-invalid': true, 'aria-describedby': `widget-${field.replace('.', '-')}-error` } : {});
+  const fieldError = (field: string) => <FieldError id={`widget-${field.replace('.', '-')}-error`} error={errors[field]} />;
+
+  return (
+    <div className="widget-editor">
+      <form className="form panel widget-form" onSubmit={(e) => void submit(e)} noValidate aria-label="Widget settings">
+        <fieldset className="plain" disabled={readOnly}>
+          <div className="field">
+            <label htmlFor="widget-name">Name</label>
+            <input id="widget-name" maxLength={100} placeholder="e.g. Shop assistant" value={draft.name} onChange={(e) => change({ name: e.target.value }, 'name')} {...described('name')} />
+            <p className="hint">For you only; visitors never see it.</p>
+            {fieldError('name')}
+          </div>
+
+          <fieldset aria-describedby={errors.knowledgeBaseIds ? 'widget-knowledgeBaseIds-error' : undefined}>
+            <legend>Knowledge bases it answers from</legend>
+            <KnowledgeBaseChoice known={knowledgeBases} selected={draft.knowledgeBaseIds} onChange={(ids) => change({ knowledgeBaseIds: ids }, 'knowledgeBaseIds')} />
+            {fieldError('knowledgeBaseIds')}
+          </fieldset>
+
+          <div className="field">
+            <label htmlFor="widget-origins">Allowed origins, one per line</label>
+            <textarea
+              id="widget-origins"
+              rows={3}
+              spellCheck={false}
+              placeholder={'https://shop.example\nhttps://*.shop.example'}
+              value={draft.origins}
+              onChange={(e) => change({ origins: e.target.value }, 'origins')}
+              {...described('origins')}
+            />
+            <p className="hint">
+              The sites whose pages may show the widget: scheme, host and port as in the browser's address bar, without a path.{' '}
+              <code>https://*.example.com</code> allows every subdomain (not <code>example.com</code> itself).
+            </p>
+            {fieldError('origins')}
+          </div>
+
+          <div className="field">
+            <label htmlFor="widget-greeting">Greeting</label>
+            <textarea id="widget-greeting" rows={2} maxLength={500} value={draft.greeting} onChange={(e) => change({ greeting: e.target.value }, 'greeting')} {...described('greeting')} />
+            {fieldError('greeting')}
+          </div>
+
+          <fieldset>
+            <legend>Starter questions (up to {MAX_STARTERS})</legend>
+            <p className="hint">Shown as buttons before the first question.</p>
+            <div className="widget-grid">
+              {Array.from({ length: MAX_STARTERS }, (_, i) => (
+                <div className="field" key={i}>
+                  <input
+                    aria-label={`Starter question ${i + 1}`}
+                    maxLength={120}
+                    value={draft.starterQuestions[i] ?? ''}
+                    onChange={(e) => {
+                      const next = Array.from({ length: MAX_STARTERS }, (_, j) => (j === i ? e.target.value : (draft.starterQuestions[j] ?? '')));
+                      change({ starterQuestions: next }, 'starterQuestions');
+                    }}
+                  />
+                </div>
+              ))}
+            </div>
+            {Object.entries(errors)
+              .filter(([key]) => key.startsWith('starterQuestions'))
+              .map(([key, message]) => (
+                <FieldError key={key} id={`widget-${key.replace('.', '-')}-error`} error={message} />
+              ))}
+          </fieldset>
+
+          <div className="field">
+            <label htmlFor="widget-fallback">Fallback message</label>
+            <textarea
+              id="widget-fallback"
+              rows={2}
+              maxLength={500}
+              value={draft.fallbackMessage}
+              onChange={(e) => change({ fallbackMessage: e.target.value }, 'fallbackMessage')}
+              {...described('fallbackMessage')}
+            />
+            <p className="hint">Shown when the knowledge bases do not hold the answer: say how to reach you.</p>
+            {fieldError('fallbackMessage')}
+          </div>
+
+          <div className="widget-look">
+            <div className="field">
+              <label htmlFor="widget-color">Theme colour</label>
+              <div className="color-field">
+                <input
+                  type="color"
+                  aria-label="Pick the theme colour"
+                  value={previewConfigOf(draft, null).themeColor.toLowerCase()}
+                  onChange={(e) => change({ themeColor: e.target.value }, 'themeColor')}
+                />
+                <input id="widget-color" maxLength={7} spellCheck={false} value={draft.themeColor} onChange={(e) => change({ themeColor: e.target.value.trim() }, 'themeColor')} {...described('themeColor')} />
+              </div>
+              {fieldError('themeColor')}
+            </div>
+            <fieldset className="plain">
+              <legend className="as-label">Position</legend>
+              <div className="segmented">
+                {WIDGET_POSITIONS.map((position) => (
+                  <label key={position} className="radio">
+                    <input type="radio" name="widget-position" checked={draft.position === position} onChange={() => change({ position }, 'position')} />
+                    {position === 'bottom-right' ? 'Bottom right' : 'Bottom left'}
+                  </label>
+                ))}
+              </div>
+            </fieldset>
+          </div>
+
+          <details className="widget-texts">
+            <summary>Texts of the widget</summary>
+            <p className="hint">Empty fields use the default shown in grey, e.g. to translate the widget into the shop's language.</p>
+            <div className="widget-grid">
+              {(Object.keys(STRING_LABELS) as StringKey[]).map((key) => (
+                <div className="field" key={key}>
+                  <label htmlFor={`widget-string-${key}`}>{STRING_LABELS[key]}</label>
+                  <input
+                    id={`widget-string-${key}`}
+                    placeholder={DEFAULT_WIDGET_STRINGS[key]}
+                    value={draft.strings[key] ?? ''}
+                    onChange={(e) => change({ strings: { ...draft.strings, [key]: e.target.value } }, `strings.${key}`)}
+                    {...described(`strings.${key}`)}
+                  />
+                  {fieldError(`strings.${key}`)}
+                </div>
+              ))}
+            </div>
+          </details>
+
+          <fieldset>
+            <legend>Questions it answers at most</legend>
+            <div className="widget-grid">
+              {(Object.keys(LIMIT_LABELS) as LimitKey[]).map((key) => (
+                <div className="field" key={key}>
+                  <label htmlFor={`widget-limit-${key}`}>{LIMIT_LABELS[key]}</label>
+                  <input
+                    id={`widget-limit-${key}`}
+                    type="number"
+                    min={1}
+                    value={draft.limits[key]}
+                    onChange={(e) => change({ limits: { ...draft.limits, [key]: e.target.value } }, `limits.${key}`)}
+                    {...described(`limits.${key}`)}
+                  />
+                  {fieldError(`limits.${key}`)}
+                </div>
+              ))}
+            </div>
+            <p className="hint">A visitor who asks more often waits a moment; once the day's questions are used up, the widget says so until midnight UTC.</p>
+          </fieldset>
+
+          <label className="check">
+            <input type="checkbox" checked={draft.enabled} onChange={(e) => change({ enabled: e.target.checked }, 'enabled')} />
+            <span>
+              Enabled <span className="hint">a disabled widget shows nothing on the shop's pages; its settings are kept</span>
+            </span>
+          </label>
+        </fieldset>
+        <ErrorNote error={error} />
+        {saved ? (
+          <p className="valid-note" role="status">
+            Saved.
+          </p>
+        ) : null}
+        {readOnly ? null : (
+          <div className="actions">
+            <button type="button" className="secondary" onClick={onCancel}>
+              Cancel
+            </button>
+            <button type="submit" className="primary" disabled={busy}>
+              {submitLabel}
+            </button>
+          </div>
+        )}
+      </form>
+      <WidgetPreview config={previewConfigOf(draft, widget?.id ?? null)} />
+    </div>
+  );
+}
