@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { ZodError } from 'zod';
-import { DEFAULT_WIDGET_STRINGS, VISITOR_QUESTION_MAX, WIDGET_ID_PATTERN, publicWidgetConfigSchema } from '../common/contract/widget.ts';
+import { VISITOR_QUESTION_MAX } from '../common/contract/visitor-limits.ts';
+import { DEFAULT_WIDGET_STRINGS, WIDGET_ID_PATTERN, publicWidgetConfigSchema } from '../common/contract/widget.ts';
 import { WidgetService, publicWidgetConfig } from '../server/domain/widgets.ts';
 import { type Db, openDatabase } from '../server/storage/db.ts';
 import { WidgetRepo } from '../server/storage/widget-repo.ts';

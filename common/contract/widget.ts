@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { identifier, safeText } from './text-rules.ts';
+import { VISITOR_CONVERSATION_MAX_TURNS, VISITOR_QUESTION_MAX, VISITOR_TURN_MAX } from './visitor-limits.ts';
 
 /**
  * The visitor assistant: a chat widget that a shop's own website embeds with one line,
@@ -14,10 +15,6 @@ import { identifier, safeText } from './text-rules.ts';
 export const WIDGET_ID_PATTERN = /^wgt_[A-Za-z0-9]{20}$/;
 export const widgetIdSchema = z.string().regex(WIDGET_ID_PATTERN, 'a widget id looks like wgt_ followed by 20 letters and digits');
 
-/** A visitor's question: shorter than an API caller's, as a chat box needs no more. */
-export const VISITOR_QUESTION_MAX = 500;
-/** Earlier turns a visitor's browser sends back with a follow-up question. */
-export const VISITOR_CONVERSATION_MAX_TURNS = 10;
 
 /** The texts of the widget's interface, so a German shop can have German buttons. */
 export const widgetStringsSchema = z.strictObject({
@@ -191,7 +188,7 @@ export const visitorAskRequestSchema = z
   .strictObject({
     question: safeText(VISITOR_QUESTION_MAX).trim().min(1),
     conversation: z
-      .array(z.strictObject({ role: z.enum(['user', 'assistant']), content: safeText(4_000).min(1) }))
+      .array(z.strictObject({ role: z.enum(['user', 'assistant']), content: safeText(VISITOR_TURN_MAX).min(1) }))
       .max(VISITOR_CONVERSATION_MAX_TURNS)
       .default([]),
   })

@@ -1,7 +1,7 @@
+import { VISITOR_QUESTION_MAX } from '../../common/contract/visitor-limits.ts';
 import {
   DEFAULT_WIDGET_STRINGS,
   type PublicWidgetConfig,
-  VISITOR_QUESTION_MAX,
   type WIDGET_POSITIONS,
   type WidgetInput,
   type WidgetLimits,

@@ -1,4 +1,5 @@
-import type { PublicWidgetConfig, VISITOR_CONVERSATION_MAX_TURNS } from '../../common/contract/widget.ts';
+import { VISITOR_CONVERSATION_MAX_TURNS as MAX_TURNS, VISITOR_TURN_MAX as TURN_MAX_CHARS } from '../../common/contract/visitor-limits.ts';
+import type { PublicWidgetConfig } from '../../common/contract/widget.ts';
 import { WidgetError, type WidgetApi } from './api.ts';
 import { renderAnswerText } from './answer-text.ts';
 import { ICONS, el, icon } from './dom.ts';
@@ -7,13 +8,6 @@ import type { ConversationStore, Turn } from './store.ts';
 import { stylesheet } from './styles.ts';
 import { deriveTheme } from './theme.ts';
 
-/**
- * The contract's limit, typed against it: the constant itself lives in a module that builds zod
- * schemas, which would weigh more than the whole widget. A change there fails the type check here.
- */
-const MAX_TURNS: typeof VISITOR_CONVERSATION_MAX_TURNS = 10;
-/** The contract's longest turn (visitorAskRequestSchema); longer earlier answers are cut, not refused. */
-const TURN_MAX_CHARS = 4_000;
 /** When a 429 came without a readable Retry-After (the server must expose the header to CORS). */
 const DEFAULT_WAIT_SECONDS = 20;
 

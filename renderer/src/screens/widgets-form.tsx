@@ -1,11 +1,11 @@
 import { type FormEvent, useEffect, useState } from 'react';
 import type { z } from 'zod';
 import { ErrorAnswer } from '../../../common/contract/errors.ts';
+import { VISITOR_QUESTION_MAX } from '../../../common/contract/visitor-limits.ts';
 import {
   allowedOriginSchema,
   DEFAULT_WIDGET_STRINGS,
   type PublicWidgetConfig,
-  VISITOR_QUESTION_MAX,
   WIDGET_POSITIONS,
   type Widget,
   type WidgetInput,
