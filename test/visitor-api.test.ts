@@ -224,7 +224,7 @@ describe('the visitor side (real server, real model)', { timeout: 300_000 }, () 
       [null, false, 'no Origin header'],
     ];
     for (const [origin, allowed, why] of cases) {
-      it(`${origin ?? 'no Origin'} (${why}) → ${allowed ? 'answered, with CORS for it' : '403 origin_not_allowed, no CORS headers'}`, async () => {
+      it(`${origin ?? 'no Origin'} (${why}) → ${allowed ? 'answered, with CORS for it' : '403 origin_not_allowed, readable only for the configuration'}`, async () => {
         const token = await startSession();
         const requests: Array<[string, CallOptions]> = [
           ['config', {}],
@@ -241,7 +241,12 @@ describe('the visitor side (real server, real model)', { timeout: 300_000 }, () 
             assert.equal(res.status, 403, `${label}: ${text}`);
             assert.equal(JSON.parse(text).code, 'origin_not_allowed');
             assert.ok(checkErrorShape(403, headersOf(res), text).ok);
-            for (const header of Object.keys(headersOf(res))) assert.ok(!header.startsWith('access-control-'), `${label}: ${header}`);
+            // Only the configuration's refusal is readable cross-origin, so the widget can say why it does not appear.
+            const readable = route === 'config' && origin !== null;
+            assert.equal(res.headers.get('access-control-allow-origin'), readable ? origin : null, label);
+            for (const header of Object.keys(headersOf(res))) {
+              assert.ok(!header.startsWith('access-control-') || (readable && header === 'access-control-allow-origin'), `${label}: ${header}`);
+            }
             continue;
           }
           assert.equal(res.headers.get('access-control-allow-origin'), origin, `${label}: the exact origin is echoed`);
@@ -274,13 +279,13 @@ describe('the visitor side (real server, real model)', { timeout: 300_000 }, () 
     });
 
     it('X-Forwarded-Host is never read: it cannot make an origin LocalIQ\'s own', async () => {
-      const res = await call('config', { origin: 'https://evil.example', headers: { 'x-forwarded-proto': 'https', 'x-forwarded-host': 'evil.example' } });
+      const res = await call('sessions', { method: 'POST', origin: 'https://evil.example', headers: { 'x-forwarded-proto': 'https', 'x-forwarded-host': 'evil.example' } });
       await refused(res, 403, 'origin_not_allowed', false);
     });
   });
 
   describe('widgets that are off, unknown or deleted', () => {
-    it('answer 404 widget_not_found on every route, preflights included, without CORS headers', async () => {
+    it('answer 404 widget_not_found on every route, preflights included, with CORS only on the configuration', async () => {
       const off = createWidget();
       const token = await startSession({ widgetId: off.id });
       server.services.widgets.disable(off.id);
@@ -294,7 +299,9 @@ describe('the visitor side (real server, real model)', { timeout: 300_000 }, () 
           ['feedback', { method: 'POST', token, body: { answerId: 'ans_x', rating: 'up' } }],
           ['config', { method: 'OPTIONS', headers: { 'access-control-request-method': 'GET' } }],
         ] as Array<[string, CallOptions]>) {
-          await refused(await call(route, { ...options, widgetId }), 404, 'widget_not_found', false);
+          // The configuration's refusal is readable, so the widget can say in the console why it does not appear.
+          const readable = route === 'config' && options.method === undefined;
+          await refused(await call(route, { ...options, widgetId }), 404, 'widget_not_found', readable);
         }
       }
       server.services.widgets.enable(off.id);
@@ -367,6 +374,8 @@ describe('the visitor side (real server, real model)', { timeout: 300_000 }, () 
   describe('limits', () => {
     async function assertLimited(res: Response, code: 'rate_limited' | 'daily_limit_reached', maxWait: number) {
       const retryAfter = Number(res.headers.get('retry-after'));
+      // The widget reads Retry-After from another origin only if it is exposed to it.
+      assert.equal(res.headers.get('access-control-expose-headers'), 'Retry-After');
       await refused(res, 429, code);
       assert.ok(retryAfter >= 1 && retryAfter <= maxWait, `Retry-After ${retryAfter}`);
     }

@@ -66,8 +66,11 @@ function admit(request: FastifyRequest, reply: FastifyReply, options: OriginGate
   // A disabled or deleted widget looks like no widget at all to a visitor.
   const widget = widgetId && WIDGET_ID_PATTERN.test(widgetId) ? options.widgets.forVisitors(widgetId) : null;
   reply.raw.setHeader('vary', 'Origin');
-  if (!widget) throw new ApiError('widget_not_found', 'No widget has this id, or it is switched off.');
   const header = request.headers.origin;
+  // The configuration's refusal is readable from any page, so the widget can say in the console
+  // why it does not appear (the answer tells nothing a visitor could use); nothing else is.
+  if (request.method === 'GET' && header !== undefined) reply.raw.setHeader('access-control-allow-origin', header);
+  if (!widget) throw new ApiError('widget_not_found', 'No widget has this id, or it is switched off.');
   const own = ownOrigin(request, options.trustedProxies);
   let origin: string | null = null;
   if (header !== undefined) {
@@ -79,7 +82,11 @@ function admit(request: FastifyRequest, reply: FastifyReply, options: OriginGate
     throw new ApiError('origin_not_allowed', 'This widget does not answer requests from this origin; add it to the widget\'s allowed origins.');
   }
   // Set on the raw response, so a streamed answer (which bypasses Fastify's headers) carries it too.
-  if (header !== undefined) reply.raw.setHeader('access-control-allow-origin', header);
+  if (header !== undefined) {
+    reply.raw.setHeader('access-control-allow-origin', header);
+    // A 429's Retry-After tells the widget how long its send button waits.
+    reply.raw.setHeader('access-control-expose-headers', 'Retry-After');
+  }
   if (request.method === 'OPTIONS') {
     reply.raw.setHeader('access-control-allow-headers', ALLOWED_HEADERS);
     reply.raw.setHeader('access-control-max-age', PREFLIGHT_MAX_AGE_S);
