@@ -68,6 +68,8 @@ for (const size of values.sizes!.split(',').map(Number)) {
           for (const typos of ['off', 'on'] as const) {
             services.search.updateKnowledgeBaseSettings(SCALE_KB, { typoTolerance: typos === 'on' });
             const started = performance.now();
+            // Hybrid search reads the query's corrections first, to embed the corrected query.
+            if (mode === 'hybrid') services.search.correctedQuery(SCALE_KB, query);
             services.search.searchWithVector(SCALE_KB, query, vectors[i]!, { mode, topK: 10, sourceTypes: null, passages: 3 });
             if (round === 1) ms[typos].push(performance.now() - started);
           }

@@ -177,7 +177,9 @@ if (names.length) {
     const target = { url: server.url, key: server.services.keys.create({ name: 'typo eval', scopes: ['iq:import', 'iq:read'] }).value };
     const datasets = names.map((name) => loadDataset(name));
     for (const dataset of datasets) await ingestDataset(target, dataset, log);
-    await server.services.keywords.load();
+    // The server is already loading it in the background (`load` would return at once), and the
+    // keyword runs never yield to let that load go on: until it ends, FTS5 would answer.
+    await server.services.keywords.ready();
     const vectors = new VectorCache(server.services);
     const search = searchOf(server.services);
     for (const dataset of datasets) {
