@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { Bm25Postings } from '../server/indexes/bm25-postings.ts';
 import { editDistance } from '../server/indexes/edit-distance.ts';
 import { TypoVocabulary } from '../server/indexes/typo-vocabulary.ts';
 import type { RunningServer } from '../server/main.ts';
@@ -80,6 +81,37 @@ describe('typo vocabulary', () => {
     assert.deepEqual(vocabulary.near('rhubrab', 1), [], 'dropped with the rest');
     vocabulary.show(7);
     assert.equal(vocabulary.near('rhubrab', 1)[0]?.term, 7, 'and found again once a row holds it again');
+  });
+});
+
+describe('BM25 postings with corrections', () => {
+  // Terms: 0 "walnut", 1 "walnot", 2 "walnuts" (two corrections of one word), 3 "bread".
+  const postings = new Bm25Postings();
+  const row = (id: number, terms: number[]) => postings.put({ id, group: 0, kind: 0, length: terms.length, termIds: terms, weights: terms.map(() => 1) });
+  row(1, [1, 3]);
+  row(2, [0, 2]);
+  row(3, [3]);
+  // "bread" in most rows: its BM25 share is near 0, so only the every-word-first order puts row 1 first.
+  for (let id = 10; id < 20; id++) row(id, [3]);
+
+  it('weighs a correction below the word as typed', () => {
+    const typed = postings.searchWeighted([{ term: 1, word: 0, weight: 1 }, { term: 0, word: 0, weight: 0.8 }], 1, 0, null, 10);
+    assert.deepEqual(typed.map((r) => r.id), [1, 2]);
+    const plain = postings.search([1], 0, null, 10)[0]!;
+    assert.equal(typed[0]!.score, plain.score, 'weight 1 is the plain BM25 share');
+  });
+
+  it('counts a word once for every-word-first, whichever of its terms a row holds', () => {
+    // "walnot bread": row 2 holds two corrections of "walnot" but not "bread"; row 1 holds both words.
+    const query = [
+      { term: 1, word: 0, weight: 1 },
+      { term: 0, word: 0, weight: 0.8 },
+      { term: 2, word: 0, weight: 0.8 },
+      { term: 3, word: 1, weight: 1 },
+    ];
+    const ranked = postings.searchWeighted(query, 2, 0, null, 20, true);
+    assert.deepEqual(ranked.slice(0, 2).map((r) => r.id), [1, 2]);
+    assert.ok(ranked[1]!.score > ranked[0]!.score, 'row 2 scores higher but holds one word of two');
   });
 });
 
