@@ -59,6 +59,10 @@ export const askResponseSchema = z
       .describe('Why the configured language model was not used for this answer (timeout, endpoint error), else null.'),
     citations: z.array(citationSchema),
     tookMs: z.number(),
+    correctedQuery: z
+      .string()
+      .optional()
+      .describe('Present when a word of the question is in no item of the knowledge base and was read as one that is: the question as read.'),
   })
   .meta({ id: 'AskResponse' });
 export type AskResponse = z.infer<typeof askResponseSchema>;

@@ -91,5 +91,24 @@ export const searchResponseSchema = z
     mode: z.enum(SEARCH_MODES).describe('The mode used: semantic parts fall back to keyword while no model is ready.'),
     results: z.array(itemSummarySchema.extend({ score: z.number(), passages: z.array(passageSchema) })),
     tookMs: z.number(),
+    correctedQuery: z
+      .string()
+      .optional()
+      .describe(
+        'Present when a word of the query is in no item of the knowledge base and was searched as a word that is ' +
+          '(typo tolerance): the query as it was read, to show as "Showing results for …".',
+      ),
   })
   .meta({ id: 'SearchResponse' });
+
+/** A knowledge base's search settings (the dashboard's admin API reads and changes them). */
+export const knowledgeBaseSettingsSchema = z
+  .strictObject({
+    typoTolerance: z
+      .boolean()
+      .describe('Keyword search also finds words one or two typos away from a rare or unknown query word (default true).'),
+  })
+  .meta({ id: 'KnowledgeBaseSettings' });
+export type KnowledgeBaseSettings = z.infer<typeof knowledgeBaseSettingsSchema>;
+export const knowledgeBaseSettingsUpdateSchema = knowledgeBaseSettingsSchema.partial();
+export const DEFAULT_KNOWLEDGE_BASE_SETTINGS: KnowledgeBaseSettings = { typoTolerance: true };

@@ -31,6 +31,13 @@ export type KeywordRow = {
 };
 
 /**
+ * A term of a query: the query word it stands for (`word`, counted once per row by all-terms-first
+ * whatever number of its terms the row holds) and a weight on its BM25 share (1 as typed; below 1
+ * for a vocabulary word standing in for a misspelt one, so exact matches rank first).
+ */
+export type QueryTerm = { term: number; word: number; weight: number };
+
+/**
  * An inverted index of a keyword table computing FTS5's bm25() exactly (same formula, same order
  * of additions, statistics over the whole table) for an OR of terms, term at a time over plain
  * arrays instead of one auxiliary-function call per matching row, which is where FTS5 spends its
@@ -89,10 +96,12 @@ export class Bm25Postings {
   private deadPostings = 0;
   /** Scratch for one search: score by slot (0 = not matched), and the slots matched. */
   private scores = new Float64Array(this.capacity);
-  /** Scratch for one search: postings of the query's terms read for each slot. */
+  /** Scratch for one search: query words each slot holds, and the last word counted for it (+1). */
   private termHits = new Uint16Array(this.capacity);
+  private lastWord = new Uint16Array(this.capacity);
 
-  constructor() {
+  /** `repacked` hears of every pack, with each term's live postings (typo-vocabulary.ts prunes). */
+  constructor(private readonly repacked?: (postings: (term: number) => number) => void) {
     this.emptyLog();
   }
 
@@ -143,19 +152,47 @@ export class Bm25Postings {
    * with a rare word alone cannot pass one with all the words.
    */
   search(terms: number[], group: number, kinds: Set<number> | null, limit: number, allTermsFirst = false): Array<{ id: number; score: number }> {
+    return this.searchWeighted(
+      terms.map((term, word) => ({ term, word, weight: 1 })),
+      terms.length,
+      group,
+      kinds,
+      limit,
+      allTermsFirst,
+    );
+  }
+
+  /**
+   * `search` for query terms that may stand in for the same word with weights (`QueryTerm`); a
+   * term's IDF is its own, times its weight. With `allTermsFirst`, rows holding every one of the
+   * `words` (through any of its terms) come first.
+   */
+  searchWeighted(
+    terms: QueryTerm[],
+    words: number,
+    group: number,
+    kinds: Set<number> | null,
+    limit: number,
+    allTermsFirst = false,
+  ): Array<{ id: number; score: number }> {
     if (this.liveRows === 0 || limit <= 0) return [];
-    const { scores, termHits, alive, slotGroup, slotKind, slotLength, packedStart, packedSlots, packedWeights } = this;
+    const { scores, termHits, lastWord, alive, slotGroup, slotKind, slotLength, packedStart, packedSlots, packedWeights } = this;
     const { logSlots, logWeights, blockStart, blockNext } = this;
     const averageLength = this.totalLength / this.liveRows;
     const matched: number[] = [];
+    let wordMark = 0;
     const add = (slot: number, weight: number, idf: number) => {
       if (!alive[slot] || slotGroup[slot] !== group || (kinds !== null && !kinds.has(slotKind[slot]!))) return;
       if (scores[slot] === 0) matched.push(slot);
       scores[slot]! += idf * ((weight * (K1 + 1.0)) / (weight + K1 * (1 - B + (B * slotLength[slot]!) / averageLength)));
-      termHits[slot]!++;
+      if (lastWord[slot] !== wordMark) {
+        lastWord[slot] = wordMark;
+        termHits[slot]!++;
+      }
     };
-    for (const term of terms) {
+    for (const { term, word, weight: termWeight } of terms) {
       if (term >= this.terms) continue;
+      wordMark = word + 1;
       const packed = term + 1 < packedStart.length;
       const from = packed ? packedStart[term]! : 0;
       const to = packed ? packedStart[term + 1]! : 0;
@@ -168,6 +205,7 @@ export class Bm25Postings {
       if (documents === 0) continue;
       let idf = Math.log((this.liveRows - documents + 0.5) / (documents + 0.5));
       if (idf <= 0) idf = MIN_IDF;
+      idf *= termWeight;
       for (let i = from; i < to; i++) add(packedSlots[i]!, packedWeights[i]!, idf);
       for (let block = first; block >= 0; block = blockNext[block]!) {
         for (let i = blockStart[block]!, end = this.blockEnd(term, block); i < end; i++) add(logSlots[i]!, logWeights[i]!, idf);
@@ -175,9 +213,9 @@ export class Bm25Postings {
     }
     let best: number[];
     if (allTermsFirst) {
-      // A row's posting of a term is read once per time the term is given: all of them = terms.length.
-      const holdingAll = matched.filter((slot) => termHits[slot] === terms.length);
-      const others = matched.filter((slot) => termHits[slot] !== terms.length);
+      // A row counts each word once, whichever of its terms it holds: all of them = words.
+      const holdingAll = matched.filter((slot) => termHits[slot] === words);
+      const others = matched.filter((slot) => termHits[slot] !== words);
       best = topSlots(holdingAll, scores, this.slotRow, limit);
       if (best.length < limit) best.push(...topSlots(others, scores, this.slotRow, limit - best.length));
     } else {
@@ -187,8 +225,32 @@ export class Bm25Postings {
     for (const slot of matched) {
       scores[slot] = 0;
       termHits[slot] = 0;
+      lastWord[slot] = 0;
     }
     return results;
+  }
+
+  /**
+   * Live rows of a group holding a term, counted up to `enough` (a query word is rare, a
+   * correction more frequent than it: neither needs the whole count of a common term).
+   */
+  documents(term: number, group: number, enough = Infinity): number {
+    if (term >= this.terms) return 0;
+    const { alive, slotGroup, packedStart, packedSlots, logSlots, blockStart, blockNext } = this;
+    let documents = 0;
+    if (term + 1 < packedStart.length) {
+      for (let i = packedStart[term]!, end = packedStart[term + 1]!; i < end && documents < enough; i++) {
+        const slot = packedSlots[i]!;
+        if (alive[slot] && slotGroup[slot] === group) documents++;
+      }
+    }
+    for (let block = this.firstBlock[term]!; block >= 0 && documents < enough; block = blockNext[block]!) {
+      for (let i = blockStart[block]!, end = this.blockEnd(term, block); i < end; i++) {
+        const slot = logSlots[i]!;
+        if (alive[slot] && slotGroup[slot] === group) documents++;
+      }
+    }
+    return documents;
   }
 
   private log(term: number, slot: number, weight: number): void {
@@ -261,6 +323,7 @@ export class Bm25Postings {
     this.alive = resized(this.alive, this.capacity);
     this.scores = resized(this.scores, this.capacity);
     this.termHits = resized(this.termHits, this.capacity);
+    this.lastWord = resized(this.lastWord, this.capacity);
   }
 
   /**
@@ -327,6 +390,7 @@ export class Bm25Postings {
     this.packedWeights = weights;
     this.emptyLog();
     this.deadPostings = 0;
+    this.repacked?.((term) => (term < terms ? start[term + 1]! - start[term]! : 0));
   }
 
   /** A new, small log: after a pack its room would otherwise stay at its largest. */

@@ -3,8 +3,9 @@ import { FtsTokenizer } from '../storage/fts-tokenizer.ts';
 import { type ItemText, itemTextFeed } from '../storage/item-text-feed.ts';
 import { scopeColumn } from '../storage/keyword-scope.ts';
 import { ITEM_COLUMN_WEIGHTS } from '../storage/search-repo.ts';
-import { Bm25Postings } from './bm25-postings.ts';
+import { Bm25Postings, type QueryTerm } from './bm25-postings.ts';
 import { FollowedIndex } from './followed-index.ts';
+import { type NearWord, TypoVocabulary } from './typo-vocabulary.ts';
 
 /**
  * Items tokenized (or changes applied) between two looks at the clock: one, as the first items
@@ -13,6 +14,37 @@ import { FollowedIndex } from './followed-index.ts';
  * The price: an idle load takes about a tenth longer (docs/benchmarks.md).
  */
 const LOAD_STEP = 1;
+/** A candidate correction's items are counted up to this many (enough to rank it among others). */
+const COUNTED_DOCUMENTS = 1_000;
+/**
+ * Rare words looked up among their neighbours per query, in the query's order: each lookup costs
+ * about a quarter of a millisecond at 100,000 chunks, and a pasted paragraph can hold a hundred.
+ */
+const MOST_LOOKUPS = 8;
+/** A word as FTS5's unicode61 tokenizer cuts it out of a piece of text. */
+const WORD = /[\p{L}\p{N}\p{M}]+/gu;
+
+/** A query word and the edits a correction of it may be away (0: it is taken only as typed). */
+export type QueryWord = { word: string; typos: number };
+
+/** How misspelt words are read; retrieval/search.ts holds the measured values. */
+export type TypoReading = {
+  /** A word found in fewer of the knowledge base's items than this is looked up among its neighbours. */
+  rareBelow: number;
+  /** The weight of a correction's BM25 share, below 1 so that items holding the word as typed come first. */
+  weight: number;
+  /** Corrections kept per word: the most frequent at the smallest distance found. */
+  alternatives: number;
+};
+
+/** A query word read as other words of the knowledge base. */
+export type Correction = {
+  word: string;
+  /** The words searched for it, best first, as written in the items (lower case). */
+  replacements: string[];
+  /** The word as typed is in none of the knowledge base's items. */
+  absent: boolean;
+};
 
 /**
  * Keyword search over items in memory: the rows of items_fts (title, text, scope) tokenized by
@@ -23,7 +55,9 @@ const LOAD_STEP = 1;
  * (a phrase), the caller asks FTS5 itself.
  */
 export class KeywordIndex extends FollowedIndex<ItemText> {
-  private postings = new Bm25Postings();
+  /** The written words of every indexed row (follows the rows: `put` shows terms, packs prune them). */
+  private readonly vocabulary = new TypoVocabulary();
+  private postings = this.newPostings();
   private readonly knowledgeBases = new Map<string, number>();
   private readonly sourceTypes = new Map<string, number>();
 
@@ -78,9 +112,103 @@ export class KeywordIndex extends FollowedIndex<ItemText> {
     return this.postings.search(terms, group, kinds, limit, allWordsFirst);
   }
 
-  protected clear(): void {
-    this.postings = new Bm25Postings();
+  /**
+   * `search` that forgives typos: a word allowed typos and rare in the knowledge base (absent
+   * included) is searched together with the knowledge base's more frequent words within that many
+   * edits, weighted below it (`TypoReading`). Null when FTS5 must answer, as for `search`.
+   */
+  tolerantSearch(
+    knowledgeBaseId: string,
+    words: QueryWord[],
+    limit: number,
+    sourceTypes: string[] | null,
+    allWordsFirst: boolean,
+    reading: TypoReading,
+  ): { hits: Array<{ id: number; score: number }>; corrections: Correction[] } | null {
+    if (!this.loaded) {
+      this.follow();
+      return null;
+    }
+    this.refresh();
+    const terms: number[] = [];
+    for (const { word } of words) {
+      const wordTerms = this.tokenizer.termIds(word);
+      if (wordTerms.length !== 1) return null;
+      terms.push(wordTerms[0]!);
+    }
+    const group = this.knowledgeBases.get(knowledgeBaseId);
+    if (group === undefined) return { hits: [], corrections: [] };
+    let kinds: Set<number> | null = null;
+    if (sourceTypes) {
+      kinds = new Set(sourceTypes.flatMap((t) => (this.sourceTypes.has(t) ? [this.sourceTypes.get(t)!] : [])));
+      if (kinds.size === 0) return { hits: [], corrections: [] };
+    }
+    const query: QueryTerm[] = [];
+    const corrections: Correction[] = [];
+    let lookups = 0;
+    words.forEach(({ word, typos }, i) => {
+      const term = terms[i]!;
+      query.push({ term, word: i, weight: 1 });
+      if (typos === 0 || lookups === MOST_LOOKUPS) return;
+      const own = this.postings.documents(term, group, reading.rareBelow);
+      if (own >= reading.rareBelow) return;
+      lookups++;
+      const near = this.corrections(word, typos, term, own, group, reading.alternatives);
+      if (near.length === 0) return;
+      for (const correction of near) query.push({ term: correction.term, word: i, weight: reading.weight });
+      corrections.push({ word, replacements: near.map((c) => c.word), absent: own === 0 });
+    });
+    return { hits: this.postings.searchWeighted(query, words.length, group, kinds, limit, allWordsFirst), corrections };
   }
+
+  /** What the vocabulary of written words holds: words, and the bytes of its bigram lists. */
+  vocabularySize(): { words: number; listBytes: number } {
+    return { words: this.vocabulary.size, listBytes: this.vocabulary.listBytes };
+  }
+
+  /**
+   * The terms within `typos` edits of a word found in more of the group's items than it (`own`):
+   * those at the smallest distance, the most frequent first, each with its closest written word.
+   */
+  private corrections(word: string, typos: number, own: number, ownCount: number, group: number, count: number): NearWord[] {
+    const closest = new Map<number, NearWord>();
+    for (const near of this.vocabulary.near(word, typos)) {
+      if (near.term === own) continue;
+      const known = closest.get(near.term);
+      if (!known || near.distance < known.distance) closest.set(near.term, near);
+    }
+    const found = [...closest.values()]
+      .map((near) => ({ near, documents: this.postings.documents(near.term, group, COUNTED_DOCUMENTS) }))
+      .filter((c) => c.documents > ownCount);
+    const distance = Math.min(...found.map((c) => c.near.distance));
+    return found
+      .filter((c) => c.near.distance === distance)
+      .sort((a, b) => b.documents - a.documents || (a.near.word < b.near.word ? -1 : 1))
+      .slice(0, count)
+      .map((c) => c.near);
+  }
+
+  protected clear(): void {
+    this.postings = this.newPostings();
+  }
+
+  /** Postings whose packs let the vocabulary drop the words no row holds any more. */
+  private newPostings(): Bm25Postings {
+    return new Bm25Postings((postings) => this.vocabulary.prune(postings));
+  }
+
+  /** A piece of an item's text seen for the first time: its words go to the vocabulary. */
+  private readonly learnPiece = (piece: string, terms: number | readonly number[]): void => {
+    // A piece with a digit is a number, an id or a SKU: none of its parts is a correction.
+    if (/\p{N}/u.test(piece)) return;
+    const words = piece.match(WORD);
+    if (!words) return;
+    if (words.length === 1 && typeof terms === 'number') return this.vocabulary.learn(words[0]!, terms);
+    for (const word of words) {
+      const wordTerms = this.tokenizer.termIds(word);
+      if (wordTerms.length === 1) this.vocabulary.learn(word, wordTerms[0]!);
+    }
+  };
 
   protected remove(itemId: number): void {
     this.postings.remove(itemId);
@@ -88,11 +216,13 @@ export class KeywordIndex extends FollowedIndex<ItemText> {
 
   protected put(item: ItemText): void {
     const columns = [item.title, item.text, scopeColumn(item.knowledgeBaseId, item.sourceType)];
+    const weighed = this.tokenizer.weigh(columns, ITEM_COLUMN_WEIGHTS, this.learnPiece);
+    for (const term of weighed.termIds) this.vocabulary.show(term);
     this.postings.put({
       id: item.id,
       group: code(this.knowledgeBases, item.knowledgeBaseId),
       kind: code(this.sourceTypes, item.sourceType),
-      ...this.tokenizer.weigh(columns, ITEM_COLUMN_WEIGHTS),
+      ...weighed,
     });
   }
 }

@@ -1,9 +1,11 @@
+import { DEFAULT_KNOWLEDGE_BASE_SETTINGS, type KnowledgeBaseSettings } from '../../common/contract/knowledge.ts';
 import type { QueryEmbedder } from '../embedders/query-embedder.ts';
 import type { EmbeddingModel } from '../indexes/embedding-model.ts';
-import type { KeywordIndex } from '../indexes/keyword-index.ts';
+import type { Correction, KeywordIndex, QueryWord, TypoReading } from '../indexes/keyword-index.ts';
 import type { ChunkRow, ItemSummaryRow, SearchRepo } from '../storage/search-repo.ts';
 import { type FusionMethod, keywordCandidatesFirst, minMaxFusion, type Ranked, reciprocalRankFusion } from './fusion.ts';
-import { ftsQuery, searchWords } from './query-terms.ts';
+import { ftsQuery, replaceWords, searchWords, typoBudgets } from './query-terms.ts';
+import type { SearchSettings } from './search-settings.ts';
 
 export type SearchMode = 'keyword' | 'semantic' | 'hybrid';
 
@@ -39,7 +41,18 @@ export type SearchOutcome = {
   hits: SearchHit[];
   /** The mode actually used: semantic parts fall back to keyword while no model is active. */
   mode: SearchMode;
+  /** Query words keyword search also read as other words of the knowledge base (typo tolerance). */
+  corrections: Correction[];
+  /** The query with its words found in no item replaced by their first correction; null when none was. */
+  correctedQuery: string | null;
 };
+
+/**
+ * How misspelt words are read (docs/retrieval.md, "Typo tolerance", has the measurements): a
+ * word in fewer than `rareBelow` items of the knowledge base is also searched as its more frequent
+ * neighbours, at most `alternatives` of them, each with `weight` times its BM25 share.
+ */
+export const TYPO_READING: TypoReading = { rareBelow: 2, weight: 0.8, alternatives: 3 };
 
 /** Keyword searches of at most this many words (stopwords aside) list items holding all of them first. */
 const ALL_WORDS_FIRST_UP_TO = 4;
@@ -55,10 +68,26 @@ export class SearchService {
     private readonly embedding: EmbeddingModel,
     private readonly queries: QueryEmbedder,
     private readonly hybrid: HybridSettings = DEFAULT_HYBRID,
+    /** Each knowledge base's settings; without them, typo tolerance is on everywhere. */
+    private readonly settings: SearchSettings | null = null,
+    private readonly typoReading: TypoReading = TYPO_READING,
   ) {}
 
   async search(knowledgeBaseId: string, query: string, options: SearchOptions): Promise<SearchOutcome> {
-    return this.searchWithVector(knowledgeBaseId, query, await this.queryVector(query, options.mode), options);
+    const vectorQuery = options.mode === 'hybrid' ? (this.correctedQuery(knowledgeBaseId, query) ?? query) : query;
+    return this.searchWithVector(knowledgeBaseId, query, await this.queryVector(vectorQuery, options.mode), options);
+  }
+
+  /**
+   * The query as keyword search reads it, its words found in no item replaced by their
+   * correction, or null when none is: hybrid search embeds this reading, since the model reads a
+   * misspelt word as noise.
+   */
+  correctedQuery(knowledgeBaseId: string, query: string): string | null {
+    const words = searchWords(query);
+    if (words.length === 0 || !this.typoTolerance(knowledgeBaseId)) return null;
+    const read = this.keywords.tolerantSearch(knowledgeBaseId, this.queryWords(query, words), 0, null, false, this.typoReading);
+    return read ? corrected(query, read.corrections) : null;
   }
 
   /**
@@ -87,11 +116,19 @@ export class SearchService {
     // A few words in keyword mode are a search someone typed ("gluten free"): items holding every
     // word come first. Questions and hybrid keep plain BM25, which ranks them better (docs/retrieval.md).
     const allWordsFirst = mode === 'keyword' && words.length <= ALL_WORDS_FIRST_UP_TO;
-    const keyword: Ranked =
-      mode !== 'semantic' && match
-        ? (this.keywords.search(knowledgeBaseId, words, pool, options.sourceTypes, allWordsFirst) ??
-          this.ftsKeywordItems(knowledgeBaseId, words, pool, options.sourceTypes, allWordsFirst))
-        : [];
+    let corrections: Correction[] = [];
+    let keyword: Ranked = [];
+    if (mode !== 'semantic' && match) {
+      const read = this.typoTolerance(knowledgeBaseId)
+        ? this.keywords.tolerantSearch(knowledgeBaseId, this.queryWords(query, words), pool, options.sourceTypes, allWordsFirst, this.typoReading)
+        : null;
+      if (read) ({ hits: keyword, corrections } = read);
+      else {
+        keyword =
+          this.keywords.search(knowledgeBaseId, words, pool, options.sourceTypes, allWordsFirst) ??
+          this.ftsKeywordItems(knowledgeBaseId, words, pool, options.sourceTypes, allWordsFirst);
+      }
+    }
     const { ranked: semantic, chunkSimilarity } =
       mode === 'keyword' || !queryVector
         ? { ranked: [], chunkSimilarity: new Map<number, number>() }
@@ -102,11 +139,34 @@ export class SearchService {
       mode === 'keyword' ? keyword : mode === 'semantic' ? semantic : this.fuse(keyword, semantic);
     const top = ranked.slice(0, options.topK);
     const items = this.repo.items(top.map((r) => r.id));
-    const passages = this.bestPassages(top.map((r) => r.id), match, chunkSimilarity, options.passages);
+    // Passages are chosen by the corrections too: a misspelt word matches no chunk.
+    const passageMatch = corrections.length ? ftsQuery([...new Set([...words, ...corrections.flatMap((c) => c.replacements)])]) : match;
+    const passages = this.bestPassages(top.map((r) => r.id), passageMatch, chunkSimilarity, options.passages);
     return {
       mode,
       hits: top.map((r) => ({ item: items.get(r.id)!, score: r.score, passages: passages.get(r.id) ?? [] })),
+      corrections,
+      correctedQuery: corrected(query, corrections),
     };
+  }
+
+  /** A knowledge base's search settings (typo tolerance), defaults until changed. */
+  knowledgeBaseSettings(knowledgeBaseId: string): KnowledgeBaseSettings {
+    return this.settings?.of(knowledgeBaseId) ?? DEFAULT_KNOWLEDGE_BASE_SETTINGS;
+  }
+
+  updateKnowledgeBaseSettings(knowledgeBaseId: string, changes: Partial<KnowledgeBaseSettings>): KnowledgeBaseSettings {
+    if (!this.settings) throw new Error('this search service was made without a settings store');
+    return this.settings.update(knowledgeBaseId, changes);
+  }
+
+  private typoTolerance(knowledgeBaseId: string): boolean {
+    return this.knowledgeBaseSettings(knowledgeBaseId).typoTolerance;
+  }
+
+  private queryWords(query: string, words: string[]): QueryWord[] {
+    const budgets = typoBudgets(query, words);
+    return words.map((word, i) => ({ word, typos: budgets[i]! }));
   }
 
   /**
@@ -225,4 +285,10 @@ export class SearchService {
 
 function toPassage(chunk: ChunkRow, score: number): Passage {
   return { chunkId: chunk.id, position: chunk.position, text: chunk.text, score };
+}
+
+/** The query with each word found in no item replaced by its first correction, or null when none is. */
+function corrected(query: string, corrections: Correction[]): string | null {
+  const replaced = new Map(corrections.filter((c) => c.absent).map((c) => [c.word, c.replacements[0]!]));
+  return replaced.size ? replaceWords(query, replaced) : null;
 }

@@ -5,7 +5,7 @@ import type { Db } from './db.ts';
 export type WeightedTerms = { termIds: number[]; weights: number[]; /** tokens in all columns */ length: number };
 
 /** The terms of one piece of text: most pieces are one word, one term, kept as a bare number. */
-type PieceTerms = number | readonly number[];
+export type PieceTerms = number | readonly number[];
 
 /** Pieces remembered; past this the piece cache starts again (tens of MB at most). */
 const CACHE_LIMIT = 200_000;
@@ -47,8 +47,12 @@ export class FtsTokenizer {
     return this.pieceTermIds(text).flat();
   }
 
-  /** The terms of one row given its column values in table order and the columns' weights. */
-  weigh(values: string[], columnWeights: number[]): WeightedTerms {
+  /**
+   * The terms of one row given its column values in table order and the columns' weights.
+   * `newPiece` hears of each piece of a weighted column the first time it is seen, with its terms
+   * (the keyword index's vocabulary of written words for typo tolerance is made of them).
+   */
+  weigh(values: string[], columnWeights: number[], newPiece?: (piece: string, terms: PieceTerms) => void): WeightedTerms {
     const row: WeightedTerms = { termIds: [], weights: [], length: 0 };
     for (let column = 0; column < values.length; column++) {
       const weight = columnWeights[column]!;
@@ -62,7 +66,7 @@ export class FtsTokenizer {
           row.weights.push(weight);
         }
       };
-      for (const terms of this.pieceTermIds(values[column]!)) {
+      for (const terms of this.pieceTermIds(values[column]!, weight > 0 ? newPiece : undefined)) {
         if (typeof terms === 'number') count(terms);
         else terms.forEach(count);
       }
@@ -76,7 +80,7 @@ export class FtsTokenizer {
   }
 
   /** The term ids of each piece of a text (one cache lookup per piece: hashing them is the cost). */
-  private pieceTermIds(text: string): PieceTerms[] {
+  private pieceTermIds(text: string, newPiece?: (piece: string, terms: PieceTerms) => void): PieceTerms[] {
     const pieces = text.split(/\s+/u);
     const ids = new Array<PieceTerms>(pieces.length);
     let unknown: Map<string, number[]> | null = null;
@@ -93,8 +97,9 @@ export class FtsTokenizer {
     if (unknown) {
       const learned = this.learn([...unknown.keys()]);
       let next = 0;
-      for (const positions of unknown.values()) {
+      for (const [piece, positions] of unknown) {
         for (const i of positions) ids[i] = learned[next]!;
+        newPiece?.(piece, learned[next]!);
         next++;
       }
     }

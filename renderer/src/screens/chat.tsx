@@ -14,6 +14,8 @@ type Turn = {
   method: string | null;
   note: string | null;
   error: string | null;
+  /** How the assistant read a question with a misspelt word (typo tolerance), else null. */
+  correctedQuery: string | null;
 };
 
 /** The conversation lives in memory only, so it survives opening a cited item and coming back. */
@@ -73,7 +75,7 @@ export function ChatScreen() {
         { role: 'user' as const, content: t.question.slice(0, 8000) },
         { role: 'assistant' as const, content: t.answer.slice(0, 8000) },
       ]);
-    setTurns((all) => [...all, { question, answer: '', citations: [], done: false, answered: null, method: null, note: null, error: null }]);
+    setTurns((all) => [...all, { question, answer: '', citations: [], done: false, answered: null, method: null, note: null, error: null, correctedQuery: null }]);
     setBusy(true);
     abort.current = new AbortController();
     try {
@@ -86,7 +88,7 @@ export function ChatScreen() {
           else if (type === 'citations') update(index, { citations: (data as { citations: Citation[] }).citations });
           else if (type === 'done') {
             const r = data as AskResponse;
-            update(index, { answer: r.answer, citations: r.citations, answered: r.answered, method: r.method, done: true });
+            update(index, { answer: r.answer, citations: r.citations, answered: r.answered, method: r.method, correctedQuery: r.correctedQuery ?? null, done: true });
           } else if (type === 'error') update(index, { error: (data as { message: string }).message, done: true });
         },
         abort.current.signal,
@@ -138,6 +140,11 @@ export function ChatScreen() {
                   {t.question}
                 </p>
                 <div className="answer" data-testid="answer">
+                  {t.correctedQuery ? (
+                    <p className="hint" data-testid="corrected-query">
+                      Read as: <em>{t.correctedQuery}</em>
+                    </p>
+                  ) : null}
                   {t.note ? <p className="hint">{t.note}</p> : null}
                   {t.answer ? <AnswerText text={t.answer} citations={t.citations} /> : !t.done ? <p className="hint">Thinking…</p> : null}
                   {t.error ? <ErrorNote error={t.error} /> : null}

@@ -5,7 +5,7 @@ import {
   type AdminItemSummary,
   itemIdentitySchema,
 } from '../../../common/contract/admin.ts';
-import { knowledgeBaseParamsSchema } from '../../../common/contract/knowledge.ts';
+import { knowledgeBaseParamsSchema, knowledgeBaseSettingsUpdateSchema } from '../../../common/contract/knowledge.ts';
 import { decodeCursor, paginate } from '../../domain/cursor.ts';
 import type { JobQueue } from '../../domain/job-queue.ts';
 import type { MonitorService } from '../../domain/monitor.ts';
@@ -17,6 +17,7 @@ import type { MonitorRepo } from '../../storage/monitor-repo.ts';
 import { displayPrefix } from '../../domain/api-keys.ts';
 import { ApiError } from '../api-error.ts';
 import { indexedItemView, itemSummaryView } from '../item-view.ts';
+import { assertKnowledgeBaseExists } from '../known-knowledge-base.ts';
 import { toJobView } from '../job-view.ts';
 import { sessionOf } from './admin-auth.ts';
 import { iso } from './views.ts';
@@ -84,6 +85,25 @@ export const knowledgeAdminRoutes: FastifyPluginAsyncZod<KnowledgeAdminOptions> 
       const beforeId = cursor === undefined ? null : decodeCursor(cursor);
       const page = paginate(reader.list(knowledgeBaseId, filter, limit + 1, beforeId), limit);
       return { data: page.rows.map(summary), nextCursor: page.nextCursor };
+    },
+  );
+
+  /** A knowledge base's search settings (docs/retrieval.md: typo tolerance). */
+  app.get(
+    '/knowledge-bases/:knowledgeBaseId/settings',
+    { config: { admin: 'member' }, schema: { params: knowledgeBaseParamsSchema } },
+    async (request) => {
+      assertKnowledgeBaseExists(reader, request.params.knowledgeBaseId);
+      return search.knowledgeBaseSettings(request.params.knowledgeBaseId);
+    },
+  );
+
+  app.patch(
+    '/knowledge-bases/:knowledgeBaseId/settings',
+    { config: { admin: 'manager' }, schema: { params: knowledgeBaseParamsSchema, body: knowledgeBaseSettingsUpdateSchema } },
+    async (request) => {
+      assertKnowledgeBaseExists(reader, request.params.knowledgeBaseId);
+      return search.updateKnowledgeBaseSettings(request.params.knowledgeBaseId, request.body);
     },
   );
 

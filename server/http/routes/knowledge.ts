@@ -24,7 +24,6 @@ import { apiKeyErrorResponses, apiKeySecurity } from '../route-schemas.ts';
 
 export type KnowledgeRoutesOptions = { reader: ItemReadRepo; jobs: JobRepo; search: SearchService };
 
-
 export const knowledgeRoutes: FastifyPluginAsyncZod<KnowledgeRoutesOptions> = async (app, { reader, jobs, search }) => {
   app.get(
     '/knowledge-bases',
@@ -133,6 +132,8 @@ export const knowledgeRoutes: FastifyPluginAsyncZod<KnowledgeRoutesOptions> = as
         mode: outcome.mode,
         results: outcome.hits.map((hit) => ({ ...itemSummaryView(hit.item), score: hit.score, passages: hit.passages })),
         tookMs: Math.round((performance.now() - started) * 10) / 10,
+        // Only when a word was read as another, so every other response stays as it was.
+        ...(outcome.correctedQuery === null ? {} : { correctedQuery: outcome.correctedQuery }),
       };
     },
   );

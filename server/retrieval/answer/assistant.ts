@@ -2,6 +2,8 @@ import { type AskEvent, type AskRequest, type AskResponse, askRequestSchema, typ
 import type { SourceType } from '../../../common/contract/ingest.ts';
 import type { EmbeddingModel } from '../../indexes/embedding-model.ts';
 import type { TermStatsRepo } from '../../storage/term-stats-repo.ts';
+import type { Correction } from '../../indexes/keyword-index.ts';
+import { replaceWords } from '../query-terms.ts';
 import type { SearchOutcome, SearchService } from '../search.ts';
 import { ABSTAIN_BELOW, support } from './abstention.ts';
 import { type DecisionModel, FITTED_MODEL, passagesAnswer } from './answer-decision.ts';
@@ -71,7 +73,8 @@ export class Assistant {
 
     const finish = (answer: Omit<AskResponse, 'question' | 'tookMs'>): AskResult => {
       emit({ type: 'citations', citations: answer.citations });
-      const response = { question: req.question, ...answer, tookMs: Math.round((performance.now() - started) * 10) / 10 };
+      const response: AskResponse = { question: req.question, ...answer, tookMs: Math.round((performance.now() - started) * 10) / 10 };
+      if (analysis.correctedQuestion !== null) response.correctedQuery = analysis.correctedQuestion;
       emit({ type: 'done', response });
       return response;
     };
@@ -107,7 +110,7 @@ export class Assistant {
       }
     }
 
-    const chosen = aboutProducts(selectSentences(scored, this.tuning.selection, questionIntent(req.question)), candidates, req.question);
+    const chosen = aboutProducts(selectSentences(scored, this.tuning.selection, questionIntent(analysis.question)), candidates, analysis.question);
     const parts = composeAnswer(chosen, this.tuning.selection.maxChars, analysis.terms);
     const citations: Citation[] = [];
     parts.forEach((part, i) => {
@@ -152,13 +155,17 @@ export class Assistant {
 
   /** The analysis of the question read with the given earlier turns. */
   private async analyzeReading(knowledgeBaseId: string, req: ParsedAskRequest, context: string[], signal: AbortSignal) {
-    const { candidates, bestCosine } = await this.retrieve(knowledgeBaseId, req, context, signal);
+    const { candidates, bestCosine, corrections } = await this.retrieve(knowledgeBaseId, req, context, signal);
+    // A misspelt word the search read as another is scored as that word: typed, it is in no passage.
+    const replaced = new Map(corrections.filter((c) => c.absent).map((c) => [c.word, c.replacements[0]!]));
+    const question = replaced.size ? replaceWords(req.question, replaced) : req.question;
+    const correctedQuestion = question === req.question ? null : question;
     const chunks = this.termStats.chunkCount(knowledgeBaseId);
-    const terms = weightedTerms(req.question, context, (word) => this.idf(knowledgeBaseId, chunks, word));
-    const scored = scoreSentences(candidates, terms, questionIntent(req.question), req.question);
+    const terms = weightedTerms(question, context, (word) => this.idf(knowledgeBaseId, chunks, word));
+    const scored = scoreSentences(candidates, terms, questionIntent(question), question);
     const bestCoverage = Math.max(0, ...scored.map((s) => s.coverage));
-    const question = req.question;
-    return { question, terms, candidates, scored, bestCoverage, bestCosine, support: support(bestCoverage, bestCosine, this.tuning.abstainBelow) };
+    const s = support(bestCoverage, bestCosine, this.tuning.abstainBelow);
+    return { question, correctedQuestion, terms, candidates, scored, bestCoverage, bestCosine, support: s };
   }
 
   /** The retrieved passages, best item first, and the best passage's cosine similarity to the query. */
@@ -167,9 +174,10 @@ export class Assistant {
     req: ParsedAskRequest,
     context: string[],
     signal: AbortSignal,
-  ): Promise<{ candidates: CandidatePassage[]; bestCosine: number | null }> {
+  ): Promise<{ candidates: CandidatePassage[]; bestCosine: number | null; corrections: Correction[] }> {
     const query = retrievalQuery(req.question, context);
-    const queryVector = await this.search.queryVector(query, req.mode);
+    const vectorQuery = req.mode === 'hybrid' ? (this.search.correctedQuery(knowledgeBaseId, query) ?? query) : query;
+    const queryVector = await this.search.queryVector(vectorQuery, req.mode);
     const vectors = queryVector ? this.embedding.vectors() : null;
     signal.throwIfAborted();
     const outcome: SearchOutcome = this.search.searchWithVector(knowledgeBaseId, query, queryVector, {
@@ -200,7 +208,7 @@ export class Assistant {
         if (vector) bestCosine = Math.max(bestCosine ?? -1, dot(vector, queryVector));
       }
     }
-    return { candidates, bestCosine };
+    return { candidates, bestCosine, corrections: outcome.corrections };
   }
 
   /** BM25's inverse document frequency of a word among the knowledge base's chunks. */
