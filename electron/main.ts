@@ -4,7 +4,6 @@
  * (which URL may load, which permission is granted, when the server is restarted, where the
  * window goes) lives in a pure module next to this file; this one only wires Electron to them.
  */
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import {
   app,
@@ -23,7 +22,6 @@ import { appMenuTemplate } from './app-menu.ts';
 import { BRIDGE_CHANNELS, validCopyText } from './bridge.ts';
 import { localServerUrl, mintSignInToken, serverEnvironment, signInUrl } from './desktop-session.ts';
 import { logLine, openLogFile } from './log-file.ts';
-import { esbuildBinarySpecifier, unpackedPath } from './packaged-paths.ts';
 import {
   decideNavigation,
   decidePermission,
@@ -37,7 +35,8 @@ import { ServerSupervisor, type ServerHandle, type SupervisorState } from './ser
 import { statusPageUrl, type StatusPage } from './status-page.ts';
 import { MIN_SIZE, readWindowState, restoreBounds, writeWindowState } from './window-state.ts';
 
-const SERVER_ENTRY = path.join(import.meta.dirname, 'server-entry.js');
+// The server is built beside the shell (electron.vite.config.ts): out/server/server-entry.js.
+const SERVER_ENTRY = path.join(import.meta.dirname, '../server/server-entry.js');
 // Sandboxed preloads cannot be ES modules: the preload is bundled as CommonJS.
 const PRELOAD = path.join(import.meta.dirname, '../preload/index.cjs');
 
@@ -60,14 +59,6 @@ function runShell(): void {
   const mainLog = openLogFile(logsDir, 'main.log');
   const serverLog = openLogFile(logsDir, 'server.log');
   const log = (message: string) => logLine(mainLog, message);
-  if (app.isPackaged && !process.env.ESBUILD_BINARY_PATH) {
-    try {
-      const specifier = esbuildBinarySpecifier(process.platform, process.arch);
-      process.env.ESBUILD_BINARY_PATH = unpackedPath(createRequire(import.meta.url).resolve(specifier));
-    } catch (error) {
-      log(`esbuild binary not found: ${(error as Error).message}`);
-    }
-  }
 
   let window: BrowserWindow | null = null;
   let trustedOrigin = 'http://127.0.0.1:7410';

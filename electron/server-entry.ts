@@ -5,15 +5,10 @@
  * `{ type: 'stop' }` it stops the server (HTTP closed first, workers finish their batches, the
  * database is closed; acknowledged jobs are already in SQLite) and exits.
  *
- * The server is TypeScript run through tsx, like the CLI and its worker threads, so it is loaded
- * at run time from the server/ folder next to out/ rather than bundled into this file.
+ * It is built with the server (out/server/server-entry.js, electron.vite.config.ts), so the app
+ * runs JavaScript only, with the server's worker threads beside it.
  */
-import fs from 'node:fs';
-import path from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { register } from 'tsx/esm/api';
-import type { loadConfig as LoadConfig } from '../server/config.ts';
-import type { RunningServer, startServer as StartServer } from '../server/main.ts';
+import type { RunningServer } from '../server/main.ts';
 import type { ServerMessage, ShellMessage } from './server-supervisor.ts';
 
 /** Electron's parentPort, typed here so server/ never depends on Electron. */
@@ -43,16 +38,6 @@ function connectToShell(): Channel {
     };
   }
   throw new Error('The LocalIQ server entry must be started by the desktop app.');
-}
-
-/** server/main.ts in the app folder: ../../server from out/main, ../server from electron/. */
-function findServerDir(): string {
-  let dir = import.meta.dirname;
-  for (let i = 0; i < 6; i += 1) {
-    if (fs.existsSync(path.join(dir, 'server', 'main.ts'))) return path.join(dir, 'server');
-    dir = path.dirname(dir);
-  }
-  throw new Error(`The LocalIQ server sources were not found above ${import.meta.dirname}.`);
 }
 
 function isStop(message: unknown): message is ShellMessage {
@@ -89,10 +74,10 @@ process.on('SIGTERM', () => {
 });
 
 try {
-  register();
-  const serverDir = findServerDir();
-  const { loadConfig } = (await import(pathToFileURL(path.join(serverDir, 'config.ts')).href)) as { loadConfig: typeof LoadConfig };
-  const { startServer } = (await import(pathToFileURL(path.join(serverDir, 'main.ts')).href)) as { startServer: typeof StartServer };
+  // Imported here, not above: a server that cannot even load (a native module built for another
+  // runtime) is reported as failed with its reason like any other start-up error.
+  const { loadConfig } = await import('../server/config.ts');
+  const { startServer } = await import('../server/main.ts');
   const config = loadConfig(process.env);
   server = await startServer(config);
   process.stderr.write(`LocalIQ server listening on ${server.url}, data in ${config.dataDir}\n`);

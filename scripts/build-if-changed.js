@@ -1,13 +1,15 @@
-// `npm start` builds the desktop shell and the dashboard only when their sources changed since the
-// last build: a stamp in out/ records the size and modification time of every input file.
+// `npm start` builds LocalIQ (the server and command line, the desktop shell, the dashboard) only
+// when their sources changed since the last build: a stamp in out/ records the size and
+// modification time of every input file.
 import { spawnSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 
 const STAMP = path.join('out', '.build-stamp');
-// The dashboard imports shared code from server/, so the whole server folder counts as input.
-const INPUTS = ['renderer', 'electron', 'server', 'electron.vite.config.ts', 'package-lock.json', 'tsconfig.json'];
+const INPUTS = ['common', 'server', 'renderer', 'electron', 'electron.vite.config.ts', 'package-lock.json', 'tsconfig.json'];
+// What `localiq` and the browser load: a build missing one of them is built again.
+const OUTPUTS = [path.join('out', 'server', 'cli.js'), path.join('out', 'renderer', 'index.html')];
 
 function files(entry) {
   if (!fs.existsSync(entry)) return [];
@@ -25,10 +27,10 @@ function fingerprint() {
 }
 
 const current = fingerprint();
-if (fs.existsSync(STAMP) && fs.readFileSync(STAMP, 'utf8') === current && fs.existsSync(path.join('out', 'renderer', 'index.html'))) {
+if (fs.existsSync(STAMP) && fs.readFileSync(STAMP, 'utf8') === current && OUTPUTS.every((file) => fs.existsSync(file))) {
   process.exit(0);
 }
-console.log('Building the dashboard (its sources changed since the last build)…');
+console.log('Building LocalIQ (its sources changed since the last build)…');
 const build = spawnSync(process.execPath, [path.join('node_modules', 'electron-vite', 'bin', 'electron-vite.js'), 'build', '--logLevel', 'warn'], { stdio: 'inherit' });
 if (build.status !== 0) process.exit(build.status ?? 1);
 fs.writeFileSync(STAMP, current);

@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import Database from 'better-sqlite3';
@@ -173,6 +175,20 @@ describe('localiq CLI', () => {
     for (const args of [['help'], ['keys', '--help'], ['import', '-h']]) {
       const out = execFileSync(process.execPath, [CLI, ...args], { env: cliEnv(dataDir) }).toString();
       for (const command of ['serve', 'keys create', 'keys list', 'keys revoke', 'jobs', 'backup FILE', 'restore FILE']) assert.ok(out.includes(command), args.join(' '));
+    }
+  });
+
+  it('without a build, says how to make one', () => {
+    const checkout = fs.mkdtempSync(path.join(os.tmpdir(), 'localiq-unbuilt-'));
+    try {
+      fs.mkdirSync(path.join(checkout, 'bin'));
+      fs.copyFileSync(CLI, path.join(checkout, 'bin', 'localiq.js'));
+      const out = spawnSync(process.execPath, [path.join(checkout, 'bin', 'localiq.js'), 'keys', 'list'], { env: cliEnv(dataDir), encoding: 'utf8' });
+      assert.equal(out.status, 1);
+      assert.match(out.stderr, /not built yet\. Run `npm run build`/);
+      assert.equal(out.stdout, '');
+    } finally {
+      fs.rmSync(checkout, { recursive: true, force: true });
     }
   });
 });

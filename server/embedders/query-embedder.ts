@@ -1,10 +1,9 @@
-import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { workerModule } from '../worker-module.ts';
 import type { EmbedderConfig } from './index.ts';
 import type { QueryResponse } from './query-embedder-worker.ts';
 
-const ENTRY = fileURLToPath(new URL('../worker-entry.js', import.meta.url));
-const MODULE = new URL('./query-embedder-worker.ts', import.meta.url).href;
+const { entry: ENTRY, module: MODULE } = workerModule('query-embedder-worker');
 
 /** Embeds queries in a worker thread of its own; started on first use, restarted if it dies. */
 export class QueryEmbedder {

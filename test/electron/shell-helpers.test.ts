@@ -1,13 +1,11 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { appMenuTemplate, type MenuActions } from '../../electron/app-menu.ts';
 import { localServerUrl, mintSignInToken, serverEnvironment, SIGN_IN_TOKEN_ENV, signInUrl } from '../../electron/desktop-session.ts';
 import { logLine, openLogFile } from '../../electron/log-file.ts';
-import { esbuildBinarySpecifier, unpackedPath } from '../../electron/packaged-paths.ts';
 import { decideNavigation } from '../../electron/security-rules.ts';
 import { escapeHtml, statusPageHtml, statusPageUrl } from '../../electron/status-page.ts';
 
@@ -98,28 +96,5 @@ describe('log files', () => {
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
-  });
-});
-
-describe('packaged paths', () => {
-  it('maps files inside the archive to their unpacked copies and leaves other paths alone', () => {
-    assert.equal(
-      unpackedPath('/opt/LocalIQ/resources/app.asar/node_modules/@esbuild/linux-x64/bin/esbuild'),
-      '/opt/LocalIQ/resources/app.asar.unpacked/node_modules/@esbuild/linux-x64/bin/esbuild',
-    );
-    assert.equal(
-      unpackedPath('C:\\Program Files\\LocalIQ\\resources\\app.asar\\node_modules\\x.node'),
-      'C:\\Program Files\\LocalIQ\\resources\\app.asar.unpacked\\node_modules\\x.node',
-    );
-    for (const same of ['/work/main/node_modules/x.node', '/a/app.asar.unpacked/x.node', '/a/my-app.asar/x', '/a/app.asarx/y']) {
-      assert.equal(unpackedPath(same), same);
-    }
-  });
-
-  it('names the esbuild executable the way esbuild looks for it, and it resolves here', () => {
-    assert.equal(esbuildBinarySpecifier('win32', 'x64'), '@esbuild/win32-x64/esbuild.exe');
-    assert.equal(esbuildBinarySpecifier('darwin', 'arm64'), '@esbuild/darwin-arm64/bin/esbuild');
-    const resolved = createRequire(import.meta.url).resolve(esbuildBinarySpecifier(process.platform, process.arch));
-    assert.ok(fs.statSync(resolved).isFile());
   });
 });
