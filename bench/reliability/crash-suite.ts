@@ -7,7 +7,7 @@
  */
 import os from 'node:os';
 import { parseArgs } from 'node:util';
-import { runCrashCampaign } from '../../test/reliability/helpers/crash.ts';
+import { runCrashCampaign } from '../../test/integration/reliability/helpers/crash.ts';
 import { percentile } from '../lib/server-child.ts';
 
 const { values } = parseArgs({

@@ -11,9 +11,9 @@ import os from 'node:os';
 import { parseArgs } from 'node:util';
 import fc from 'fast-check';
 import { openDatabase } from '../../server/storage/db.ts';
-import { FIXTURE, storedDigest } from '../../test/reliability/helpers/fixture.ts';
-import { adminFuzzRequestArb, describeRequest, fuzzRequestArb, judge, newStats, record, type FuzzRequest, type FuzzResponse } from '../../test/reliability/helpers/fuzz.ts';
-import { ADMIN_ROUTES, ROUTES } from '../../test/reliability/helpers/routes.ts';
+import { FIXTURE, storedDigest } from '../../test/integration/reliability/helpers/fixture.ts';
+import { adminFuzzRequestArb, describeRequest, fuzzRequestArb, judge, newStats, record, type FuzzRequest, type FuzzResponse } from '../../test/integration/reliability/helpers/fuzz.ts';
+import { ADMIN_ROUTES, ROUTES } from '../../test/integration/reliability/helpers/routes.ts';
 import { startServerChild, stopServerChild, tempDir } from '../lib/server-child.ts';
 import { allScopesKey } from './lib.ts';
 
