@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { AdminClient } from '../helpers/admin-client.ts';
-import { createTestApp, item, type TestApp } from '../helpers/test-app.ts';
+import { createTestApp, type TestApp } from '../helpers/test-app.ts';
+import { item } from '../helpers/temp-data.ts';
 
 const OWNER = { username: 'owner', password: 'owner password 1' };
 

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { AdminClient, signedInAs } from '../helpers/admin-client.ts';
-import { countRows, createTestApp, item, type TestApp } from '../helpers/test-app.ts';
+import { countRows, createTestApp, type TestApp } from '../helpers/test-app.ts';
+import { item } from '../helpers/temp-data.ts';
 
 const OWNER = { username: 'owner', password: 'owner password 1' };
 

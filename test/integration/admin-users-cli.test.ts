@@ -4,7 +4,7 @@ import { after, before, describe, it } from 'node:test';
 import { loadConfig } from '../../server/config.ts';
 import { openServices, type Services } from '../../server/services.ts';
 import { CLI, cliEnv } from '../helpers/server-process.ts';
-import { tempDataDir } from '../helpers/test-app.ts';
+import { tempDataDir } from '../helpers/temp-data.ts';
 
 describe('localiq users (dashboard users from the command line)', () => {
   const dataDir = tempDataDir();

@@ -3,7 +3,8 @@ import { execFileSync } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
 import { openDatabase } from '../../server/storage/db.ts';
 import { CLI, cliEnv } from '../helpers/server-process.ts';
-import { countRows, createTestApp, item, type TestApp } from '../helpers/test-app.ts';
+import { countRows, createTestApp, type TestApp } from '../helpers/test-app.ts';
+import { item } from '../helpers/temp-data.ts';
 
 describe('API key authentication', () => {
   let t: TestApp;

@@ -10,7 +10,8 @@ import { backupInThread, openBackup } from '../../server/storage/backup.ts';
 import { openDatabase } from '../../server/storage/db.ts';
 import { AdminClient, signedInAs } from '../helpers/admin-client.ts';
 import { CLI, cliEnv, startServerProcess, waitForExit, type ServerProcess } from '../helpers/server-process.ts';
-import { createTestApp, item, tempDataDir } from '../helpers/test-app.ts';
+import { createTestApp } from '../helpers/test-app.ts';
+import { item, tempDataDir } from '../helpers/temp-data.ts';
 
 type Run = { code: number | null; stdout: string; stderr: string };
 

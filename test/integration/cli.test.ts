@@ -4,7 +4,7 @@ import path from 'node:path';
 import { describe, it } from 'node:test';
 import Database from 'better-sqlite3';
 import { CLI, cliEnv, startServerProcess, waitForExit } from '../helpers/server-process.ts';
-import { item, tempDataDir } from '../helpers/test-app.ts';
+import { item, tempDataDir } from '../helpers/temp-data.ts';
 
 function localiq(dataDir: string, ...args: string[]) {
   const result = spawnSync(process.execPath, [CLI, ...args], { env: cliEnv(dataDir), encoding: 'utf8' });

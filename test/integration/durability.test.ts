@@ -3,7 +3,8 @@ import { execFileSync } from 'node:child_process';
 import { describe, it } from 'node:test';
 import { openDatabase } from '../../server/storage/db.ts';
 import { CLI, cliEnv, startServerProcess, waitForExit } from '../helpers/server-process.ts';
-import { createTestApp, item, tempDataDir } from '../helpers/test-app.ts';
+import { createTestApp } from '../helpers/test-app.ts';
+import { item, tempDataDir } from '../helpers/temp-data.ts';
 
 describe('durability of acknowledged jobs', () => {
   it('a restarted app keeps every acknowledged job', async () => {

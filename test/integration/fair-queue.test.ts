@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { api, startPipelineServer } from '../helpers/pipeline-app.ts';
-import { item } from '../helpers/test-app.ts';
+import { item } from '../helpers/temp-data.ts';
 
 type Server = Awaited<ReturnType<typeof startPipelineServer>>;
 

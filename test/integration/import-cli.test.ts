@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { CLI, cliEnv, REPO_ROOT, type ServerProcess, startServerProcess, waitForExit } from '../helpers/server-process.ts';
-import { tempDataDir } from '../helpers/test-app.ts';
+import { tempDataDir } from '../helpers/temp-data.ts';
 
 // 50 StackFAQ threads, copied into a temporary folder so that the import's checkpoint is written
 // beside the copy, never into the repository (see test/fixtures/eval-sample/README.md).

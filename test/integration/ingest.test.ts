@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { commitSettled } from '../../server/domain/commit-batcher.ts';
 import { openDatabase } from '../../server/storage/db.ts';
-import { countRows, createTestApp, item, type TestApp } from '../helpers/test-app.ts';
+import { countRows, createTestApp, type TestApp } from '../helpers/test-app.ts';
+import { item } from '../helpers/temp-data.ts';
 
 describe('POST /ingest', () => {
   let t: TestApp;

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { CLI, cliEnv, REPO_ROOT, type ServerProcess, startServerProcess, waitForExit } from '../helpers/server-process.ts';
-import { tempDataDir } from '../helpers/test-app.ts';
+import { tempDataDir } from '../helpers/temp-data.ts';
 
 const GUIDE = path.join(REPO_ROOT, 'docs/integration-guide.md');
 const EXAMPLES = path.join(REPO_ROOT, 'docs/examples');

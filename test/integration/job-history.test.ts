@@ -8,7 +8,7 @@ import { JobHistory } from '../../server/storage/job-history.ts';
 import { JobRepo } from '../../server/storage/jobs/job-repo.ts';
 import { JobRuns } from '../../server/storage/jobs/job-runs.ts';
 import { startServerProcess, waitForExit } from '../helpers/server-process.ts';
-import { item, tempDataDir } from '../helpers/test-app.ts';
+import { item, tempDataDir } from '../helpers/temp-data.ts';
 
 const DAY = 24 * 60 * 60_000;
 const T0 = Date.UTC(2026, 0, 1);

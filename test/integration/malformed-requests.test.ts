@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { createTestApp, item, type TestApp } from '../helpers/test-app.ts';
+import { createTestApp, type TestApp } from '../helpers/test-app.ts';
+import { item } from '../helpers/temp-data.ts';
 
 type Case = {
   name: string;

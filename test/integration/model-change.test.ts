@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, it } from 'node:test';
 import { writeTinyOnnxModel } from '../../scripts/make-test-onnx-model.ts';
 import { api, startPipelineServer, waitForIdle } from '../helpers/pipeline-app.ts';
-import { item, tempDataDir } from '../helpers/test-app.ts';
+import { item, tempDataDir } from '../helpers/temp-data.ts';
 
 describe('changing the embedding model', () => {
   it('re-embeds every item in the background and searches with the new model', async () => {

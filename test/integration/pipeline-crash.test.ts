@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { describe, it } from 'node:test';
 import { openDatabase } from '../../server/storage/db.ts';
 import { CLI, cliEnv, startServerProcess, waitForExit } from '../helpers/server-process.ts';
-import { tempDataDir } from '../helpers/test-app.ts';
+import { tempDataDir } from '../helpers/temp-data.ts';
 
 const ITEMS = 300;
 const TOPICS = ['invoices', 'delivery', 'warranty', 'opening hours', 'gift cards', 'repairs', 'parking', 'returns'];

@@ -5,7 +5,8 @@ import type { Embedder } from '../../server/embedders/embedder.ts';
 import { IndexRepo } from '../../server/storage/index-repo.ts';
 import { JobRuns } from '../../server/storage/jobs/job-runs.ts';
 import { VectorStore } from '../../server/storage/vector-store.ts';
-import { createTestApp, item } from '../helpers/test-app.ts';
+import { createTestApp } from '../helpers/test-app.ts';
+import { item } from '../helpers/temp-data.ts';
 
 /**
  * A test double for the model, named as such: a deterministic bag-of-letters embedder that can

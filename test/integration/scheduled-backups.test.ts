@@ -10,7 +10,8 @@ import { openDatabase } from '../../server/storage/db.ts';
 import { SettingsRepo } from '../../server/storage/settings-repo.ts';
 import { AdminClient, signedInAs } from '../helpers/admin-client.ts';
 import { startPipelineServer } from '../helpers/pipeline-app.ts';
-import { createTestApp, item, tempDataDir, type TestApp } from '../helpers/test-app.ts';
+import { createTestApp, type TestApp } from '../helpers/test-app.ts';
+import { item, tempDataDir } from '../helpers/temp-data.ts';
 
 /** Local times, as the schedule reads them. */
 const at = (day: number, hour: number, minute = 0) => new Date(2026, 10, day, hour, minute).getTime();

@@ -8,7 +8,7 @@ import { keychainAccount, loadServerSecret } from '../../server/secrets/server-s
 import { openDatabase } from '../../server/storage/db.ts';
 import { SettingsRepo } from '../../server/storage/settings-repo.ts';
 import { REPO_ROOT } from '../helpers/server-process.ts';
-import { tempDataDir } from '../helpers/test-app.ts';
+import { tempDataDir } from '../helpers/temp-data.ts';
 
 async function load(dataDir: string, choice: 'auto' | 'keychain' | 'file') {
   const db = openDatabase(dataDir);

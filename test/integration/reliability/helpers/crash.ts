@@ -8,7 +8,7 @@
 import { execFileSync } from 'node:child_process';
 import { openDatabase } from '../../../../server/storage/db.ts';
 import { CLI, cliEnv, startServerProcess, waitForExit, type ServerProcess } from '../../../helpers/server-process.ts';
-import { tempDataDir } from '../../../helpers/test-app.ts';
+import { tempDataDir } from '../../../helpers/temp-data.ts';
 
 export type CrashOptions = {
   items: number;

@@ -1,4 +1,4 @@
-import { item } from '../../../helpers/test-app.ts';
+import { item } from '../../../helpers/temp-data.ts';
 
 /** The seeded state every reliability suite starts from: one item in one knowledge base, one elsewhere. */
 export const FIXTURE = {
@@ -6,6 +6,6 @@ export const FIXTURE = {
   otherKb: 'kb-other',
   integration: 'cms',
   externalId: 'post-1',
-  /** The test apps' item (test/helpers/test-app.ts), whose defaults are the fields above. */
+  /** The test apps' item (test/helpers/temp-data.ts), whose defaults are the fields above. */
   item,
 };

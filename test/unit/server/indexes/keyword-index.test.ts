@@ -11,7 +11,7 @@ import { IndexCleaner, IndexRepo } from '../../../../server/storage/index-repo.t
 import { scopedQuery } from '../../../../server/storage/keyword-scope.ts';
 import { ITEM_COLUMN_WEIGHTS, SearchRepo } from '../../../../server/storage/search-repo.ts';
 import { VectorStore } from '../../../../server/storage/vector-store.ts';
-import { tempDataDir } from '../../../helpers/test-app.ts';
+import { tempDataDir } from '../../../helpers/temp-data.ts';
 
 /** A seeded generator, so a failure can be replayed. */
 function random(seed: number): () => number {

@@ -7,7 +7,7 @@ import { chunkVectorFeed } from '../../../../server/storage/chunk-vector-feed.ts
 import { openDatabase, openReader, type Db } from '../../../../server/storage/db.ts';
 import { IndexCleaner, IndexRepo } from '../../../../server/storage/index-repo.ts';
 import { VectorStore } from '../../../../server/storage/vector-store.ts';
-import { tempDataDir } from '../../../helpers/test-app.ts';
+import { tempDataDir } from '../../../helpers/temp-data.ts';
 
 // As many dimensions as a small sentence model (all-MiniLM-L6-v2): binary codes of fewer bits are too coarse.
 const DIMENSION = 384;

@@ -6,7 +6,7 @@ import { ItemReadRepo } from '../../../../server/storage/item-read-repo.ts';
 import { ItemRepo } from '../../../../server/storage/item-repo.ts';
 import { TermStatsRepo } from '../../../../server/storage/term-stats-repo.ts';
 import { VectorStore } from '../../../../server/storage/vector-store.ts';
-import { tempDataDir } from '../../../helpers/test-app.ts';
+import { tempDataDir } from '../../../helpers/temp-data.ts';
 
 type Count = { knowledge_base_id: string; items: number; chunks: number };
 

@@ -10,7 +10,7 @@ import { COUNT_BY_STATUS_SQL, jobListQuery, JobRepo } from '../../../../server/s
 import { JobRuns } from '../../../../server/storage/jobs/job-runs.ts';
 import { MonitorRepo } from '../../../../server/storage/monitor-repo.ts';
 import { VectorStore } from '../../../../server/storage/vector-store.ts';
-import { item, tempDataDir } from '../../../helpers/test-app.ts';
+import { item, tempDataDir } from '../../../helpers/temp-data.ts';
 
 type Count = { knowledge_base_id: string; status: string; priority: number; n: number };
 

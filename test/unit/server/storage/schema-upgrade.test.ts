@@ -7,7 +7,7 @@ import { scopeColumn } from '../../../../server/storage/keyword-scope.ts';
 import { MIGRATIONS } from '../../../../server/storage/migrations.ts';
 import { SearchRepo } from '../../../../server/storage/search-repo.ts';
 import { loadVectorExtension } from '../../../../server/storage/vector-extension.ts';
-import { tempDataDir } from '../../../helpers/test-app.ts';
+import { tempDataDir } from '../../../helpers/temp-data.ts';
 
 /** The migration that gave the keyword indexes their scope column. */
 const SCOPED = MIGRATIONS.findIndex((m) => m.includes('localiq_scope('));

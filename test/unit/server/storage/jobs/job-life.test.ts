@@ -17,7 +17,7 @@ import {
 } from '../../../../../server/storage/jobs/index.ts';
 import type { JobRow } from '../../../../../server/storage/jobs/job-row.ts';
 import { VectorStore } from '../../../../../server/storage/vector-store.ts';
-import { item, tempDataDir } from '../../../../helpers/test-app.ts';
+import { item, tempDataDir } from '../../../../helpers/temp-data.ts';
 
 /** Each transition on a real database, at moments the test chooses. */
 const T0 = Date.UTC(2026, 0, 5, 9, 0, 0);

@@ -9,7 +9,7 @@ import { CLAIM_ORDER_SQL } from '../../../../../server/storage/jobs/claim.ts';
 import { COUNT_QUEUED_UP_TO_SQL, JobRepo } from '../../../../../server/storage/jobs/job-repo.ts';
 import { JobRuns } from '../../../../../server/storage/jobs/job-runs.ts';
 import { VectorStore } from '../../../../../server/storage/vector-store.ts';
-import { item, tempDataDir } from '../../../../helpers/test-app.ts';
+import { item, tempDataDir } from '../../../../helpers/temp-data.ts';
 
 const MODEL = 'test-model';
 
