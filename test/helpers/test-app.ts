@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { type AppDeps, buildApp } from '../../server/app.ts';
 import { type Config, loadConfig } from '../../server/config.ts';
 import type { NewApiKey } from '../../server/domain/api-key-service.ts';
-import { openServices, type Services } from '../../server/services.ts';
+import { openServices, type Services, type ServicesOptions } from '../../server/services.ts';
 import { tempDataDir } from './temp-data.ts';
 
 export type TestApp = {
@@ -19,13 +19,13 @@ export type TestApp = {
 export async function createTestApp(
   overrides: Partial<Config> = {},
   dataDir = tempDataDir(),
-  appOptions: Pick<AppDeps, 'rendererDir' | 'logStream'> = {},
+  { clock, ...appOptions }: Pick<AppDeps, 'rendererDir' | 'logStream'> & ServicesOptions = {},
 ): Promise<TestApp> {
   const config = loadConfig(
     { LOCALIQ_DATA_DIR: dataDir, LOCALIQ_SECRET_STORE: 'file', LOCALIQ_LOG_LEVEL: 'silent' },
     overrides,
   );
-  const services = await openServices(config);
+  const services = await openServices(config, { clock });
   const app = await buildApp({ config, ...services, ...appOptions });
   await app.ready();
   return {

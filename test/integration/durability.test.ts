@@ -35,7 +35,11 @@ describe('durability of acknowledged jobs', () => {
     );
     const server = await startServerProcess(dataDir);
     const acknowledged = new Set<string>();
+    // The kill comes once a few pushes are through (or answered at all), while others are under way.
+    let enough!: () => void;
+    const enoughPushed = new Promise<void>((resolve) => (enough = resolve));
     let sent = 0;
+    let answered = 0;
     const pushOne = async (n: number) => {
       const res = await fetch(`${server.url}/ingest/bulk`, {
         method: 'POST',
@@ -43,13 +47,14 @@ describe('durability of acknowledged jobs', () => {
         body: JSON.stringify({ items: Array.from({ length: 20 }, (_, i) => item({ externalId: `c-${n}-${i}` })) }),
       });
       if (res.status === 200) for (const id of (await res.json()).jobIds) acknowledged.add(id);
+      if (acknowledged.size >= 100 || ++answered >= 50) enough();
     };
     const workers = Array.from({ length: 4 }, async () => {
       while (server.child.exitCode === null && server.child.signalCode === null) {
         await pushOne(sent++).catch(() => undefined);
       }
     });
-    await new Promise((r) => setTimeout(r, 400));
+    await Promise.race([enoughPushed, Promise.all(workers)]);
     server.child.kill('SIGKILL');
     await waitForExit(server.child);
     await Promise.all(workers);

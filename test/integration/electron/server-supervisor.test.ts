@@ -160,13 +160,20 @@ describe('server supervisor (real child processes)', { timeout: 60_000 }, () => 
     assert.equal(supervisor.state.status, 'stopped');
   });
 
-  it('does not restart during a pending backoff once stopped', async () => {
-    const { supervisor, pids } = setup({ FAKE_SCRIPT: 'crash,ready' }, { backoff: () => 300 });
+  it('does not restart during a pending backoff once stopped', async (t) => {
+    // The supervisor's timers run on a clock the test moves: the backoff's time passes at once.
+    t.mock.timers.enable({ apis: ['setTimeout'] });
+    const { supervisor, states, pids } = setup({ FAKE_SCRIPT: 'crash,ready' }, { backoff: () => 300 });
+    const restarting = new Promise<void>((resolve) => {
+      const poll = () => (supervisor.state.status === 'restarting' ? resolve() : setImmediate(poll));
+      poll();
+    });
     const starting = assert.rejects(supervisor.start(), /stopped/);
-    await until(() => supervisor.state.status === 'restarting');
+    await restarting;
     await supervisor.stop();
     await starting;
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    t.mock.timers.tick(300);
+    assert.deepEqual(states.map((s) => s.status), ['starting', 'restarting', 'stopping', 'stopped'], 'no start after the stop');
     assert.equal(pids().length, 1);
   });
 });
