@@ -1,5 +1,6 @@
 /**
- * Long fuzz run: at least 10,000 generated requests (the generator of test/reliability/helpers/fuzz.ts)
+ * Long fuzz run: at least 10,000 generated requests (the generator of
+ * test/integration/reliability/helpers/fuzz.ts)
  * against a real `localiq serve` process over real HTTP on loopback, one at a time so every answer
  * can be judged against the stored data around it. Never a 5xx, always the contract's error shape,
  * a refused request changes nothing stored, the process never dies.
