@@ -119,6 +119,14 @@ if (targets.length) {
   process.exit(ok ? 0 : 1);
 }
 
+// A test file outside the three folders would be run by no group: say so rather than skip it.
+const grouped = Object.values(GROUPS).map((group) => path.join(group.folder) + path.sep);
+const strays = findTests('test').filter((file) => !grouped.some((folder) => file.startsWith(folder)));
+if (strays.length) {
+  console.error(`In no group: ${strays.join(', ')}. Move each to test/unit, test/integration or test/e2e (test/README.md).`);
+  process.exit(2);
+}
+
 const chosen = Object.keys(GROUPS).filter((name) => flags.has(`--${name}`));
 const groups = chosen.length ? chosen : Object.keys(GROUPS);
 const results = [];
