@@ -1,15 +1,46 @@
-// Runs every test file under test/ with node's test runner (TypeScript through tsx).
+// Runs the tests with node's test runner (TypeScript through tsx), in three groups (test/README.md):
+//
+//   node scripts/run-tests.js                  every group: unit, then integration, then e2e
+//   node scripts/run-tests.js --unit           one group (--unit, --integration, --e2e; combinable)
+//   node scripts/run-tests.js test/a.test.ts   these files (or folders), one at a time
+//   --typecheck --build                        also type-check and build the dashboard and widget,
+//                                              alongside the unit group (npm test)
+//
 // Node 20's runner does not expand globs itself, hence this small launcher. On a headless
 // machine with gnome-keyring installed, the run happens inside a private D-Bus session with an
 // unlocked throwaway keyring, so the OS-keychain code path is tested for real.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
-function findTests(dir) {
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const full = path.join(dir, entry.name);
+const CPUS = os.availableParallelism();
+
+/**
+ * Unit files run as many at a time as there are CPUs, with their temporary data folders in
+ * memory where the OS offers a tmpfs: their SQLite files are scratch, and each commit's disk sync
+ * cost more than the test itself. Integration and e2e files start servers, processes and
+ * browsers, some measure time, and their data folders stay on disk.
+ */
+const GROUPS = {
+  unit: { folder: 'test/unit', concurrency: CPUS, tmpRoot: inMemoryTmp() },
+  integration: { folder: 'test/integration', concurrency: 1, tmpRoot: os.tmpdir() },
+  e2e: { folder: 'test/e2e', concurrency: 1, tmpRoot: os.tmpdir() },
+};
+
+function inMemoryTmp() {
+  try {
+    fs.accessSync('/dev/shm', fs.constants.W_OK);
+    return '/dev/shm';
+  } catch {
+    return os.tmpdir();
+  }
+}
+
+function findTests(target) {
+  if (!fs.statSync(target).isDirectory()) return [target];
+  return fs.readdirSync(target, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(target, entry.name);
     if (entry.isDirectory()) return findTests(full);
     return entry.name.endsWith('.test.ts') ? [full] : [];
   });
@@ -19,7 +50,6 @@ function onPath(command) {
   return spawnSync('sh', ['-c', `command -v ${command}`]).status === 0;
 }
 
-const args = process.argv.slice(2);
 if (!process.env.DBUS_SESSION_BUS_ADDRESS && onPath('dbus-run-session') && onPath('gnome-keyring-daemon')) {
   const keyringHome = fs.mkdtempSync(path.join(os.tmpdir(), 'localiq-keyring-'));
   const script =
@@ -32,10 +62,82 @@ if (!process.env.DBUS_SESSION_BUS_ADDRESS && onPath('dbus-run-session') && onPat
   process.exit(result.status ?? 1);
 }
 
-const files = args.length ? args : findTests('test').sort();
-const result = spawnSync(
-  process.execPath,
-  ['--import', 'tsx', '--test', '--test-reporter=spec', '--test-concurrency=1', ...files],
-  { stdio: 'inherit' },
-);
-process.exit(result.status ?? 1);
+const args = process.argv.slice(2);
+const flags = new Set(args.filter((arg) => arg.startsWith('--')));
+const targets = args.filter((arg) => !arg.startsWith('--'));
+const known = ['--typecheck', '--build', ...Object.keys(GROUPS).map((name) => `--${name}`)];
+for (const flag of flags) {
+  if (!known.includes(flag)) {
+    console.error(`Unknown option ${flag}; known: ${known.join(' ')}`);
+    process.exit(2);
+  }
+}
+
+/** Runs test files in one `node --test`; resolves with whether they all passed. */
+function runTests(files, concurrency, env = process.env) {
+  return new Promise((resolve) => {
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', '--test', '--test-reporter=spec', `--test-concurrency=${concurrency}`, ...files],
+      { stdio: 'inherit', env },
+    );
+    child.on('close', (code) => resolve(code === 0));
+  });
+}
+
+/** An npm script with its output held back until it ends, so it does not cut into the tests' output. */
+function runQuietly(script) {
+  const started = Date.now();
+  return new Promise((resolve) => {
+    const child = spawn('npm', ['run', '--silent', script], { stdio: ['ignore', 'pipe', 'pipe'], shell: process.platform === 'win32' });
+    let output = '';
+    child.stdout.on('data', (chunk) => (output += chunk));
+    child.stderr.on('data', (chunk) => (output += chunk));
+    child.on('close', (code) => resolve({ name: script, ok: code === 0, output, seconds: (Date.now() - started) / 1000 }));
+  });
+}
+
+/** Runs a group with a temporary folder of its own, removed afterwards unless a test failed. */
+async function runGroup(name) {
+  const group = GROUPS[name];
+  const files = findTests(group.folder).sort();
+  const tmp = fs.mkdtempSync(path.join(group.tmpRoot, `localiq-${name}-`));
+  console.log(`\n# ${name}: ${files.length} files, ${group.concurrency} at a time, temporary files in ${tmp}\n`);
+  const started = Date.now();
+  const ok = await runTests(files, group.concurrency, { ...process.env, TMPDIR: tmp });
+  if (ok) fs.rmSync(tmp, { recursive: true, force: true });
+  else console.log(`\n# ${name} failed; its temporary files are kept in ${tmp}`);
+  return { name, ok, seconds: (Date.now() - started) / 1000 };
+}
+
+if (targets.length) {
+  if (flags.size) {
+    console.error('Give either files and folders or options, not both.');
+    process.exit(2);
+  }
+  const ok = await runTests(targets.flatMap(findTests), 1);
+  process.exit(ok ? 0 : 1);
+}
+
+// A test file outside the three folders would be run by no group: say so rather than skip it.
+const grouped = Object.values(GROUPS).map((group) => path.join(group.folder) + path.sep);
+const strays = findTests('test').filter((file) => !grouped.some((folder) => file.startsWith(folder)));
+if (strays.length) {
+  console.error(`In no group: ${strays.join(', ')}. Move each to test/unit, test/integration or test/e2e (test/README.md).`);
+  process.exit(2);
+}
+
+const chosen = Object.keys(GROUPS).filter((name) => flags.has(`--${name}`));
+const groups = chosen.length ? chosen : Object.keys(GROUPS);
+const results = [];
+// The unit tests need neither the type-check nor the build, so all three run at once.
+const checks = [flags.has('--typecheck') && runQuietly('typecheck'), flags.has('--build') && runQuietly('build')].filter(Boolean);
+if (groups[0] === 'unit') results.push(await runGroup('unit'));
+const checked = await Promise.all(checks);
+results.push(...checked);
+const failedChecks = checked.filter((check) => !check.ok);
+for (const check of failedChecks) console.error(`\n# npm run ${check.name} failed:\n${check.output}`);
+if (!failedChecks.length) for (const name of groups.filter((name) => name !== 'unit')) results.push(await runGroup(name));
+
+console.log(`\n# ${results.map((r) => `${r.name} ${r.ok ? 'passed' : 'FAILED'} in ${r.seconds.toFixed(1)} s`).join('; ')}`);
+process.exit(results.some((r) => !r.ok) ? 1 : 0);

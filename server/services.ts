@@ -72,8 +72,14 @@ export type Services = {
   close(): void;
 };
 
+export type ServicesOptions = {
+  /** The time API keys are checked against: expiry, revocation, last use. Tests move it. */
+  clock?: () => number;
+};
+
 export async function openServices(
   config: Pick<Config, 'dataDir' | 'secretStore' | 'maxAttempts' | 'embedder'> & Partial<Pick<Config, 'llm'>>,
+  { clock = Date.now }: ServicesOptions = {},
 ): Promise<Services> {
   const db = openDatabase(config.dataDir);
   try {
@@ -102,7 +108,7 @@ export async function openServices(
     return {
       db,
       secretStore: secret.store,
-      keys: new ApiKeyService(new ApiKeyRepo(db), secret.secret),
+      keys: new ApiKeyService(new ApiKeyRepo(db), secret.secret, clock),
       queue,
       jobs,
       items: new ItemRepo(db),

@@ -2,12 +2,13 @@
  * Crash suite, long run: a few thousand items pushed in bulk to a real `localiq serve`, SIGKILLed
  * at random moments (while bulks are being acknowledged, or while the pipeline processes) at least
  * 20 times, with the files checked after every kill, then drained and verified against what was
- * acknowledged (see test/reliability/helpers/crash.ts). Prints a JSON report; exits 1 on a problem.
+ * acknowledged (see test/integration/reliability/helpers/crash.ts). Prints a JSON report; exits 1
+ * on a problem.
  * Usage: npm run reliability:crash [-- --items 3000 --kills 24 --seed 7 --workers 1]
  */
 import os from 'node:os';
 import { parseArgs } from 'node:util';
-import { runCrashCampaign } from '../../test/reliability/helpers/crash.ts';
+import { runCrashCampaign } from '../../test/integration/reliability/helpers/crash.ts';
 import { percentile } from '../lib/server-child.ts';
 
 const { values } = parseArgs({

@@ -1,5 +1,6 @@
 /**
- * Long fuzz run: at least 10,000 generated requests (the generator of test/reliability/helpers/fuzz.ts)
+ * Long fuzz run: at least 10,000 generated requests (the generator of
+ * test/integration/reliability/helpers/fuzz.ts)
  * against a real `localiq serve` process over real HTTP on loopback, one at a time so every answer
  * can be judged against the stored data around it. Never a 5xx, always the contract's error shape,
  * a refused request changes nothing stored, the process never dies.
@@ -11,9 +12,9 @@ import os from 'node:os';
 import { parseArgs } from 'node:util';
 import fc from 'fast-check';
 import { openDatabase } from '../../server/storage/db.ts';
-import { FIXTURE, storedDigest } from '../../test/reliability/helpers/fixture.ts';
-import { adminFuzzRequestArb, describeRequest, fuzzRequestArb, judge, newStats, record, type FuzzRequest, type FuzzResponse } from '../../test/reliability/helpers/fuzz.ts';
-import { ADMIN_ROUTES, ROUTES } from '../../test/reliability/helpers/routes.ts';
+import { FIXTURE, storedDigest } from '../../test/integration/reliability/helpers/fixture.ts';
+import { adminFuzzRequestArb, describeRequest, fuzzRequestArb, judge, newStats, record, type FuzzRequest, type FuzzResponse } from '../../test/integration/reliability/helpers/fuzz.ts';
+import { ADMIN_ROUTES, ROUTES } from '../../test/integration/reliability/helpers/routes.ts';
 import { startServerChild, stopServerChild, tempDir } from '../lib/server-child.ts';
 import { allScopesKey } from './lib.ts';
 

@@ -1,10 +1,10 @@
 /**
  * USE-lite's SentencePiece tokenizer, giving exactly the ids of the one in @energetic-ai/embeddings
- * (test/embedders.test.ts compares them on real passages and odd Unicode), only faster. The
- * package's copy hands every position a copy of the rest of the text to search from (quadratic in
- * the text's length, and the chunker counts tokens sentence by sentence); this one walks the trie
- * in place. The Viterbi pass keeps the package's order and its ties
- * (`>=`, and a best score of exactly 0 counting as unset) so the chosen pieces never differ.
+ * (test/integration/embedders.test.ts compares them on real passages and odd Unicode), only faster.
+ * The package's copy hands every position a copy of the rest of the text to search from (quadratic
+ * in the text's length, and the chunker counts tokens sentence by sentence); this one walks the
+ * trie in place. The Viterbi pass keeps the package's order and its ties (`>=`, and a best score of
+ * exactly 0 counting as unset) so the chosen pieces never differ.
  */
 
 /** [piece, log probability] in id order, as shipped with the model. */

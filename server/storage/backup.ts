@@ -199,7 +199,7 @@ export function replaceDatabase(dataDir: string, backupFile: string, now = new D
 /**
  * A connection to a database in WAL mode (as LocalIQ keeps it) holds a shared lock for as long as
  * it is open, idle or not, so an exclusive lock is granted only when nothing else has the file
- * open (test/backup.test.ts refuses a restore beside a running server).
+ * open (test/integration/backup.test.ts refuses a restore beside a running server).
  */
 function lockExclusively(file: string): Db {
   const db = new Database(file, { fileMustExist: true });

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { after, before } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { CLI, cliEnv, REPO_ROOT, type ServerProcess, startServerProcess, waitForExit } from '../helpers/server-process.ts';
-import { tempDataDir } from '../helpers/test-app.ts';
+import { tempDataDir } from '../helpers/temp-data.ts';
 import { launchChromium } from './browser.ts';
 
 export const OWNER = { username: 'olivia', password: 'correct horse battery' };

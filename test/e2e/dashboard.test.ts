@@ -6,7 +6,7 @@ import { describe, it } from 'node:test';
 import Database from 'better-sqlite3';
 import { backupContents, openBackup } from '../../server/storage/backup.ts';
 import { startOpenAiTestServer } from '../helpers/openai-test-server.ts';
-import { tempDataDir } from '../helpers/test-app.ts';
+import { tempDataDir } from '../helpers/temp-data.ts';
 import { OWNER, useDashboardSession } from './dashboard-session.ts';
 
 const MEMBER = { username: 'milo', password: 'member password 1' };

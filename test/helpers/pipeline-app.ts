@@ -1,6 +1,6 @@
 import { loadConfig, type Config } from '../../server/config.ts';
 import { startServer, type RunningServer } from '../../server/main.ts';
-import { tempDataDir } from './test-app.ts';
+import { tempDataDir } from './temp-data.ts';
 
 /** The real server with its pipeline workers and the real default model, on a fresh data folder. */
 export async function startPipelineServer(overrides: Partial<Config> = {}, dataDir = tempDataDir()): Promise<RunningServer & { key: string; dataDir: string }> {

@@ -3,7 +3,7 @@
  * each with the facts a good answer holds and the ones it must not: lists spread over several
  * products, lead times, prices, opening hours, delivery, and content a shop's data really holds
  * (structured data pasted into a description, a customer's question, bullets).
- * Used by test/answer-quality.test.ts and bench/answer/shop-eval.ts.
+ * Used by test/integration/answer-quality.test.ts and bench/answer/shop-eval.ts.
  */
 export const SHOP_KB = 'kb-shop';
 

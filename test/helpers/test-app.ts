@@ -1,11 +1,9 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { type AppDeps, buildApp } from '../../server/app.ts';
 import { type Config, loadConfig } from '../../server/config.ts';
 import type { NewApiKey } from '../../server/domain/api-key-service.ts';
-import { openServices, type Services } from '../../server/services.ts';
+import { openServices, type Services, type ServicesOptions } from '../../server/services.ts';
+import { tempDataDir } from './temp-data.ts';
 
 export type TestApp = {
   app: FastifyInstance;
@@ -17,21 +15,17 @@ export type TestApp = {
   close(): Promise<void>;
 };
 
-export function tempDataDir(): string {
-  return fs.mkdtempSync(path.join(os.tmpdir(), 'localiq-test-'));
-}
-
 /** The real app on a real SQLite file in a fresh temporary data folder. */
 export async function createTestApp(
   overrides: Partial<Config> = {},
   dataDir = tempDataDir(),
-  appOptions: Pick<AppDeps, 'rendererDir' | 'logStream'> = {},
+  { clock, ...appOptions }: Pick<AppDeps, 'rendererDir' | 'logStream'> & ServicesOptions = {},
 ): Promise<TestApp> {
   const config = loadConfig(
     { LOCALIQ_DATA_DIR: dataDir, LOCALIQ_SECRET_STORE: 'file', LOCALIQ_LOG_LEVEL: 'silent' },
     overrides,
   );
-  const services = await openServices(config);
+  const services = await openServices(config, { clock });
   const app = await buildApp({ config, ...services, ...appOptions });
   await app.ready();
   return {
@@ -46,17 +40,6 @@ export async function createTestApp(
       await app.close();
       services.close();
     },
-  };
-}
-
-export function item(overrides: Record<string, unknown> = {}, data: Record<string, unknown> = {}) {
-  return {
-    integrationId: 'cms',
-    knowledgeBaseId: 'kb-main',
-    sourceType: 'ARTICLE',
-    externalId: 'post-1',
-    ...overrides,
-    data: { title: 'Opening hours', content: 'We are open Monday to Friday from 9 to 17.', ...data },
   };
 }
 

@@ -10,7 +10,8 @@ export const CLAIM_CHARACTERS = 20_000;
 /**
  * The due jobs in claim order, stopping after `limit`. Left to itself, the planner read every
  * queued job through the status index and sorted them all, inside the write transaction that
- * every commit waits for (bench/queue-scale.ts); test/job-repo.test.ts checks the plan.
+ * every commit waits for (bench/queue-scale.ts); test/unit/server/storage/jobs/job-repo.test.ts
+ * checks the plan.
  */
 export const CLAIM_ORDER_SQL = `SELECT id, length(data) AS characters FROM jobs INDEXED BY jobs_claim_order
   WHERE status = 'queued' AND run_at <= @now ORDER BY sort_key LIMIT @limit`;

@@ -9,8 +9,8 @@ import { NOT_QUEUED } from './sql.ts';
 
 /**
  * Counted from the claim-order index alone: through the status index (the planner's own choice)
- * it read every queued row, on the event loop (bench/queue-scale.ts); test/job-life.test.ts
- * checks the plan.
+ * it read every queued row, on the event loop (bench/queue-scale.ts);
+ * test/unit/server/storage/jobs/job-life.test.ts checks the plan.
  */
 export const COUNT_QUEUED_UP_TO_SQL = "SELECT count(*) AS n FROM jobs INDEXED BY jobs_claim_order WHERE status = 'queued' AND sort_key <= ?";
 

@@ -1,0 +1,98 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, it } from 'node:test';
+
+/**
+ * Dependencies go one way (docs/architecture.md draws them). Each folder below may import only the
+ * folders its rule names; an import of any other part of the repository is a violation. The domain
+ * (server/domain) holds the rules, its record types and the interfaces of the stores it needs;
+ * storage implements them and services.ts hands them over. pipeline/ and retrieval/ never import
+ * each other: both build on indexes/, embedders/ and text/. common/ and widget/ run in browsers.
+ */
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+
+function sourceFiles(dir: string): string[] {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) return sourceFiles(full);
+    return /\.(ts|tsx)$/.test(entry.name) ? [full] : [];
+  });
+}
+
+/** Every module a file names in an import or export statement, or a dynamic import(). */
+function importsOf(file: string): string[] {
+  const text = fs.readFileSync(file, 'utf8');
+  const specifiers: string[] = [];
+  const patterns = [
+    /^\s*(?:import|export)\s[^'"]*?\sfrom\s+['"]([^'"]+)['"]/gm,
+    /^\s*import\s+['"]([^'"]+)['"]/gm,
+    /\bimport\(\s*['"]([^'"]+)['"]\s*\)/g,
+  ];
+  for (const pattern of patterns) for (const match of text.matchAll(pattern)) specifiers.push(match[1]!);
+  return specifiers;
+}
+
+/** What a file imports, relative specifiers resolved to paths from the repository root. */
+function resolvedImports(file: string): Array<{ specifier: string; target: string }> {
+  return importsOf(file).map((specifier) => ({
+    specifier,
+    target: specifier.startsWith('.') ? path.relative(ROOT, path.resolve(path.dirname(file), specifier)) : specifier,
+  }));
+}
+
+function violations(dir: string, forbidden: (target: string) => boolean): string[] {
+  return sourceFiles(path.join(ROOT, dir)).flatMap((file) =>
+    resolvedImports(file)
+      .filter(({ target }) => forbidden(target))
+      .map(({ specifier }) => `${path.relative(ROOT, file)} imports ${specifier}`),
+  );
+}
+
+const under = (target: string, folder: string) => target === folder || target.startsWith(`${folder}/`);
+
+/** Files at the top of server/ that any server folder may use: settings and starting worker threads. */
+const SERVER_UTILITIES = ['server/config.ts', 'server/worker-entry.js', 'server/worker-module.ts'];
+
+/** Folder → the parts of the repository it may import (besides itself, packages and Node). */
+const RULES: Record<string, string[]> = {
+  common: [],
+  'widget/src': ['common'],
+  renderer: ['common'],
+  'server/domain': ['common'],
+  'server/text': ['common'],
+  'server/embedders': ['common', ...SERVER_UTILITIES],
+  'server/storage': ['common', 'server/domain', ...SERVER_UTILITIES],
+  'server/secrets': ['common', 'server/domain', 'server/storage'],
+  'server/indexes': ['common', 'server/domain', 'server/storage'],
+  'server/pipeline': ['common', 'server/domain', 'server/storage', 'server/indexes', 'server/embedders', 'server/text', ...SERVER_UTILITIES],
+  'server/retrieval': ['common', 'server/domain', 'server/storage', 'server/indexes', 'server/embedders', 'server/text'],
+  'server/http': ['common', 'server/domain', 'server/storage', 'server/retrieval', 'server/indexes', 'server/secrets', ...SERVER_UTILITIES],
+};
+
+/** Where browsers run the code: no Node built-ins. */
+const RUNS_IN_BROWSERS = ['common', 'widget/src', 'renderer'];
+
+function isFirstParty(target: string): boolean {
+  return ['common', 'server', 'renderer', 'widget', 'electron', 'test', 'bench', 'scripts'].some((folder) => under(target, folder));
+}
+
+describe('layering', () => {
+  it('finds the imports it checks', () => {
+    // A guard for the guard: a parser that found nothing would pass every rule.
+    const domainImports = sourceFiles(path.join(ROOT, 'server/domain')).flatMap(resolvedImports);
+    assert.ok(domainImports.some(({ target }) => target === 'server/domain/jobs.ts'));
+    assert.ok(domainImports.some(({ target }) => target === 'node:crypto'));
+    assert.ok(violations('server/pipeline', (target) => under(target, 'server/storage')).length > 0);
+  });
+
+  for (const [folder, allowed] of Object.entries(RULES)) {
+    it(`${folder} imports only ${allowed.length ? allowed.join(', ') : 'itself'}`, () => {
+      const forbidden = (target: string) =>
+        (isFirstParty(target) && !under(target, folder) && !allowed.some((other) => under(target, other))) ||
+        (RUNS_IN_BROWSERS.includes(folder) && target.startsWith('node:'));
+      assert.deepEqual(violations(folder, forbidden), []);
+    });
+  }
+});

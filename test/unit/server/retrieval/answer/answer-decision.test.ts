@@ -1,0 +1,45 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { answerProbability, decisionFeatures, FITTED_MODEL, passagesAnswer } from '../../../../../server/retrieval/answer/answer-decision.ts';
+import { type CandidatePassage, questionIntent, scoreSentences } from '../../../../../server/retrieval/answer/extractive.ts';
+import { weightedTerms } from '../../../../../server/retrieval/answer/question-terms.ts';
+
+describe('whether the passages answer the question', () => {
+  const item = (id: number, title: string) =>
+    ({ id, knowledge_base_id: 'kb', integration_id: 'i', external_id: String(id), source_type: 'ARTICLE', title, url: null, updated_at: 0, chunk_count: 1 }) as CandidatePassage['item'];
+  const passage = (id: number, text: string, retrieval: number): CandidatePassage => ({
+    item: item(id, 'David I of Scotland'), chunkId: id, text, retrieval, itemScore: retrieval / 2, passageScore: retrieval / 2,
+  });
+  const analysis = (question: string, candidates: CandidatePassage[]) => {
+    const terms = weightedTerms(question, [], () => 2);
+    return { question, terms, scored: scoreSentences(candidates, terms, questionIntent(question), question), candidates, bestCosine: 0.5 };
+  };
+  const married = passage(1, 'Six years later David I of Scotland married Maud, Countess of Huntingdon, in 1113.', 1);
+  const brother = passage(2, 'His brother Alexander I married Sybilla of Normandy at the English court.', 0.9);
+  const youth = passage(3, 'David I of Scotland spent his youth at the court of his brother in England.', 0.8);
+
+  it('reads the answer type, the focus and the question words in or beside the sentence', () => {
+    const when = decisionFeatures(analysis('When did King David I of Scotland marry?', [married, brother]))!;
+    assert.equal(when.typeFound, 1, 'a year the question does not name answers "when"');
+    assert.equal(when.typeMissing, 0);
+    const brotherOnly = decisionFeatures(analysis('When did King David I of Scotland marry?', [brother]))!;
+    assert.equal(brotherOnly.typeMissing, 1, 'no date in or beside the sentence');
+    assert.ok(brotherOnly.pairsFound < when.pairsFound, '"David I" and "of Scotland" stand together only in the answering sentence');
+    const which = decisionFeatures(analysis('Which countess did David I marry?', [married]))!;
+    assert.equal(which.focusMissing, 0);
+    assert.equal(decisionFeatures(analysis('Which abbey did David I found?', [married]))!.focusMissing, 1);
+  });
+
+  it('abstains when the fitted probability is under the threshold, and prefers the answering passage', () => {
+    const answering = analysis('Who did King David I of Scotland marry?', [married, brother, youth]);
+    // The same article without the paragraph that answers: about David, not about his marriage.
+    const sameSubject = analysis('Who did King David I of Scotland marry?', [{ ...brother, retrieval: 1 }, youth]);
+    const p = answerProbability(decisionFeatures(answering)!);
+    const q = answerProbability(decisionFeatures(sameSubject)!);
+    assert.ok(p > q, `answering ${p} > same subject ${q}`);
+    const between = { ...FITTED_MODEL, threshold: (p + q) / 2 };
+    assert.equal(passagesAnswer(answering, between), true);
+    assert.equal(passagesAnswer(sameSubject, between), false);
+    assert.equal(FITTED_MODEL.features.length, FITTED_MODEL.weights.length, 'the shipped weights name every feature they weigh');
+  });
+});

@@ -1,0 +1,32 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { contextTurns, leansOnConversation, retrievalQuery } from '../../../../../server/retrieval/answer/question-terms.ts';
+
+describe('questions within a conversation', () => {
+  it('tells a question that needs the conversation from one that stands on its own', () => {
+    const cases: Array<[string, boolean]> = [
+      ['On which day of the week are they baked?', true],
+      ['What does it cost?', true],
+      ['And on Sundays?', true],
+      ['What about delivery to Brussels?', true],
+      ['Price?', true],
+      ['Who won Super Bowl 50?', false],
+      ['How far ahead should I order a wedding cake?', false],
+      ['Do you bake gluten-free bread?', false],
+    ];
+    for (const [question, leans] of cases) assert.equal(leansOnConversation(question), leans, question);
+  });
+
+  it('reads a question with the earlier user turns only when it leans on them', () => {
+    const conversation = [
+      { role: 'user' as const, content: 'Do you sell rye bread?' },
+      { role: 'assistant' as const, content: 'Yes, every day [1]' },
+      { role: 'user' as const, content: 'Do you bake gluten-free bread?' },
+      { role: 'assistant' as const, content: 'Yes, on Tuesdays [1]' },
+    ];
+    const context = contextTurns('Where are they baked?', conversation);
+    assert.deepEqual(context, ['Do you sell rye bread?', 'Do you bake gluten-free bread?']);
+    assert.equal(retrievalQuery('Where are they baked?', context), 'Do you sell rye bread?\nDo you bake gluten-free bread?\nWhere are they baked?');
+    assert.deepEqual(contextTurns('Who won Super Bowl 50?', conversation), []);
+  });
+});

@@ -1,0 +1,157 @@
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { describe, it } from 'node:test';
+import Database from 'better-sqlite3';
+import { DB_FILE_NAME, openDatabase } from '../../../../server/storage/db.ts';
+import { scopeColumn } from '../../../../server/storage/keyword-scope.ts';
+import { MIGRATIONS } from '../../../../server/storage/migrations.ts';
+import { SearchRepo } from '../../../../server/storage/search-repo.ts';
+import { loadVectorExtension } from '../../../../server/storage/vector-extension.ts';
+import { tempDataDir } from '../../../helpers/temp-data.ts';
+
+/** The migration that gave the keyword indexes their scope column. */
+const SCOPED = MIGRATIONS.findIndex((m) => m.includes('localiq_scope('));
+/** The migration that started keeping job counts. */
+const COUNTED = MIGRATIONS.findIndex((m) => m.includes('CREATE TABLE job_counts'));
+
+/** The migration that made the job counts' triggers independent of the order of changes. */
+const RECOUNTED = MIGRATIONS.findIndex((m) => m.includes('counts that drifted are counted again'));
+
+/** A database as a release that knew the first `migrations` migrations left it. */
+function releaseWith(dataDir: string, migrations: number): Database.Database {
+  const db = new Database(path.join(dataDir, DB_FILE_NAME));
+  loadVectorExtension(db);
+  db.function('localiq_scope', { deterministic: true }, (kb, type, itemId) =>
+    scopeColumn(String(kb), String(type), itemId === null ? null : Number(itemId)),
+  );
+  for (const migration of MIGRATIONS.slice(0, migrations)) db.exec(migration);
+  db.pragma(`user_version = ${migrations}`);
+  return db;
+}
+
+/** A data folder as the release before the scope column left it, with two indexed items. */
+function previousRelease(dataDir: string): void {
+  const db = releaseWith(dataDir, SCOPED);
+  const items: Array<[string, string, string, string]> = [
+    ['kb-shop', 'PRODUCT', 'Espresso grinder', 'A conical burr grinder for espresso.'],
+    ['kb-help', 'PAGE', 'Returns', 'Return any grinder within thirty days.'],
+  ];
+  items.forEach(([kb, type, title, text], i) => {
+    const id = Number(
+      db
+        .prepare(
+          `INSERT INTO items (knowledge_base_id, integration_id, external_id, source_type, title, content, text,
+             content_hash, seq, chunk_count, embedder_id, created_at, updated_at)
+           VALUES (?, 'cms', ?, ?, ?, ?, ?, 'h', 1, 1, 'use-lite', 0, 0)`,
+        )
+        .run(kb, `x-${i}`, type, title, text, text).lastInsertRowid,
+    );
+    const chunk = Number(
+      db.prepare("INSERT INTO chunks (item_id, position, text, token_count, embed_hash) VALUES (?, 0, ?, 8, 'e')").run(id, text)
+        .lastInsertRowid,
+    );
+    db.prepare('INSERT INTO items_fts (rowid, title, text) VALUES (?, ?, ?)').run(id, title, text);
+    db.prepare('INSERT INTO chunks_fts (rowid, title, text) VALUES (?, ?, ?)').run(chunk, title, text);
+  });
+  db.close();
+}
+
+describe('upgrading a data folder', () => {
+  it('rebuilds the keyword indexes with their scope column without losing an item', () => {
+    assert.ok(SCOPED > 0);
+    const dataDir = tempDataDir();
+    previousRelease(dataDir);
+    const db = openDatabase(dataDir);
+    try {
+      assert.equal(db.pragma('user_version', { simple: true }), MIGRATIONS.length);
+      const repo = new SearchRepo(db);
+      const shop = repo.keywordItems('kb-shop', '"grinder"', 10, null);
+      const help = repo.keywordItems('kb-help', '"grinder"', 10, null);
+      assert.equal(shop.length, 1);
+      assert.equal(help.length, 1);
+      assert.notEqual(shop[0]!.id, help[0]!.id);
+      assert.deepEqual(repo.keywordItems('kb-shop', '"grinder"', 10, ['PAGE']), []);
+      assert.equal(repo.keywordItems('kb-shop', '"grinder"', 10, ['PRODUCT']).length, 1);
+      assert.equal(repo.keywordChunks('"thirty"', [help[0]!.id]).size, 1);
+      assert.equal(repo.keywordChunks('"thirty"', [shop[0]!.id]).size, 0);
+      assert.equal(db.prepare('SELECT count(*) FROM chunks_fts').pluck().get(), 2);
+      // A later migration counts the items and chunks the folder already holds.
+      assert.deepEqual(db.prepare('SELECT * FROM item_counts ORDER BY 1').raw().all(), [['kb-help', 1, 1], ['kb-shop', 1, 1]]);
+      assert.equal(db.pragma('integrity_check', { simple: true }), 'ok');
+    } finally {
+      db.close();
+    }
+  });
+
+  it('counts the jobs a data folder already holds when it starts keeping job counts', () => {
+    assert.ok(COUNTED > 0);
+    const dataDir = tempDataDir();
+    const before = releaseWith(dataDir, COUNTED);
+    const insert = before.prepare(
+      `INSERT INTO jobs (job_id, knowledge_base_id, integration_id, external_id, source_type, data, content_hash,
+         force_refresh, priority, seq, enqueued_at, sort_key, status, max_attempts, run_at, created_at, updated_at)
+       VALUES (?, ?, 'cms', ?, 'ARTICLE', '{}', 'h', 0, ?, ?, 0, 0, ?, 3, 0, 0, 0)`,
+    );
+    const jobs: Array<[string, string, number, string]> = [
+      ['kb-a', 'x-1', 1, 'succeeded'], ['kb-a', 'x-2', 1, 'succeeded'], ['kb-a', 'x-3', 0, 'queued'],
+      ['kb-b', 'x-1', 2, 'queued'], ['kb-b', 'x-2', 1, 'failed'],
+    ];
+    jobs.forEach(([kb, externalId, priority, status], seq) => insert.run(`cms-${externalId}`, kb, externalId, priority, seq, status));
+    before.close();
+
+    const db = openDatabase(dataDir);
+    try {
+      assert.deepEqual(db.prepare('SELECT knowledge_base_id, status, priority, n FROM job_counts ORDER BY 1, 2, 3').raw().all(), [
+        ['kb-a', 'queued', 0, 1], ['kb-a', 'succeeded', 1, 2], ['kb-b', 'failed', 1, 1], ['kb-b', 'queued', 2, 1],
+      ]);
+    } finally {
+      db.close();
+    }
+  });
+
+  it('counts the jobs again where an earlier release let the counts drift', () => {
+    assert.ok(RECOUNTED > COUNTED);
+    const dataDir = tempDataDir();
+    const before = releaseWith(dataDir, RECOUNTED);
+    before
+      .prepare(
+        `INSERT INTO jobs (job_id, knowledge_base_id, integration_id, external_id, source_type, data, content_hash,
+           force_refresh, priority, seq, enqueued_at, sort_key, status, max_attempts, run_at, created_at, updated_at)
+         VALUES ('cms-x', 'kb-a', 'cms', 'x', 'ARTICLE', '{}', 'h', 0, 1, 1, 0, 0, 'succeeded', 3, 0, 0, 0)`,
+      )
+      .run();
+    // What the old triggers left after an item pushed twice in one bulk: a queued job that never was.
+    before.prepare("INSERT INTO job_counts VALUES ('kb-a', 'queued', 0, 1)").run();
+    before.close();
+
+    const db = openDatabase(dataDir);
+    try {
+      assert.deepEqual(db.prepare('SELECT knowledge_base_id, status, priority, n FROM job_counts ORDER BY 1, 2, 3').raw().all(), [
+        ['kb-a', 'succeeded', 1, 1],
+      ]);
+    } finally {
+      db.close();
+    }
+  });
+
+  it('makes a key whose expiry no date can hold a key that never expires', () => {
+    const last = MIGRATIONS.findIndex((m) => m.includes('expires_at = NULL'));
+    assert.ok(last > 0);
+    const dataDir = tempDataDir();
+    const before = releaseWith(dataDir, last);
+    const insert = before.prepare(
+      `INSERT INTO api_keys (id, name, description, scopes, knowledge_base_ids, secret_hash, created_by, created_at, expires_at)
+       VALUES (?, ?, '', '["iq:read"]', NULL, X'00', 'cli', 0, ?)`,
+    );
+    insert.run('far', 'far', 31_537_795_381_363_972);
+    insert.run('near', 'near', Date.UTC(2030, 0, 1));
+    before.close();
+
+    const db = openDatabase(dataDir);
+    try {
+      assert.deepEqual(db.prepare('SELECT id, expires_at FROM api_keys ORDER BY id').raw().all(), [['far', null], ['near', Date.UTC(2030, 0, 1)]]);
+    } finally {
+      db.close();
+    }
+  });
+});
