@@ -1,6 +1,6 @@
 /**
  * Whether a browser's `Origin` header names one of a widget's allowed origins. Pure, so the
- * rule is tested on a table of hostile inputs (test/widget-origins.test.ts).
+ * rule is tested on a table of hostile inputs (test/unit/server/domain/allowed-origins.test.ts).
  *
  * - Scheme, host and port must all match; a default port (80 for http, 443 for https) is the
  *   same as none, and letter case in scheme and host does not matter.

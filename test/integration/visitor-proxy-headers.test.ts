@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { loadConfig } from '../server/config.ts';
-import { SESSIONS_PER_ADDRESS_PER_MINUTE } from '../server/domain/visitor-limits.ts';
-import { createTestApp, type TestApp } from './helpers/test-app.ts';
+import { loadConfig } from '../../server/config.ts';
+import { SESSIONS_PER_ADDRESS_PER_MINUTE } from '../../server/domain/visitor-limits.ts';
+import { createTestApp, type TestApp } from '../helpers/test-app.ts';
 
 describe('forwarded headers: believed from LOCALIQ_TRUSTED_PROXY only', () => {
   let t: TestApp;

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { describe, it } from 'node:test';
-import { VISITOR_SESSION_MS, VisitorSessions } from '../server/domain/visitor-sessions.ts';
+import { VISITOR_SESSION_MS, VisitorSessions } from '../../../../server/domain/visitor-sessions.ts';
 
 describe('visitor session tokens', () => {
   const secret = randomBytes(32);

@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { Bm25Postings } from '../server/indexes/bm25-postings.ts';
-import { editDistance } from '../server/indexes/edit-distance.ts';
-import { TypoVocabulary } from '../server/indexes/typo-vocabulary.ts';
-import type { RunningServer } from '../server/main.ts';
-import { replaceWords, searchWords, typoBudgets } from '../server/retrieval/query-terms.ts';
-import { AdminClient } from './helpers/admin-client.ts';
-import { api, startPipelineServer, waitForIdle } from './helpers/pipeline-app.ts';
+import { Bm25Postings } from '../../server/indexes/bm25-postings.ts';
+import { editDistance } from '../../server/indexes/edit-distance.ts';
+import { TypoVocabulary } from '../../server/indexes/typo-vocabulary.ts';
+import type { RunningServer } from '../../server/main.ts';
+import { replaceWords, searchWords, typoBudgets } from '../../server/retrieval/query-terms.ts';
+import { AdminClient } from '../helpers/admin-client.ts';
+import { api, startPipelineServer, waitForIdle } from '../helpers/pipeline-app.ts';
 
 const points = (word: string) => [...word].map((c) => c.codePointAt(0)!);
 const distance = (a: string, b: string, max = 2) => editDistance(points(a), points(b), max);

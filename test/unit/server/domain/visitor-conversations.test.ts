@@ -1,14 +1,14 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { DEFAULT_VISITOR_RETENTION_DAYS, VisitorConversations } from '../server/domain/visitor-conversations.ts';
-import { ADDRESS_FACTOR, SESSIONS_PER_ADDRESS_PER_MINUTE, VisitorLimits } from '../server/domain/visitor-limits.ts';
-import { VISITOR_PRUNE_PAGE, VisitorRetention } from '../server/domain/visitor-retention.ts';
-import { WidgetService } from '../server/domain/widgets.ts';
-import { type Db, openDatabase } from '../server/storage/db.ts';
-import { SettingsRepo } from '../server/storage/settings-repo.ts';
-import { VisitorRepo } from '../server/storage/visitor-repo.ts';
-import { WidgetRepo } from '../server/storage/widget-repo.ts';
-import { tempDataDir } from './helpers/test-app.ts';
+import { DEFAULT_VISITOR_RETENTION_DAYS, VisitorConversations } from '../../../../server/domain/visitor-conversations.ts';
+import { ADDRESS_FACTOR, SESSIONS_PER_ADDRESS_PER_MINUTE, VisitorLimits } from '../../../../server/domain/visitor-limits.ts';
+import { VISITOR_PRUNE_PAGE, VisitorRetention } from '../../../../server/domain/visitor-retention.ts';
+import { WidgetService } from '../../../../server/domain/widgets.ts';
+import { type Db, openDatabase } from '../../../../server/storage/db.ts';
+import { SettingsRepo } from '../../../../server/storage/settings-repo.ts';
+import { VisitorRepo } from '../../../../server/storage/visitor-repo.ts';
+import { WidgetRepo } from '../../../../server/storage/widget-repo.ts';
+import { tempDataDir } from '../../../helpers/temp-data.ts';
 
 const DAY = 86_400_000;
 

@@ -2,10 +2,10 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import { after, describe, it } from 'node:test';
-import type { AdminWidget } from '../common/contract/admin.ts';
-import { WIDGET_ID_PATTERN } from '../common/contract/widget.ts';
-import { CLI, cliEnv } from './helpers/server-process.ts';
-import { tempDataDir } from './helpers/test-app.ts';
+import type { AdminWidget } from '../../common/contract/admin.ts';
+import { WIDGET_ID_PATTERN } from '../../common/contract/widget.ts';
+import { CLI, cliEnv } from '../helpers/server-process.ts';
+import { tempDataDir } from '../helpers/temp-data.ts';
 
 describe('localiq widgets (the visitor assistant from the command line)', () => {
   const dataDir = tempDataDir();

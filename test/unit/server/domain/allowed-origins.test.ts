@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { canonicalOrigin, originAllowed } from '../server/domain/allowed-origins.ts';
+import { canonicalOrigin, originAllowed } from '../../../../server/domain/allowed-origins.ts';
 
 describe('originAllowed: the Origin header against a widget allowed origins', () => {
   const allowed = ['https://shop.example', 'http://localhost:8080', 'https://*.example.com', 'https://secure.example:8443'];

@@ -9,18 +9,18 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { visitorSessionSchema } from '../common/contract/widget.ts';
-import type { WidgetRecord } from '../server/domain/widgets.ts';
-import type { RunningServer } from '../server/main.ts';
-import { KB, pushBakery, readEvents } from './helpers/ask-fixtures.ts';
-import { startPipelineServer } from './helpers/pipeline-app.ts';
+import { visitorSessionSchema } from '../../common/contract/widget.ts';
+import type { WidgetRecord } from '../../server/domain/widgets.ts';
+import type { RunningServer } from '../../server/main.ts';
+import { KB, pushBakery, readEvents } from '../helpers/ask-fixtures.ts';
+import { startPipelineServer } from '../helpers/pipeline-app.ts';
 import { checkErrorShape } from './reliability/helpers/fixture.ts';
 import { VISITOR_ROUTES, servedRoutes } from './reliability/helpers/routes.ts';
 
 type Server = RunningServer & { key: string; dataDir: string };
 
 const ORIGIN = 'https://shop.example';
-const DOC = fs.readFileSync(new URL('../docs/visitor-assistant.md', import.meta.url), 'utf8');
+const DOC = fs.readFileSync(new URL('../../docs/visitor-assistant.md', import.meta.url), 'utf8');
 /** The port the documented proxy configurations send to; the test's public listener replaces it. */
 const DOCUMENTED_PORT = '7411';
 
@@ -79,7 +79,7 @@ describe('the public listener (real server, real model)', { timeout: 300_000 }, 
   after(() => server.stop());
 
   it("the README's nginx configuration is the one tested here", () => {
-    const readme = fs.readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+    const readme = fs.readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
     const block = /```nginx\n([\s\S]*?)```/.exec(readme)?.[1];
     assert.ok(block);
     assert.equal(block.replace(/^ {3}/gm, ''), documented('nginx'));

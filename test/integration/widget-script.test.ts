@@ -3,11 +3,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../server/app.ts';
-import { loadConfig } from '../server/config.ts';
-import { openServices, type Services } from '../server/services.ts';
+import { buildApp } from '../../server/app.ts';
+import { loadConfig } from '../../server/config.ts';
+import { openServices, type Services } from '../../server/services.ts';
 import { checkErrorShape } from './reliability/helpers/fixture.ts';
-import { tempDataDir } from './helpers/test-app.ts';
+import { tempDataDir } from '../helpers/temp-data.ts';
 
 describe('GET /widget.js and the hosted page /w/{widgetId}', () => {
   let app: FastifyInstance;

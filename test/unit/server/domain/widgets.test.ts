@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { ZodError } from 'zod';
-import { VISITOR_QUESTION_MAX } from '../common/contract/visitor-limits.ts';
-import { DEFAULT_WIDGET_STRINGS, WIDGET_ID_PATTERN, publicWidgetConfigSchema } from '../common/contract/widget.ts';
-import { WidgetService, publicWidgetConfig } from '../server/domain/widgets.ts';
-import { type Db, openDatabase } from '../server/storage/db.ts';
-import { WidgetRepo } from '../server/storage/widget-repo.ts';
-import { tempDataDir } from './helpers/test-app.ts';
+import { VISITOR_QUESTION_MAX } from '../../../../common/contract/visitor-limits.ts';
+import { DEFAULT_WIDGET_STRINGS, WIDGET_ID_PATTERN, publicWidgetConfigSchema } from '../../../../common/contract/widget.ts';
+import { WidgetService, publicWidgetConfig } from '../../../../server/domain/widgets.ts';
+import { type Db, openDatabase } from '../../../../server/storage/db.ts';
+import { WidgetRepo } from '../../../../server/storage/widget-repo.ts';
+import { tempDataDir } from '../../../helpers/temp-data.ts';
 
 describe('WidgetService (real SQLite)', () => {
   let db: Db;
