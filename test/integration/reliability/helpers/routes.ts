@@ -221,6 +221,8 @@ export const ADMIN_ROUTES: AdminRouteSpec[] = [
   { method: 'GET', path: '/knowledge-bases', access: 'member' },
   { method: 'GET', path: '/knowledge-bases/:knowledgeBaseId/items', access: 'member', params: { knowledgeBaseId: 'kb-main' } },
   { method: 'GET', path: '/knowledge-bases/:knowledgeBaseId/integrations', access: 'member', params: { knowledgeBaseId: 'kb-main' } },
+  { method: 'GET', path: '/knowledge-bases/:knowledgeBaseId/settings', access: 'member', params: { knowledgeBaseId: 'kb-main' } },
+  { method: 'PATCH', path: '/knowledge-bases/:knowledgeBaseId/settings', access: 'manager', params: { knowledgeBaseId: 'kb-main' }, body: () => ({ typoTolerance: false }) },
   { method: 'GET', path: '/knowledge-bases/:knowledgeBaseId/items/:integrationId/:externalId', access: 'member', params: { knowledgeBaseId: 'kb-main', integrationId: 'cms', externalId: 'post-1' } },
   { method: 'DELETE', path: '/knowledge-bases/:knowledgeBaseId/items/:integrationId/:externalId', access: 'manager', params: { knowledgeBaseId: 'kb-main', integrationId: 'cms', externalId: 'post-1' } },
   { method: 'POST', path: '/knowledge-bases/:knowledgeBaseId/ask', access: 'member', params: { knowledgeBaseId: 'kb-main' }, body: () => ({ question: 'When are you open?' }) },
@@ -253,7 +255,7 @@ export const ADMIN_ROUTES: AdminRouteSpec[] = [
 /**
  * The visitor side (server/http/public): no API key or session cookie, but a widget that exists
  * and is on, an allowed `Origin`, and on `ask` and `feedback` a visitor session
- * (test/visitor-api.test.ts walks these against origins, widgets and sessions).
+ * (test/integration/visitor-api.test.ts walks these against origins, widgets and sessions).
  */
 export type VisitorRouteSpec = { method: Method | 'OPTIONS'; path: string; body?: () => unknown };
 
