@@ -5,8 +5,15 @@ import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../api-error.ts';
 
-/** The built widget (`npm run build` writes it beside the dashboard), in a checkout. */
-export const DEFAULT_WIDGET_SCRIPT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../out/widget/widget.js');
+/**
+ * The built widget (`npm run build` writes it beside the dashboard, in out/widget/). This file is
+ * TypeScript in server/http/public/ when the sources run; built, it is part of a bundle in
+ * out/server/, one folder less deep, so the way to out/widget/ depends on which one runs.
+ */
+export const DEFAULT_WIDGET_SCRIPT = path.resolve(
+  path.dirname(fileURLToPath(import.meta.url)),
+  import.meta.url.endsWith('.ts') ? '../../../out/widget/widget.js' : '../widget/widget.js',
+);
 
 const AN_HOUR_S = 3_600;
 const A_YEAR_S = 31_536_000;

@@ -1,0 +1,212 @@
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { after, before, describe, it } from 'node:test';
+import { AxeBuilder } from '@axe-core/playwright';
+import type { Browser, Page } from 'playwright-core';
+import { DEFAULT_WIDGET_STRINGS } from '../../common/contract/widget.ts';
+import { isFinalJobStatus, type JobStatus } from '../../common/contract/jobs.ts';
+import { WIDGET_BUNDLE } from '../helpers/fake-widget-api.ts';
+import { CLI, cliEnv, type ServerProcess, startServerProcess, waitForExit } from '../helpers/server-process.ts';
+import { tempDataDir } from '../helpers/temp-data.ts';
+import { launchChromium } from './browser.ts';
+
+/**
+ * The visitor assistant end to end, as a shop uses it: a real `localiq serve` with its pipeline
+ * worker, items pushed with an API key and indexed, a widget made with `localiq widgets create`,
+ * and the one-line snippet on a shop's page served from another origin, driven in Chromium.
+ * (test/e2e/widget.test.ts covers the widget's every state against a fake API.)
+ */
+
+const SHOTS = '/tmp/widget-live-shots';
+const KB = 'bakery';
+const S = DEFAULT_WIDGET_STRINGS;
+const FALLBACK = 'I could not find that in our information. Please call us at 040 123 456.';
+const ITEMS = [
+  {
+    externalId: 'hours', sourceType: 'ARTICLE', title: 'Opening hours', url: 'https://bakery.example/hours',
+    content: 'We open at 7 am Monday to Saturday and close at 6 pm. On Sundays the bakery is closed.',
+  },
+  {
+    externalId: 'delivery', sourceType: 'ARTICLE', title: 'Delivery', url: 'https://bakery.example/delivery',
+    content: 'We deliver bread and cakes within 10 km of the bakery. Delivery costs 3 EUR per order and arrives before noon.',
+  },
+  {
+    externalId: 'rye', sourceType: 'PRODUCT', title: 'Sourdough rye loaf', url: 'https://bakery.example/products/rye',
+    content: 'A sourdough rye loaf with caraway, baked every morning. It weighs 1 kg and costs 4.20 EUR.',
+  },
+] as const;
+
+type Site = { url: string; close(): Promise<void> };
+
+/** A shop's page on its own port, embedding the snippet a shop pastes (written once the widget exists). */
+async function startShopSite(snippet: () => string): Promise<Site> {
+  const server = http.createServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    res.end(
+      '<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">' +
+        '<title>Rye &amp; Co.</title></head><body><main><h1>Rye &amp; Co. bakery</h1><p>Fresh bread every morning.</p></main>' +
+        `${snippet()}</body></html>`,
+    );
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve()))),
+  };
+}
+
+async function until(check: () => Promise<boolean>, what: string, ms = 10_000): Promise<void> {
+  for (const end = Date.now() + ms; !(await check()); ) {
+    assert.ok(Date.now() < end, `timed out waiting until ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** Runs the CLI on the server's data folder, as an operator would beside the running server. */
+function cli(dataDir: string, args: string[]): string {
+  const run = spawnSync(process.execPath, [CLI, ...args], { env: cliEnv(dataDir), encoding: 'utf8' });
+  assert.equal(run.status, 0, run.stderr);
+  return run.stdout;
+}
+
+describe('visitor widget against the real server (Chromium, shop page on another origin)', { timeout: 300_000 }, () => {
+  let dataDir = '';
+  let server: ServerProcess;
+  let apiKey = '';
+  let widgetId = '';
+  let shop: Site;
+  let stranger: Site;
+  let browser: Browser;
+  const pageErrors: string[] = [];
+
+  const api = (path: string, init: RequestInit = {}) =>
+    fetch(`${server.url}${path}`, { ...init, headers: { 'x-api-key': apiKey, 'content-type': 'application/json', ...init.headers } });
+
+  before(async () => {
+    assert.ok(fs.existsSync(WIDGET_BUNDLE), 'out/widget/widget.js exists: run `npm run build` first');
+    fs.mkdirSync(SHOTS, { recursive: true });
+    dataDir = tempDataDir();
+    server = await startServerProcess(dataDir, { LOCALIQ_WORKERS: '1' });
+    apiKey = JSON.parse(cli(dataDir, ['keys', 'create', '--name', 'Shop sync', '--scopes', 'iq:import,iq:read,usage:read', '--json'])).value;
+
+    const jobIds: string[] = [];
+    for (const { externalId, sourceType, ...data } of ITEMS) {
+      const pushed = await api('/ingest', { method: 'POST', body: JSON.stringify({ integrationId: 'shop', knowledgeBaseId: KB, sourceType, externalId, data }) });
+      assert.equal(pushed.status, 200, await pushed.clone().text());
+      jobIds.push(((await pushed.json()) as { jobId: string }).jobId);
+    }
+    await until(async () => {
+      const statuses = await Promise.all(jobIds.map(async (id) => ((await (await api(`/jobs/${id}`)).json()) as { status: JobStatus }).status));
+      if (!statuses.every(isFinalJobStatus)) return false;
+      assert.deepEqual(statuses, ITEMS.map(() => 'succeeded'));
+      return true;
+    }, 'the pushed items are indexed', 120_000);
+
+    // The sites listen first: the widget is made for the shop's origin, with its port.
+    const snippet = () => `<script src="${server.url}/widget.js" data-widget="${widgetId}" async></script>`;
+    shop = await startShopSite(snippet);
+    stranger = await startShopSite(snippet);
+    const created = cli(dataDir, ['widgets', 'create', '--name', 'Rye & Co. assistant', '--knowledge-base', KB, '--origin', shop.url, '--fallback', FALLBACK, '--json']);
+    widgetId = (JSON.parse(created) as { id: string }).id;
+    browser = await launchChromium();
+  });
+
+  after(async () => {
+    await browser?.close();
+    await shop?.close();
+    await stranger?.close();
+    if (server) {
+      server.child.kill('SIGTERM');
+      await waitForExit(server.child);
+    }
+    if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+    assert.deepEqual(pageErrors, [], 'no uncaught script errors in any page');
+  });
+
+  async function visit(site: Site, viewport = { width: 1280, height: 800 }): Promise<{ page: Page; console: Array<{ type: string; text: string }> }> {
+    const context = await browser.newContext({ viewport });
+    const page = await context.newPage();
+    page.setDefaultTimeout(30_000);
+    const messages: Array<{ type: string; text: string }> = [];
+    page.on('console', (message) => messages.push({ type: message.type(), text: message.text() }));
+    page.on('pageerror', (error) => pageErrors.push(error.message));
+    await page.goto(site.url);
+    return { page, console: messages };
+  }
+
+  const launcher = (page: Page) => page.getByRole('button', { name: S.launcherLabel });
+  const panel = (page: Page) => page.getByRole('dialog', { name: S.title });
+  const input = (page: Page) => page.getByRole('textbox', { name: S.placeholder });
+  const lastAnswer = (page: Page) => page.locator('localiq-widget .msg.bot').last();
+
+  /** Asks in the open panel and resolves once the answer is complete (the send button is back). */
+  async function ask(page: Page, question: string): Promise<void> {
+    const answered = page.waitForResponse((res) => res.url().endsWith(`/v1/widget/${widgetId}/ask`));
+    await input(page).fill(question);
+    await input(page).press('Enter');
+    const response = await answered;
+    assert.equal(response.status(), 200);
+    assert.match(response.headers()['content-type'] ?? '', /^text\/event-stream/, 'the answer is streamed');
+    await until(async () => !(await page.getByRole('button', { name: S.send, exact: true }).isDisabled()) && (await input(page).inputValue()) === '', 'the answer is complete', 60_000);
+  }
+
+  async function open(page: Page): Promise<void> {
+    await launcher(page).click();
+    await panel(page).waitFor();
+  }
+
+  it('answers from the pushed items with a working source link, falls back when it cannot, and records a thumbs down', async () => {
+    const { page } = await visit(shop);
+    await open(page);
+    await ask(page, 'When do you open?');
+    const answer = lastAnswer(page);
+    assert.match(await answer.innerText(), /7 am/, 'the answer holds the opening hour');
+    const link = answer.getByRole('link', { name: 'Opening hours' });
+    assert.equal(await link.getAttribute('href'), 'https://bakery.example/hours');
+    assert.equal(await link.getAttribute('rel'), 'noopener noreferrer nofollow');
+    await until(async () => (await page.locator('localiq-widget [aria-live=polite]').textContent())?.includes('7 am') ?? false, 'the answer is announced');
+    await page.screenshot({ path: `${SHOTS}/desktop-1280.png` });
+
+    const results = await new AxeBuilder({ page }).include('localiq-widget').analyze();
+    const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+    assert.deepEqual(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`), []);
+    assert.ok(results.passes.some((p) => p.id === 'color-contrast'), 'contrast was checked inside the shadow root');
+
+    const feedback = page.waitForResponse((res) => res.url().endsWith(`/v1/widget/${widgetId}/feedback`));
+    await answer.getByRole('button', { name: S.notHelpful }).click();
+    assert.equal((await feedback).status(), 204);
+    await answer.getByText(S.thanks).waitFor();
+    const usage = (await (await api('/usage')).json()) as { visitors: { totals: { questions: number; answered: number; feedbackDown: number } } };
+    assert.deepEqual(usage.visitors.totals, { questions: 1, answered: 1, feedbackUp: 0, feedbackDown: 1 });
+
+    await ask(page, 'Do you sell car insurance?');
+    assert.equal((await lastAnswer(page).innerText()).split('\n')[0], FALLBACK);
+    assert.equal(await lastAnswer(page).getByRole('link').count(), 0, 'no sources under the fallback');
+    await page.context().close();
+  });
+
+  it('fills the screen at 390 px with the real answer', async () => {
+    const { page } = await visit(shop, { width: 390, height: 844 });
+    await open(page);
+    await ask(page, 'Do you deliver?');
+    assert.match(await lastAnswer(page).innerText(), /10 km/);
+    assert.equal(await lastAnswer(page).getByRole('link', { name: 'Delivery' }).getAttribute('href'), 'https://bakery.example/delivery');
+    assert.deepEqual(await panel(page).boundingBox(), { x: 0, y: 0, width: 390, height: 844 });
+    await page.screenshot({ path: `${SHOTS}/mobile-390.png` });
+    await page.context().close();
+  });
+
+  it('shows no launcher on an origin the widget does not allow, and says why in the console', async () => {
+    const { page, console } = await visit(stranger);
+    await until(async () => console.some((m) => m.type === 'warning'), 'the widget warns');
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const warnings = console.filter((m) => m.type === 'warning').map((m) => m.text);
+    assert.deepEqual(warnings, [`LocalIQ widget: this site's origin ${stranger.url} is not allowed for widget ${widgetId}; add it in LocalIQ's Widgets screen.`]);
+    assert.equal(await page.locator('localiq-widget').count(), 0);
+    assert.equal(await launcher(page).count(), 0);
+    await page.context().close();
+  });
+});
