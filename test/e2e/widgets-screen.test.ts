@@ -61,12 +61,6 @@ describe('Widgets screen (real server, real Chromium)', { timeout: 240_000 }, ()
   before(async () => {
     assert.ok(fs.existsSync(WIDGET_BUNDLE), 'out/widget/widget.js exists: run `npm run build:widget` first');
     fs.mkdirSync(SHOTS, { recursive: true });
-    // The widget script is the server's /widget.js; a server that has none to serve gets the build's.
-    await app.page.route('**/widget.js', async (route) => {
-      const response = await route.fetch();
-      if (response.ok()) await route.fulfill({ response });
-      else await route.fulfill({ status: 200, contentType: 'text/javascript; charset=utf-8', body: fs.readFileSync(WIDGET_BUNDLE) });
-    });
     await app.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: app.server.url });
     const item = { integrationId: 'web', knowledgeBaseId: KB, sourceType: 'ARTICLE', externalId: 'hours', data: { title: 'Opening hours', content: 'Open daily from 7 to 18.' } };
     const pushed = await fetch(`${app.server.url}/ingest`, { method: 'POST', headers: { 'x-api-key': app.apiKey, 'content-type': 'application/json' }, body: JSON.stringify(item) });
@@ -166,7 +160,6 @@ describe('Widgets screen (real server, real Chromium)', { timeout: 240_000 }, ()
     const owner = await adminSession(app.server.url, OWNER);
     assert.equal((await owner('POST', '/users', { ...MEMBER, role: 'member' })).status, 201);
     const context = await app.browser.newContext();
-    await context.route('**/widget.js', (route) => route.fulfill({ status: 200, contentType: 'text/javascript', body: fs.readFileSync(WIDGET_BUNDLE) }));
     const page = await context.newPage();
     page.setDefaultTimeout(20_000);
     await page.goto(`${app.server.url}/#/widgets/${widgetId}`);
