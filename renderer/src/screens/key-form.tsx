@@ -2,6 +2,7 @@ import { type FormEvent, useState } from 'react';
 import { type CreatedKey, SCOPE_DESCRIPTIONS, SCOPES, type Scope } from '../../../common/contract/admin.ts';
 import { ErrorAnswer } from '../../../common/contract/errors.ts';
 import { post } from '../api.ts';
+import { KnowledgeBasePicker, type KnowledgeBasePickerText } from '../components/knowledge-base-picker.tsx';
 import { ErrorNote, errorText } from '../components/ui.tsx';
 
 const EXPIRY_PRESETS = [
@@ -47,57 +48,13 @@ function FieldError({ id, error }: { id: string; error: string | undefined }) {
   ) : null;
 }
 
-/**
- * The knowledge-base restriction: existing knowledge bases are picked, not typed, so a typo cannot
- * restrict a key to a knowledge base nobody pushes to. A new one can be added by name, marked as
- * created on its first push.
- */
-function KnowledgeBasePicker({ known, selected, onChange }: { known: string[]; selected: string[]; onChange: (kbs: string[]) => void }) {
-  const [newName, setNewName] = useState('');
-  // Names added here stay listed when unticked, like the existing ones.
-  const [added, setAdded] = useState<string[]>(() => selected.filter((kb) => !known.includes(kb)));
-  const toggle = (kb: string, on: boolean) => onChange(on ? [...selected, kb] : selected.filter((k) => k !== kb));
-  const add = () => {
-    const name = newName.trim();
-    if (name && !known.includes(name) && !added.includes(name)) setAdded([...added, name]);
-    if (name && !selected.includes(name)) onChange([...selected, name]);
-    setNewName('');
-  };
-  return (
-    <div className="kb-picker">
-      {known.length === 0 ? <p className="hint">No knowledge base exists yet.</p> : null}
-      {[...known, ...added].map((kb) => (
-        <label key={kb} className="check">
-          <input type="checkbox" checked={selected.includes(kb)} onChange={(e) => toggle(kb, e.target.checked)} />
-          <span>
-            <code>{kb}</code> {known.includes(kb) ? null : <span className="hint">new: will be created on the first push to it</span>}
-          </span>
-        </label>
-      ))}
-      <div className="inline-add">
-        <div className="field">
-          <label htmlFor="key-new-kb">Add a knowledge base that does not exist yet</label>
-          <input
-            id="key-new-kb"
-            value={newName}
-            maxLength={256}
-            onChange={(e) => setNewName(e.target.value)}
-            onKeyDown={(e) => {
-              if (e.key === 'Enter') {
-                e.preventDefault();
-                add();
-              }
-            }}
-          />
-        </div>
-        <button type="button" className="secondary" onClick={add} disabled={!newName.trim()}>
-          Add
-        </button>
-      </div>
-      <p className="hint">A knowledge base is created by the first item pushed to it: check the spelling, since the key works only there.</p>
-    </div>
-  );
-}
+const KEY_PICKER_TEXT: KnowledgeBasePickerText = {
+  idPrefix: 'key',
+  addLabel: 'Add a knowledge base that does not exist yet',
+  unknownHint: 'new: will be created on the first push to it',
+  emptyHint: 'No knowledge base exists yet.',
+  footer: 'A knowledge base is created by the first item pushed to it: check the spelling, since the key works only there.',
+};
 
 export function CreateKeyForm({ knowledgeBases, onCreated, onCancel }: { knowledgeBases: string[]; onCreated: (c: CreatedKey) => void; onCancel: () => void }) {
   const [draft, setDraft] = useState<KeyDraft>({ name: '', scopes: ['iq:import'], restricted: false, knowledgeBases: [], expiry: '90d', expiryDate: '' });
@@ -202,6 +159,7 @@ export function CreateKeyForm({ knowledgeBases, onCreated, onCancel }: { knowled
         </div>
         {draft.restricted ? (
           <KnowledgeBasePicker
+            text={KEY_PICKER_TEXT}
             known={knowledgeBases}
             selected={draft.knowledgeBases}
             onChange={(kbs) => change({ knowledgeBases: kbs }, 'knowledgeBases')}

@@ -13,6 +13,7 @@ import {
   type WidgetStrings,
   widgetInputSchema,
 } from '../../../common/contract/widget.ts';
+import { KnowledgeBasePicker, type KnowledgeBasePickerText } from '../components/knowledge-base-picker.tsx';
 import { ErrorNote, errorText } from '../components/ui.tsx';
 import { WidgetPreview } from './widgets-preview.tsx';
 
@@ -172,54 +173,12 @@ function FieldError({ id, error }: { id: string; error: string | undefined }) {
   ) : null;
 }
 
-/**
- * The knowledge bases the widget answers from: existing ones are ticked, not typed, so a typo
- * cannot leave a widget answering nothing; one that has no items yet can be added by name.
- */
-function KnowledgeBaseChoice({ known, selected, onChange }: { known: string[]; selected: string[]; onChange: (ids: string[]) => void }) {
-  const [newName, setNewName] = useState('');
-  const [added, setAdded] = useState<string[]>(() => selected.filter((id) => !known.includes(id)));
-  const toggle = (id: string, on: boolean) => onChange(on ? [...selected, id] : selected.filter((k) => k !== id));
-  const add = () => {
-    const name = newName.trim();
-    if (name && !known.includes(name) && !added.includes(name)) setAdded([...added, name]);
-    if (name && !selected.includes(name)) onChange([...selected, name]);
-    setNewName('');
-  };
-  return (
-    <div className="kb-picker">
-      {known.length === 0 && added.length === 0 ? <p className="hint">No knowledge base exists yet: push or import items first.</p> : null}
-      {[...known, ...added.filter((id) => !known.includes(id))].map((id) => (
-        <label key={id} className="check">
-          <input type="checkbox" checked={selected.includes(id)} onChange={(e) => toggle(id, e.target.checked)} />
-          <span>
-            <code>{id}</code> {known.includes(id) ? null : <span className="hint">no items yet: the widget finds nothing there until some are pushed</span>}
-          </span>
-        </label>
-      ))}
-      <div className="inline-add">
-        <div className="field">
-          <label htmlFor="widget-new-kb">Add a knowledge base by name</label>
-          <input
-            id="widget-new-kb"
-            value={newName}
-            maxLength={256}
-            onChange={(e) => setNewName(e.target.value)}
-            onKeyDown={(e) => {
-              if (e.key === 'Enter') {
-                e.preventDefault();
-                add();
-              }
-            }}
-          />
-        </div>
-        <button type="button" className="secondary" onClick={add} disabled={!newName.trim()}>
-          Add
-        </button>
-      </div>
-    </div>
-  );
-}
+const WIDGET_PICKER_TEXT: KnowledgeBasePickerText = {
+  idPrefix: 'widget',
+  addLabel: 'Add a knowledge base by name',
+  unknownHint: 'no items yet: the widget finds nothing there until some are pushed',
+  emptyHint: 'No knowledge base exists yet: push or import items first.',
+};
 
 export type WidgetEditorProps = {
   widget: Widget | null;
@@ -289,7 +248,7 @@ export function WidgetEditor({ widget, knowledgeBases, readOnly, submitLabel, sa
 
           <fieldset aria-describedby={errors.knowledgeBaseIds ? 'widget-knowledgeBaseIds-error' : undefined}>
             <legend>Knowledge bases it answers from</legend>
-            <KnowledgeBaseChoice known={knowledgeBases} selected={draft.knowledgeBaseIds} onChange={(ids) => change({ knowledgeBaseIds: ids }, 'knowledgeBaseIds')} />
+            <KnowledgeBasePicker text={WIDGET_PICKER_TEXT} known={knowledgeBases} selected={draft.knowledgeBaseIds} onChange={(ids) => change({ knowledgeBaseIds: ids }, 'knowledgeBaseIds')} />
             {fieldError('knowledgeBaseIds')}
           </fieldset>
 

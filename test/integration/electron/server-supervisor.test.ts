@@ -21,8 +21,14 @@ function setup(env: Record<string, string>, options: Partial<SupervisorOptions> 
   run += 1;
   const starts = path.join(tmp, `starts-${run}`);
   const states: SupervisorState[] = [];
+  // Every process spawned, whether or not it lived long enough to write its line to `starts`.
+  const spawned: number[] = [];
   const supervisor = new ServerSupervisor({
-    spawn: () => forkHandle(FAKE_SERVER, { env: { ...process.env, FAKE_STARTS: starts, ...env } }, children),
+    spawn: () => {
+      const handle = forkHandle(FAKE_SERVER, { env: { ...process.env, FAKE_STARTS: starts, ...env } }, children);
+      spawned.push(children.at(-1)!.pid!);
+      return handle;
+    },
     readyTimeoutMs: 5_000,
     stopGraceMs: 5_000,
     backoff: () => 30,
@@ -32,7 +38,7 @@ function setup(env: Record<string, string>, options: Partial<SupervisorOptions> 
   const pids = () => (fs.existsSync(starts) ? fs.readFileSync(starts, 'utf8').trim().split('\n').map(Number) : []);
   const cleanlyStopped = () =>
     fs.existsSync(`${starts}.stopped`) ? fs.readFileSync(`${starts}.stopped`, 'utf8').trim().split('\n').map(Number) : [];
-  return { supervisor, states, pids, cleanlyStopped };
+  return { supervisor, states, pids, spawned, cleanlyStopped };
 }
 
 async function until(check: () => boolean, timeoutMs = 10_000): Promise<void> {
@@ -61,12 +67,13 @@ describe('server supervisor (real child processes)', { timeout: 60_000 }, () => 
   });
 
   it('kills a server that does not become ready in time, retries, then reports the timeout', async () => {
-    const { supervisor, states, pids } = setup({ FAKE_SCRIPT: 'silent' }, { readyTimeoutMs: 400, maxRestarts: 1 });
+    // Counted by spawn: on a loaded machine a process killed at 0.4 s may not have written its pid yet.
+    const { supervisor, states, spawned } = setup({ FAKE_SCRIPT: 'silent' }, { readyTimeoutMs: 400, maxRestarts: 1 });
     const started = Date.now();
     await assert.rejects(supervisor.start(), /did not become ready within 0\.4 s\. It was restarted 1 times without success\./);
     assert.ok(Date.now() - started >= 800, 'two full timeouts elapsed');
-    assert.equal(pids().length, 2);
-    await until(() => pids().every((pid) => !isAlive(pid)));
+    assert.equal(spawned.length, 2);
+    await until(() => spawned.every((pid) => !isAlive(pid)));
     assert.deepEqual(states.map((s) => s.status), ['starting', 'restarting', 'starting', 'failed']);
     assert.equal(supervisor.state.status, 'failed');
   });
