@@ -86,6 +86,8 @@ export type AppDeps = {
   visitorSessions: VisitorSessions;
   visitorConversations: VisitorConversations;
   visitorLimits: VisitorLimits;
+  /** The time sign-in delays are counted in (Services' clock); the wall clock when absent. */
+  clock?: () => number;
   /** The built widget script; out/widget/widget.js of the checkout by default. */
   widgetScript?: string;
   /** The server's logger (server/logging.ts); made from the config when absent. */

@@ -69,11 +69,13 @@ export type Services = {
   visitorSessions: VisitorSessions;
   visitorConversations: VisitorConversations;
   visitorLimits: VisitorLimits;
+  /** The time every rule reads (key expiry, sessions, sign-in delays); tests move it. */
+  clock: () => number;
   close(): void;
 };
 
 export type ServicesOptions = {
-  /** The time API keys are checked against: expiry, revocation, last use. Tests move it. */
+  /** The time API keys, dashboard sessions and sign-in delays are checked against. Tests move it. */
   clock?: () => number;
 };
 
@@ -123,7 +125,7 @@ export async function openServices(
       articles: new ArticleRepo(db),
       usage,
       users: new UserService(userRepo),
-      sessions: new SessionService(new SessionRepo(db), userRepo),
+      sessions: new SessionService(new SessionRepo(db), userRepo, clock),
       monitor,
       backups,
       disk,
@@ -131,6 +133,7 @@ export async function openServices(
       visitorSessions: new VisitorSessions(secret.secret),
       visitorConversations,
       visitorLimits: new VisitorLimits((widgetId, since) => visitorConversations.questionsSince(widgetId, since)),
+      clock,
       close: () => {
         void queryEmbedder.close();
         embedding.close();

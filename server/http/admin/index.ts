@@ -52,6 +52,7 @@ export type AdminApiOptions = {
   bulkLimit: number;
   widgets: WidgetService;
   visitorConversations: VisitorConversations;
+  clock?: () => number;
 };
 
 /**

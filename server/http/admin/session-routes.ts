@@ -9,7 +9,7 @@ import { clearSessionCookie, sessionOf, setSessionCookie } from './admin-auth.ts
 import { SignInThrottle } from './sign-in-throttle.ts';
 import { sessionView } from './views.ts';
 
-export type SessionRoutesOptions = { users: UserService; sessions: SessionService; desktop: DesktopSignIn };
+export type SessionRoutesOptions = { users: UserService; sessions: SessionService; desktop: DesktopSignIn; clock?: () => number };
 
 export function userErrorToApi(error: unknown): never {
   if (error instanceof UserError) {
@@ -23,8 +23,8 @@ function isLoopback(ip: string): boolean {
   return ip === '::1' || ip.startsWith('127.') || ip.startsWith('::ffff:127.');
 }
 
-export const sessionRoutes: FastifyPluginAsyncZod<SessionRoutesOptions> = async (app, { users, sessions, desktop }) => {
-  const throttle = new SignInThrottle();
+export const sessionRoutes: FastifyPluginAsyncZod<SessionRoutesOptions> = async (app, { users, sessions, desktop, clock }) => {
+  const throttle = new SignInThrottle(undefined, clock);
 
   /** A new session on every sign-in (the old one, if any, ends): no session fixation. */
   function signIn(request: FastifyRequest, reply: FastifyReply, user: UserRecord) {
