@@ -35,7 +35,7 @@ const freeBytes = () => {
   return bavail * bsize;
 };
 
-describe('attack table: the data folder\'s disk fills up', { skip: mounted ? false : 'mounting a tmpfs needs root', timeout: 240_000 }, () => {
+describe('attack table: the data folder\'s disk fills up', { skip: mounted ? false : 'mounting a tmpfs needs root', timeout: 420_000 }, () => {
   const dataDir = path.join(MOUNT!, 'data');
   const filler = path.join(MOUNT!, 'filler');
   let server: ServerProcess;
@@ -97,7 +97,9 @@ describe('attack table: the data folder\'s disk fills up', { skip: mounted ? fal
     try {
       const counts = () => db.prepare('SELECT status, count(*) AS n FROM jobs GROUP BY status').all() as Array<{ status: string; n: number }>;
       const settled = () => counts().every((c) => c.status === 'succeeded');
-      while (!settled() && Date.now() < deadline + 60_000) await new Promise((r) => setTimeout(r, 250));
+      // Polled, with room for a machine busy with other work: the test is about what ends, not how fast.
+      const settleBy = Date.now() + 240_000;
+      while (!settled() && Date.now() < settleBy) await new Promise((r) => setTimeout(r, 250));
       assert.deepEqual(counts(), [{ status: 'succeeded', n: acknowledged }], 'every acknowledged job processed, none failed');
     } finally {
       db.close();
