@@ -13,14 +13,16 @@ export const SYNC_SKIPPED_EMPTY_FILE = 'Sync skipped: the file holds no rows, an
 /**
  * What the knowledge base holds for this integration but the file does not, sorted. Indexed items
  * come from the item list; items pushed but not indexed yet from the integration's queued and
- * processing jobs, so a fresh push is not missed either.
+ * processing jobs, so a fresh push is not missed either. The jobs are read first: a job that ends
+ * between the two reads has its item in the list read after it (read the other way round, it would
+ * be in neither).
  */
 export async function findAbsentItems(api: ImportApi, target: ImportTarget, idsInFile: Set<string>): Promise<string[]> {
   const present = new Set<string>();
-  for await (const items of pages((cursor) => api.itemsPage(target, cursor))) for (const item of items) present.add(item.externalId);
   for (const status of OPEN_JOB_STATUSES) {
     for await (const jobs of pages((cursor) => api.jobsPage(target, cursor, status))) for (const job of jobs) present.add(job.externalId);
   }
+  for await (const items of pages((cursor) => api.itemsPage(target, cursor))) for (const item of items) present.add(item.externalId);
   return [...present].filter((id) => !idsInFile.has(id)).sort();
 }
 

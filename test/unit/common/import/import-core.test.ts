@@ -253,6 +253,22 @@ describe('import core: sync', () => {
     assert.equal(await deleteItems(api, target, absent), 2, 'e was never indexed: its 404 counts as deleted');
     assert.deepEqual(api.items.map((i) => `${i.integrationId}/${i.externalId}`).sort(), ['cms/x', 'notes/a', 'notes/c']);
   });
+
+  it('does not miss an item whose job ends while the lists are read', async () => {
+    // The pipeline finishes the job at every read: whichever list is read first, the item is in
+    // one of them only if the jobs are read before the items.
+    const api = new FakeImportApi();
+    api.jobs.push({ jobId: 'notes-g', knowledgeBaseId: 'kb', integrationId: 'notes', externalId: 'g', status: 'processing' });
+    for (const method of ['jobsPage', 'itemsPage'] as const) {
+      const read = api[method].bind(api) as (...args: unknown[]) => Promise<unknown>;
+      (api as unknown as Record<string, unknown>)[method] = async (...args: unknown[]) => {
+        const answer = await read(...args);
+        api.work();
+        return answer;
+      };
+    }
+    assert.deepEqual(await findAbsentItems(api, target, new Set()), ['g']);
+  });
 });
 
 describe('import core: dry run', () => {
