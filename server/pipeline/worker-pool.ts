@@ -23,6 +23,7 @@ export type WorkerPoolOptions = {
 
 const { entry: ENTRY, module: MODULE } = workerModule('pipeline-worker');
 const STOP_TIMEOUT_MS = 60_000;
+const START_ATTEMPTS = 3;
 
 /**
  * Runs the pipeline in worker threads so the HTTP event loop stays free. Each worker claims its
@@ -34,9 +35,28 @@ export class WorkerPool {
 
   constructor(private readonly options: WorkerPoolOptions) {}
 
-  /** Resolves when every worker has loaded its model and is claiming jobs. */
+  /**
+   * Resolves when every worker has loaded its model and is claiming jobs. A worker that cannot
+   * start is tried again (START_ATTEMPTS in all); if one still cannot, the others are stopped
+   * before the error is thrown, so none reports ready to a server that is closing.
+   */
   async start(): Promise<void> {
-    await Promise.all(Array.from({ length: this.options.workers }, () => this.spawn()));
+    const startOne = async (attempt = 1): Promise<void> => {
+      try {
+        await this.spawn();
+      } catch (error) {
+        if (attempt >= START_ATTEMPTS || this.stopping) throw error;
+        this.options.log?.(`${(error as Error).message}; trying again`);
+        await startOne(attempt + 1);
+      }
+    };
+    try {
+      await Promise.all(Array.from({ length: this.options.workers }, () => startOne()));
+    } catch (error) {
+      this.stopping = true;
+      await Promise.all([...this.workers].map((worker) => worker.terminate()));
+      throw error;
+    }
   }
 
   /** Tells idle workers that new jobs are queued. */
@@ -79,7 +99,8 @@ export class WorkerPool {
       worker.on('message', (message: FromPipelineWorker) => {
         if (message.type === 'ready') {
           ready = true;
-          this.options.onReady?.(message.embedderId, message.dimension);
+          // A pool that gave up starting is closing the database: the model is not activated.
+          if (!this.stopping) this.options.onReady?.(message.embedderId, message.dimension);
           resolve();
         } else if (message.type === 'batch') {
           this.options.onBatch?.(message.report, message.jobs, message.ms);
