@@ -54,6 +54,7 @@ export function registerHostedPage(app: FastifyInstance, widgets: WidgetService,
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${title}</title>
+<link rel="icon" href="data:,">
 </head>
 <body>
 <script src="${escapeHtml(src)}" data-widget="${escapeHtml(widget.id)}" data-mode="page" async></script>
