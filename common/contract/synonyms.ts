@@ -89,3 +89,32 @@ export const synonymsSchema = z
   })
   .meta({ id: 'Synonyms' });
 export type Synonyms = z.infer<typeof synonymsSchema>;
+
+/**
+ * Synonyms as lines of text, for the dashboard's editor and `localiq synonyms set` (Solr's
+ * format): `sofa, couch, settee` is a multi-way set, `hoodie => sweatshirt, jumper` a one-way set;
+ * blank lines and lines starting with `#` are skipped. Each set is then validated by
+ * `synonymSetSchema` (the line number goes with every refusal).
+ */
+export function parseSynonymLines(text: string): { sets: SynonymSet[]; errors: string[] } {
+  const sets: SynonymSet[] = [];
+  const errors: string[] = [];
+  text.split(/\r?\n/).forEach((raw, i) => {
+    const line = raw.trim();
+    if (!line || line.startsWith('#')) return;
+    const parts = line.split('=>');
+    if (parts.length > 2) return void errors.push(`Line ${i + 1}: one "=>" at most (root => synonyms).`);
+    const list = (part: string) => part.split(',').map((t) => t.trim());
+    const candidate = parts.length === 2 ? { root: parts[0]!.trim(), synonyms: list(parts[1]!) } : { synonyms: list(parts[0]!) };
+    const read = synonymSetSchema.safeParse(candidate);
+    if (read.success) sets.push(read.data);
+    else errors.push(`Line ${i + 1}: ${[...new Set(read.error.issues.map((issue) => issue.message))].join(' ')}`);
+  });
+  if (sets.length > SYNONYM_LIMITS.sets) errors.push(`A knowledge base has at most ${SYNONYM_LIMITS.sets} synonym sets; this has ${sets.length}.`);
+  return { sets, errors };
+}
+
+/** The sets as lines, the form `parseSynonymLines` reads. */
+export function formatSynonymLines(sets: ReadonlyArray<{ root?: string; synonyms: string[] }>): string {
+  return sets.map((set) => (set.root !== undefined ? `${set.root} => ${set.synonyms.join(', ')}` : set.synonyms.join(', '))).join('\n');
+}
