@@ -1,10 +1,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { spawnSync } from 'node:child_process';
 import type { RunningServer } from '../../server/main.ts';
 import { AdminClient, signedInAs } from '../helpers/admin-client.ts';
 import { api, startPipelineServer, waitForIdle } from '../helpers/pipeline-app.ts';
+import { CLI, cliEnv } from '../helpers/server-process.ts';
 
-type Server = RunningServer & { key: string };
+type Server = RunningServer & { key: string; dataDir: string };
 const KB = 'kb-synonym-shop';
 
 const PRODUCTS = [
@@ -136,6 +138,29 @@ describe('synonyms per knowledge base (real pipeline, real SQLite, real HTTP)', 
     assert.deepEqual((await owner.get(`/knowledge-bases/${KB}/synonyms`)).json().sets, [{ synonyms: ['sofa', 'couch'] }], 'nothing stored was lost');
     assert.equal((await owner.get('/knowledge-bases/kb-nowhere/synonyms')).statusCode, 404);
     assert.equal((await owner.put('/knowledge-bases/kb-nowhere/synonyms', { sets: [] })).statusCode, 404);
+  });
+
+  it('are set, listed and deleted by `localiq synonyms` beside the running server, which uses them at the next query', async () => {
+    const cli = (args: string[], input?: string) => spawnSync(process.execPath, [CLI, 'synonyms', ...args, '--knowledge-base', KB], { env: cliEnv(server.dataDir), encoding: 'utf8', input });
+    await setSynonyms([]);
+    const set = cli(['set', '-'], '# furniture\nsofa, couch\nhoodie => jumper\n');
+    assert.equal(set.status, 0, set.stderr);
+    assert.match(set.stdout, /2 synonym set\(s\)/);
+    assert.deepEqual((await ids('hoodie')).sort(), ['jumper', 'kids-hoodie'], 'the server read the new sets at the next query');
+    assert.equal(cli(['list']).stdout, 'sofa, couch\nhoodie => jumper\n');
+    const refused = cli(['set', '-'], 'sofa\nsofa, couch, sofa\n');
+    assert.equal(refused.status, 1);
+    assert.match(refused.stderr, /Line 1: A multi-way set \(no root\) needs at least two terms\./);
+    assert.match(refused.stderr, /Line 2: The term "sofa" appears twice in this set\./);
+    assert.equal(JSON.parse(cli(['list', '--json']).stdout).sets.length, 2, 'a refused file changes nothing');
+    const json = cli(['set', '-'], JSON.stringify({ sets: [{ root: 'hoodie', synonyms: ['sweatshirt'] }] }));
+    assert.equal(json.status, 0, json.stderr);
+    assert.deepEqual((await ids('hoodie')).sort(), ['kids-hoodie', 'sweatshirt']);
+    assert.equal(cli(['delete']).status, 0);
+    assert.deepEqual(await ids('hoodie'), ['kids-hoodie']);
+    const unknown = spawnSync(process.execPath, [CLI, 'synonyms', 'list', '--knowledge-base', 'kb-nowhere'], { env: cliEnv(server.dataDir), encoding: 'utf8' });
+    assert.equal(unknown.status, 1);
+    assert.match(unknown.stderr, /no knowledge base "kb-nowhere"/);
   });
 
   it('lets Owners and Admins change synonyms, Members only read them', async () => {
