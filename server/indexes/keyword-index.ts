@@ -179,11 +179,16 @@ export class KeywordIndex extends FollowedIndex<ItemText> {
    * its IDF capped by the word's; a phrase as the rows FTS5 finds holding it, likewise weighted.
    */
   private synonymTerms(synonyms: readonly string[], own: number, word: number, reading: SynonymReading): QueryTerm[] {
+    // Forms of one stem ("couch", "couches") are one term: counted once, like the word's own.
+    const seen = new Set([own]);
     return synonyms.flatMap((synonym): QueryTerm[] => {
       const termIds = this.tokenizer.termIds(synonym);
       if (termIds.length === 0) return [];
-      if (termIds.length === 1) return termIds[0] === own ? [] : [{ term: termIds[0]!, word, weight: reading.weight, idfAtMost: own }];
-      return [{ rows: reading.phraseRows(synonym), word, weight: reading.weight }];
+      if (termIds.length > 1) return [{ rows: reading.phraseRows(synonym), word, weight: reading.weight }];
+      const term = termIds[0]!;
+      if (seen.has(term)) return [];
+      seen.add(term);
+      return [{ term, word, weight: reading.weight, idfAtMost: own }];
     });
   }
 
