@@ -12,6 +12,7 @@ import { toJobView } from './http/job-view.ts';
 import { displayPrefix } from './domain/api-keys.ts';
 import { BACKUP_USAGE, backupCommand, restoreCommand } from './backup-command.ts';
 import { IMPORT_USAGE, importCommand } from './import/import-command.ts';
+import { SYNONYMS_USAGE, synonymsCommand } from './synonyms-command.ts';
 import { USERS_USAGE, usersCommand } from './users-command.ts';
 import { configuredWidgetBaseUrl, WIDGETS_USAGE, widgetsCommand } from './widgets-command.ts';
 
@@ -28,6 +29,7 @@ const USAGE = `Usage: localiq <command>
 ${IMPORT_USAGE}
 ${USERS_USAGE}
 ${WIDGETS_USAGE}
+${SYNONYMS_USAGE}
 ${BACKUP_USAGE}
 
 Scopes: ${SCOPES.join(', ')}
@@ -261,6 +263,8 @@ export async function main(argv: string[]): Promise<number> {
         return await usersCommand(rest, withServices, (message) => new UsageError(message));
       case 'widgets':
         return await widgetsCommand(rest, withServices, (message) => new UsageError(message), () => configuredWidgetBaseUrl(loadConfig()));
+      case 'synonyms':
+        return await synonymsCommand(rest, withServices, (message) => new UsageError(message));
       case 'import':
         return await importCommand(rest, (message) => new UsageError(message));
       case 'backup':

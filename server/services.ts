@@ -5,8 +5,9 @@ import { ThroughputMeter } from './domain/throughput.ts';
 import { QueryEmbedder } from './embedders/query-embedder.ts';
 import { EmbeddingModel } from './indexes/embedding-model.ts';
 import { KeywordIndex } from './indexes/keyword-index.ts';
-import { DEFAULT_HYBRID, SearchService } from './retrieval/search.ts';
+import { DEFAULT_HYBRID, SearchService, TYPO_READING } from './retrieval/search.ts';
 import { SearchSettings } from './retrieval/search-settings.ts';
+import { SynonymStore } from './retrieval/synonyms.ts';
 import { ItemReadRepo } from './storage/item-read-repo.ts';
 import { SearchRepo } from './storage/search-repo.ts';
 import { loadServerSecret, type SecretStoreKind } from './secrets/server-secret.ts';
@@ -99,7 +100,16 @@ export async function openServices(
     // Live dashboard viewers hear of pushes and retries (the pipeline subscribes to wake its workers).
     queue.onPushed(() => monitor.notify());
     const keywords = KeywordIndex.open(db);
-    const search = new SearchService(new SearchRepo(db), keywords, embedding, queryEmbedder, DEFAULT_HYBRID, new SearchSettings(settings));
+    const search = new SearchService(
+      new SearchRepo(db),
+      keywords,
+      embedding,
+      queryEmbedder,
+      DEFAULT_HYBRID,
+      new SearchSettings(settings),
+      TYPO_READING,
+      new SynonymStore(settings),
+    );
     const llmSettings = new LlmSettings(settings, secret.secret, config.llm ?? { baseUrl: null, model: null, apiKey: null, timeoutMs: DEFAULT_LLM_TIMEOUT_MS });
     const usage = new UsageRepo(db);
     const backups = new ScheduledBackups(settings, config.dataDir, backupInThread);

@@ -32,6 +32,8 @@ export const widgetStringsSchema = z.strictObject({
   notHelpful: safeText(40).min(1),
   thanks: safeText(80).min(1),
   newConversation: safeText(40).min(1),
+  /** Shown above an answer to a question the assistant read with a typo corrected, before the question as read. */
+  showingResultsFor: safeText(60).min(1),
 });
 export type WidgetStrings = z.infer<typeof widgetStringsSchema>;
 
@@ -50,6 +52,7 @@ export const DEFAULT_WIDGET_STRINGS: WidgetStrings = {
   notHelpful: 'Not helpful',
   thanks: 'Thank you for your feedback.',
   newConversation: 'New conversation',
+  showingResultsFor: 'Showing results for',
 };
 
 /**
@@ -211,7 +214,15 @@ export type VisitorCitation = z.infer<typeof visitorCitationSchema>;
 export type VisitorAskEvent =
   | { type: 'answer'; text: string }
   | { type: 'citations'; citations: VisitorCitation[] }
-  | { type: 'done'; answerId: string; answered: boolean; answer: string; citations: VisitorCitation[] }
+  | {
+      type: 'done';
+      answerId: string;
+      answered: boolean;
+      answer: string;
+      citations: VisitorCitation[];
+      /** The question as the assistant read it, when it read a word of it as another (a typo); answered only. */
+      correctedQuery?: string;
+    }
   | { type: 'error'; code: string; message: string };
 
 /** `POST /v1/widget/{widgetId}/feedback`: thumbs up or down on one answer of this session (204). */

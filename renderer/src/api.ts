@@ -50,6 +50,7 @@ export const get = <T,>(path: string, signal?: AbortSignal) => api<T>('GET', pat
 export const post = <T,>(path: string, body: unknown = {}) => api<T>('POST', path, body);
 export const patch = <T,>(path: string, body: unknown) => api<T>('PATCH', path, body);
 export const del = <T,>(path: string) => api<T>('DELETE', path);
+export const put = <T,>(path: string, body: unknown) => api<T>('PUT', path, body);
 
 /** POST that answers with Server-Sent Events; calls onEvent for each event until the stream ends. */
 export async function postStream(

@@ -35,7 +35,16 @@ export type KeywordRow = {
  * whatever number of its terms the row holds) and a weight on its BM25 share (1 as typed; below 1
  * for a vocabulary word standing in for a misspelt one, so exact matches rank first).
  */
-export type QueryTerm = { term: number; word: number; weight: number };
+export type QueryTerm =
+  | {
+      term: number;
+      word: number;
+      weight: number;
+      /** A term whose IDF caps this one's when the table holds it: a synonym never weighs more than the word it stands for. */
+      idfAtMost?: number;
+    }
+  /** Rows scored elsewhere (a phrase synonym, by FTS5's bm25()), their scores times the weight. */
+  | { rows: ReadonlyArray<{ id: number; score: number }>; word: number; weight: number };
 
 /**
  * An inverted index of a keyword table computing FTS5's bm25() exactly (same formula, same order
@@ -181,31 +190,38 @@ export class Bm25Postings {
     const averageLength = this.totalLength / this.liveRows;
     const matched: number[] = [];
     let wordMark = 0;
-    const add = (slot: number, weight: number, idf: number) => {
+    const credit = (slot: number, value: number) => {
       if (!alive[slot] || slotGroup[slot] !== group || (kinds !== null && !kinds.has(slotKind[slot]!))) return;
       if (scores[slot] === 0) matched.push(slot);
-      scores[slot]! += idf * ((weight * (K1 + 1.0)) / (weight + K1 * (1 - B + (B * slotLength[slot]!) / averageLength)));
+      scores[slot]! += value;
       if (lastWord[slot] !== wordMark) {
         lastWord[slot] = wordMark;
         termHits[slot]!++;
       }
     };
-    for (const { term, word, weight: termWeight } of terms) {
+    const add = (slot: number, weight: number, idf: number) =>
+      credit(slot, idf * ((weight * (K1 + 1.0)) / (weight + K1 * (1 - B + (B * slotLength[slot]!) / averageLength))));
+    for (const queryTerm of terms) {
+      wordMark = queryTerm.word + 1;
+      if ('rows' in queryTerm) {
+        for (const row of queryTerm.rows) {
+          const slot = this.rowSlot.get(row.id);
+          if (slot !== undefined && row.score > 0) credit(slot, row.score * queryTerm.weight);
+        }
+        continue;
+      }
+      const { term, weight: termWeight, idfAtMost } = queryTerm;
       if (term >= this.terms) continue;
-      wordMark = word + 1;
+      const documents = this.liveDocuments(term);
+      if (documents === 0) continue;
+      let idf = this.idf(documents);
+      const capDocuments = idfAtMost === undefined ? 0 : this.liveDocuments(idfAtMost);
+      if (capDocuments > 0) idf = Math.min(idf, this.idf(capDocuments));
+      idf *= termWeight;
       const packed = term + 1 < packedStart.length;
       const from = packed ? packedStart[term]! : 0;
       const to = packed ? packedStart[term + 1]! : 0;
       const first = this.firstBlock[term]!;
-      let documents = 0;
-      for (let i = from; i < to; i++) documents += alive[packedSlots[i]!]!;
-      for (let block = first; block >= 0; block = blockNext[block]!) {
-        for (let i = blockStart[block]!, end = this.blockEnd(term, block); i < end; i++) documents += alive[logSlots[i]!]!;
-      }
-      if (documents === 0) continue;
-      let idf = Math.log((this.liveRows - documents + 0.5) / (documents + 0.5));
-      if (idf <= 0) idf = MIN_IDF;
-      idf *= termWeight;
       for (let i = from; i < to; i++) add(packedSlots[i]!, packedWeights[i]!, idf);
       for (let block = first; block >= 0; block = blockNext[block]!) {
         for (let i = blockStart[block]!, end = this.blockEnd(term, block); i < end; i++) add(logSlots[i]!, logWeights[i]!, idf);
@@ -228,6 +244,26 @@ export class Bm25Postings {
       lastWord[slot] = 0;
     }
     return results;
+  }
+
+  /** BM25's IDF of a term in `documents` live rows, as FTS5 computes it. */
+  private idf(documents: number): number {
+    const idf = Math.log((this.liveRows - documents + 0.5) / (documents + 0.5));
+    return idf <= 0 ? MIN_IDF : idf;
+  }
+
+  /** Live rows of the whole table holding a term (BM25's statistics are the table's). */
+  private liveDocuments(term: number): number {
+    if (term >= this.terms) return 0;
+    const { alive, packedStart, packedSlots, logSlots, blockStart, blockNext } = this;
+    let documents = 0;
+    if (term + 1 < packedStart.length) {
+      for (let i = packedStart[term]!, end = packedStart[term + 1]!; i < end; i++) documents += alive[packedSlots[i]!]!;
+    }
+    for (let block = this.firstBlock[term]!; block >= 0; block = blockNext[block]!) {
+      for (let i = blockStart[block]!, end = this.blockEnd(term, block); i < end; i++) documents += alive[logSlots[i]!]!;
+    }
+    return documents;
   }
 
   /**

@@ -24,8 +24,19 @@ const MOST_LOOKUPS = 8;
 /** A word as FTS5's unicode61 tokenizer cuts it out of a piece of text. */
 const WORD = /[\p{L}\p{N}\p{M}]+/gu;
 
-/** A query word and the edits a correction of it may be away (0: it is taken only as typed). */
-export type QueryWord = { word: string; typos: number };
+/**
+ * A query word, the edits a correction of it may be away (0: it is taken only as typed), and the
+ * terms the knowledge base's synonyms add for it (words or phrases, as synonym sets store them).
+ */
+export type QueryWord = { word: string; typos: number; synonyms?: readonly string[] };
+
+/** How synonyms are searched; retrieval/search.ts holds the weight and asks FTS5 for phrases. */
+export type SynonymReading = {
+  /** The weight of a synonym's BM25 share, below 1 so that items holding the word as typed come first. */
+  weight: number;
+  /** The items holding a phrase (several terms), with FTS5's bm25() of the phrase alone. */
+  phraseRows: (phrase: string) => ReadonlyArray<{ id: number; score: number }>;
+};
 
 /** How misspelt words are read; retrieval/search.ts holds the measured values. */
 export type TypoReading = {
@@ -124,6 +135,7 @@ export class KeywordIndex extends FollowedIndex<ItemText> {
     sourceTypes: string[] | null,
     allWordsFirst: boolean,
     reading: TypoReading,
+    synonymReading: SynonymReading | null = null,
   ): { hits: Array<{ id: number; score: number }>; corrections: Correction[] } | null {
     if (!this.loaded) {
       this.follow();
@@ -146,9 +158,10 @@ export class KeywordIndex extends FollowedIndex<ItemText> {
     const query: QueryTerm[] = [];
     const corrections: Correction[] = [];
     let lookups = 0;
-    words.forEach(({ word, typos }, i) => {
+    words.forEach(({ word, typos, synonyms }, i) => {
       const term = terms[i]!;
       query.push({ term, word: i, weight: 1 });
+      if (synonyms?.length && synonymReading) query.push(...this.synonymTerms(synonyms, term, i, synonymReading));
       if (typos === 0 || lookups === MOST_LOOKUPS) return;
       const own = this.postings.documents(term, group, reading.rareBelow);
       if (own >= reading.rareBelow) return;
@@ -159,6 +172,24 @@ export class KeywordIndex extends FollowedIndex<ItemText> {
       corrections.push({ word, replacements: near.map((c) => c.word), absent: own === 0 });
     });
     return { hits: this.postings.searchWeighted(query, words.length, group, kinds, limit, allWordsFirst), corrections };
+  }
+
+  /**
+   * The query terms of a word's synonyms: a one-term synonym as a term weighted below the word,
+   * its IDF capped by the word's; a phrase as the rows FTS5 finds holding it, likewise weighted.
+   */
+  private synonymTerms(synonyms: readonly string[], own: number, word: number, reading: SynonymReading): QueryTerm[] {
+    // Forms of one stem ("couch", "couches") are one term: counted once, like the word's own.
+    const seen = new Set([own]);
+    return synonyms.flatMap((synonym): QueryTerm[] => {
+      const termIds = this.tokenizer.termIds(synonym);
+      if (termIds.length === 0) return [];
+      if (termIds.length > 1) return [{ rows: reading.phraseRows(synonym), word, weight: reading.weight }];
+      const term = termIds[0]!;
+      if (seen.has(term)) return [];
+      seen.add(term);
+      return [{ term, word, weight: reading.weight, idfAtMost: own }];
+    });
   }
 
   /** What the vocabulary of written words holds: words, and the bytes of its bigram lists. */

@@ -1,11 +1,13 @@
 import { DEFAULT_KNOWLEDGE_BASE_SETTINGS, type KnowledgeBaseSettings } from '../../common/contract/knowledge.ts';
+import type { SynonymSet } from '../../common/contract/synonyms.ts';
 import type { QueryEmbedder } from '../embedders/query-embedder.ts';
 import type { EmbeddingModel } from '../indexes/embedding-model.ts';
-import type { Correction, KeywordIndex, QueryWord, TypoReading } from '../indexes/keyword-index.ts';
+import type { Correction, KeywordIndex, QueryWord, SynonymReading, TypoReading } from '../indexes/keyword-index.ts';
 import type { ChunkRow, ItemSummaryRow, SearchRepo } from '../storage/search-repo.ts';
 import { type FusionMethod, keywordCandidatesFirst, minMaxFusion, type Ranked, reciprocalRankFusion } from './fusion.ts';
 import { ftsQuery, replaceWords, searchWords, typoBudgets } from './query-terms.ts';
 import type { SearchSettings } from './search-settings.ts';
+import { querySynonyms, type SynonymStore } from './synonyms.ts';
 
 export type SearchMode = 'keyword' | 'semantic' | 'hybrid';
 
@@ -54,6 +56,15 @@ export type SearchOutcome = {
  */
 export const TYPO_READING: TypoReading = { rareBelow: 2, weight: 0.8, alternatives: 3 };
 
+/**
+ * A synonym's BM25 share is weighted as a typo correction's (docs/retrieval.md, "Synonyms"): it
+ * stands in for the word typed, so an item holding that word ranks first; its IDF is capped by the
+ * word's, so a rarer synonym does not outweigh it either.
+ */
+export const SYNONYM_WEIGHT = 0.8;
+
+/** Items a phrase synonym contributes at most (by FTS5's bm25() of the phrase). */
+const PHRASE_ROWS = 1_000;
 /** Keyword searches of at most this many words (stopwords aside) list items holding all of them first. */
 const ALL_WORDS_FIRST_UP_TO = 4;
 /** Candidates each retriever contributes before fusion. */
@@ -71,6 +82,9 @@ export class SearchService {
     /** Each knowledge base's settings; without them, typo tolerance is on everywhere. */
     private readonly settings: SearchSettings | null = null,
     private readonly typoReading: TypoReading = TYPO_READING,
+    /** Each knowledge base's synonym sets; without them, none. */
+    private readonly synonyms: SynonymStore | null = null,
+    private readonly synonymWeight = SYNONYM_WEIGHT,
   ) {}
 
   async search(knowledgeBaseId: string, query: string, options: SearchOptions): Promise<SearchOutcome> {
@@ -86,7 +100,7 @@ export class SearchService {
   correctedQuery(knowledgeBaseId: string, query: string): string | null {
     const words = searchWords(query);
     if (words.length === 0 || !this.typoTolerance(knowledgeBaseId)) return null;
-    const read = this.keywords.tolerantSearch(knowledgeBaseId, this.queryWords(query, words), 0, null, false, this.typoReading);
+    const read = this.keywords.tolerantSearch(knowledgeBaseId, this.queryWords(knowledgeBaseId, query, words, true), 0, null, false, this.typoReading);
     return read ? corrected(query, read.corrections) : null;
   }
 
@@ -118,15 +132,19 @@ export class SearchService {
     const allWordsFirst = mode === 'keyword' && words.length <= ALL_WORDS_FIRST_UP_TO;
     let corrections: Correction[] = [];
     let keyword: Ranked = [];
+    const typos = this.typoTolerance(knowledgeBaseId);
+    const queryWords = this.queryWords(knowledgeBaseId, query, words, typos);
+    const synonyms = queryWords.some((w) => w.synonyms?.length);
     if (mode !== 'semantic' && match) {
-      const read = this.typoTolerance(knowledgeBaseId)
-        ? this.keywords.tolerantSearch(knowledgeBaseId, this.queryWords(query, words), pool, options.sourceTypes, allWordsFirst, this.typoReading)
-        : null;
+      const read =
+        typos || synonyms
+          ? this.keywords.tolerantSearch(knowledgeBaseId, queryWords, pool, options.sourceTypes, allWordsFirst, this.typoReading, this.synonymReading(knowledgeBaseId, options.sourceTypes))
+          : null;
       if (read) ({ hits: keyword, corrections } = read);
       else {
         keyword =
-          this.keywords.search(knowledgeBaseId, words, pool, options.sourceTypes, allWordsFirst) ??
-          this.ftsKeywordItems(knowledgeBaseId, words, pool, options.sourceTypes, allWordsFirst);
+          (synonyms ? null : this.keywords.search(knowledgeBaseId, words, pool, options.sourceTypes, allWordsFirst)) ??
+          this.ftsKeywordItems(knowledgeBaseId, queryWords, pool, options.sourceTypes, allWordsFirst);
       }
     }
     const { ranked: semantic, chunkSimilarity } =
@@ -139,8 +157,9 @@ export class SearchService {
       mode === 'keyword' ? keyword : mode === 'semantic' ? semantic : this.fuse(keyword, semantic);
     const top = ranked.slice(0, options.topK);
     const items = this.repo.items(top.map((r) => r.id));
-    // Passages are chosen by the corrections too: a misspelt word matches no chunk.
-    const passageMatch = corrections.length ? ftsQuery([...new Set([...words, ...corrections.flatMap((c) => c.replacements)])]) : match;
+    // Passages are chosen by the corrections and synonyms too: a misspelt word matches no chunk.
+    const added = [...corrections.flatMap((c) => c.replacements), ...queryWords.flatMap((w) => w.synonyms ?? [])];
+    const passageMatch = added.length ? ftsQuery([...new Set([...words, ...added])]) : match;
     const passages = this.bestPassages(top.map((r) => r.id), passageMatch, chunkSimilarity, options.passages);
     return {
       mode,
@@ -164,9 +183,37 @@ export class SearchService {
     return this.knowledgeBaseSettings(knowledgeBaseId).typoTolerance;
   }
 
-  private queryWords(query: string, words: string[]): QueryWord[] {
-    const budgets = typoBudgets(query, words);
-    return words.map((word, i) => ({ word, typos: budgets[i]! }));
+  /** A knowledge base's synonym sets, in the order stored. */
+  synonymSets(knowledgeBaseId: string): SynonymSet[] {
+    return this.synonyms?.sets(knowledgeBaseId) ?? [];
+  }
+
+  replaceSynonyms(knowledgeBaseId: string, sets: SynonymSet[]): SynonymSet[] {
+    if (!this.synonyms) throw new Error('this search service was made without a synonym store');
+    return this.synonyms.replace(knowledgeBaseId, sets);
+  }
+
+  /**
+   * The query's search words with their typo budgets (none when typo tolerance is off) and the
+   * synonyms the knowledge base adds for them. A word with synonyms is not corrected: the owner
+   * named it, so it is a word of the shop's even when no item holds it ("hoodie").
+   */
+  private queryWords(knowledgeBaseId: string, query: string, words: string[], typos: boolean): QueryWord[] {
+    const budgets = typos ? typoBudgets(query, words) : words.map(() => 0);
+    const lookup = this.synonyms?.lookup(knowledgeBaseId) ?? null;
+    const added = lookup ? querySynonyms(query, words, lookup) : null;
+    return words.map((word, i) => {
+      const synonyms = added?.[i] ?? [];
+      return synonyms.length ? { word, typos: 0, synonyms } : { word, typos: budgets[i]! };
+    });
+  }
+
+  /** Synonyms weighted below the words typed; phrases found by FTS5 in the knowledge base (and source types). */
+  private synonymReading(knowledgeBaseId: string, sourceTypes: string[] | null): SynonymReading {
+    return {
+      weight: this.synonymWeight,
+      phraseRows: (phrase) => this.repo.keywordItems(knowledgeBaseId, ftsQuery([phrase])!, PHRASE_ROWS, sourceTypes),
+    };
   }
 
   /**
@@ -184,11 +231,29 @@ export class SearchService {
     return result;
   }
 
-  /** FTS5's answer while the in-memory index loads: the same ranking, every word first when asked. */
-  private ftsKeywordItems(knowledgeBaseId: string, words: string[], pool: number, sourceTypes: string[] | null, allWordsFirst: boolean): Ranked {
-    const anyWord = this.repo.keywordItems(knowledgeBaseId, ftsQuery(words)!, pool, sourceTypes);
+  /**
+   * FTS5's answer while the in-memory index loads: the same ranking, every word first when asked.
+   * Synonyms add their own BM25 times their weight (bm25() sums over a query's phrases, so the sum
+   * of two queries' scores is the score of both), without the IDF cap of the in-memory search.
+   */
+  private ftsKeywordItems(knowledgeBaseId: string, queryWords: QueryWord[], pool: number, sourceTypes: string[] | null, allWordsFirst: boolean): Ranked {
+    const words = queryWords.map((w) => w.word);
+    const synonyms = [...new Set(queryWords.flatMap((w) => w.synonyms ?? []))];
+    let anyWord = this.repo.keywordItems(knowledgeBaseId, ftsQuery(words)!, pool, sourceTypes);
+    const scores = new Map(anyWord.map((r) => [r.id, r.score]));
+    if (synonyms.length) {
+      for (const r of this.repo.keywordItems(knowledgeBaseId, ftsQuery(synonyms)!, pool, sourceTypes)) {
+        scores.set(r.id, (scores.get(r.id) ?? 0) + this.synonymWeight * r.score);
+      }
+      anyWord = byScore([...scores].map(([id, score]) => ({ id, score }))).slice(0, pool);
+    }
     if (!allWordsFirst || words.length < 2) return anyWord;
-    const everyWord = this.repo.keywordItems(knowledgeBaseId, ftsQuery(words, 'AND')!, pool, sourceTypes);
+    // Every word, each as typed or as one of its synonyms (with none, the score is the OR query's).
+    const everyWordQuery = synonyms.length
+      ? queryWords.map((w) => `(${ftsQuery([w.word, ...(w.synonyms ?? [])])})`).join(' AND ')
+      : ftsQuery(words, 'AND')!;
+    let everyWord = this.repo.keywordItems(knowledgeBaseId, everyWordQuery, pool, sourceTypes);
+    if (synonyms.length) everyWord = byScore(everyWord.map((r) => ({ id: r.id, score: scores.get(r.id) ?? r.score })));
     const first = new Set(everyWord.map((r) => r.id));
     return [...everyWord, ...anyWord.filter((r) => !first.has(r.id))].slice(0, pool);
   }
@@ -281,6 +346,11 @@ export class SearchService {
     }
     return byItem;
   }
+}
+
+/** Best first, ties by id (as the in-memory search orders them). */
+function byScore(ranked: Ranked): Ranked {
+  return ranked.sort((a, b) => b.score - a.score || a.id - b.id);
 }
 
 function toPassage(chunk: ChunkRow, score: number): Passage {

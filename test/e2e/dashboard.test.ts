@@ -296,6 +296,39 @@ describe('dashboard end to end (real server, real Chromium)', { timeout: 240_000
     await close();
   });
 
+  it('synonyms are edited by keyboard on the knowledge base screen, the next search uses them, and a Member only reads them', async () => {
+    await nav('Knowledge');
+    await app.page.getByRole('link', { name: KB, exact: true }).click();
+    await app.page.getByRole('heading', { name: 'Synonyms' }).waitFor();
+    const field = app.page.getByLabel('Synonym sets');
+    await field.focus();
+    await app.page.keyboard.type('raincoat');
+    await app.page.keyboard.press('Tab');
+    await app.page.keyboard.press('Enter');
+    await app.page.getByRole('alert').filter({ hasText: 'Line 1: A multi-way set (no root) needs at least two terms.' }).waitFor();
+    assert.equal(await field.getAttribute('aria-invalid'), 'true');
+    await field.focus();
+    await app.page.keyboard.press('ControlOrMeta+a');
+    await app.page.keyboard.type('# what visitors call it\nRaincoat => jacket');
+    await app.page.keyboard.press('Tab');
+    await app.page.keyboard.press('Enter');
+    await app.page.getByRole('status').filter({ hasText: 'Saved 1 synonym set. The next search uses them.' }).waitFor();
+    assert.equal(await field.inputValue(), 'raincoat => jacket', 'stored normalized, notes dropped');
+    await app.page.getByLabel('Search').fill('raincoat');
+    await app.page.getByRole('button', { name: 'Apply' }).click();
+    await app.page.getByRole('link', { name: 'Rain jacket' }).waitFor();
+    await assertLabelled();
+
+    const { page: member, close } = await memberPage(`#/knowledge/${KB}`);
+    await member.getByRole('heading', { name: 'Synonyms' }).waitFor();
+    const memberField = member.getByLabel('Synonym sets');
+    await member.getByText('Only the Owner and Admins change synonyms.').waitFor();
+    assert.equal(await memberField.inputValue(), 'raincoat => jacket');
+    assert.equal(await memberField.getAttribute('readonly'), '');
+    assert.equal(await member.getByRole('button', { name: 'Save synonyms' }).count(), 0);
+    await close();
+  });
+
   it('the Owner downloads a backup from Settings and sets automatic backups; a Member is offered neither', async () => {
     await nav('Settings');
     const [download] = await Promise.all([

@@ -199,6 +199,22 @@ describe('visitor widget against the real server (Chromium, shop page on another
     await page.context().close();
   });
 
+  it('answers a question that misspells the product name from the right product, and says how it read it', async () => {
+    const { page } = await visit(shop);
+    await open(page);
+    await ask(page, 'How much is the sourdogh rye loaf?');
+    const answer = lastAnswer(page);
+    assert.match(await answer.innerText(), /4\.20 EUR/, 'the answer holds the price');
+    assert.equal(await answer.getByRole('link', { name: 'Sourdough rye loaf' }).getAttribute('href'), 'https://bakery.example/products/rye');
+    assert.equal((await answer.locator('.read-as').innerText()).trim(), `${S.showingResultsFor} How much is the sourdough rye loaf?`);
+    await ask(page, 'Is the rye loaf baked every morning?');
+    assert.equal(await lastAnswer(page).locator('.read-as').count(), 0, 'nothing was corrected: no note');
+    await page.reload();
+    await open(page);
+    assert.equal(await page.locator('localiq-widget .read-as').count(), 1, 'the note is kept with the conversation');
+    await page.context().close();
+  });
+
   it('shows no launcher on an origin the widget does not allow, and says why in the console', async () => {
     const { page, console } = await visit(stranger);
     await until(async () => console.some((m) => m.type === 'warning'), 'the widget warns');

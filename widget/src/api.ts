@@ -20,7 +20,7 @@ export class WidgetError extends Error {
   }
 }
 
-export type AnswerDone = { answerId: string; answered: boolean; answer: string; citations: VisitorCitation[] };
+export type AnswerDone = { answerId: string; answered: boolean; answer: string; citations: VisitorCitation[]; correctedQuery?: string };
 export type SessionStore = { get(): VisitorSession | null; set(session: VisitorSession | null): void };
 
 /** A token this close to its expiry is renewed before use rather than refused mid-question. */

@@ -3,7 +3,7 @@ import type { PublicWidgetConfig } from '../../common/contract/widget.ts';
 import { WidgetError, type WidgetApi } from './api.ts';
 import { renderAnswerText } from './answer-text.ts';
 import { ICONS, el, icon } from './dom.ts';
-import { botMessage, ratingButtons, sourcesList, thanksNote, userMessage } from './messages.ts';
+import { botMessage, correctedNote, ratingButtons, sourcesList, thanksNote, userMessage } from './messages.ts';
 import type { ConversationStore, Turn } from './store.ts';
 import { stylesheet } from './styles.ts';
 import { deriveTheme } from './theme.ts';
@@ -119,6 +119,7 @@ export class Chat {
 
   private answerMessage(turn: Turn): HTMLElement {
     const bubble = botMessage(turn.content);
+    if (turn.correctedQuery) bubble.prepend(correctedNote(turn.correctedQuery, this.config.strings));
     if (turn.citations?.length) bubble.append(sourcesList(turn.citations, this.config.strings));
     const answerId = turn.answerId;
     if (answerId) {
@@ -159,7 +160,13 @@ export class Chat {
         controller.signal,
       );
       const turn: Turn = done.answered
-        ? { role: 'assistant', content: done.answer || streamed, citations: done.citations ?? [], answerId: done.answerId }
+        ? {
+            role: 'assistant',
+            content: done.answer || streamed,
+            citations: done.citations ?? [],
+            answerId: done.answerId,
+            ...(done.correctedQuery ? { correctedQuery: done.correctedQuery } : {}),
+          }
         : { role: 'assistant', content: this.config.fallbackMessage, answerId: done.answerId };
       this.store?.add({ role: 'user', content: question }, turn);
       pending.replaceWith(this.answerMessage(turn));

@@ -58,4 +58,9 @@ export function ratingButtons(strings: WidgetStrings, rate: (rating: 'up' | 'dow
   return row;
 }
 
+/** "Showing results for <question as read>": the assistant read a word of the question as another. */
+export function correctedNote(correctedQuery: string, strings: WidgetStrings): HTMLElement {
+  return el('p', { class: 'read-as' }, `${strings.showingResultsFor} `, el('em', null, correctedQuery));
+}
+
 export const thanksNote = (strings: WidgetStrings) => el('p', { class: 'thanks' }, strings.thanks);

@@ -7,6 +7,8 @@ export type Turn = {
   content: string;
   citations?: VisitorCitation[];
   answerId?: string;
+  /** The question as the assistant read it, when it corrected a typo ("Showing results for …"). */
+  correctedQuery?: string;
   /** Feedback was given: the thumbs are not offered again. */
   rated?: boolean;
 };

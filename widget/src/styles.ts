@@ -38,6 +38,7 @@ a{color:var(--accent);text-decoration:underline}
 .rate button{display:inline-flex;padding:5px;border:1px solid #8a8f98;border-radius:8px;background:#fff;color:#4d4d4d}
 .rate svg{width:16px;height:16px}
 .thanks{margin-top:6px;font-size:13px;color:#4d4d4d}
+.msg .read-as{font-size:13px;color:#4d4d4d}
 .starters{display:flex;flex-wrap:wrap;gap:6px;align-self:flex-start;max-width:100%}
 .starters button{padding:6px 12px;border:1px solid var(--accent);border-radius:999px;background:#fff;color:var(--accent);font-size:14px;text-align:left}
 .notice{margin:0 16px 8px;padding:8px 12px;border-radius:8px;background:#fff4e5;color:#5c3b00;font-size:14px}

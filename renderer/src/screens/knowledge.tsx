@@ -13,6 +13,7 @@ import { formatDate, formatNumber } from '../format.ts';
 import { href, navigate } from '../router.ts';
 import { useSession } from '../session.tsx';
 import { curlExample } from './keys.tsx';
+import { SynonymsEditor } from './synonyms-editor.tsx';
 
 export function itemHref(item: { knowledgeBaseId: string; integrationId: string; externalId: string }): string {
   return href('knowledge', item.knowledgeBaseId, 'items', item.integrationId, item.externalId);
@@ -161,6 +162,7 @@ function ItemList({ knowledgeBaseId }: { knowledgeBaseId: string }) {
           Load more
         </button>
       ) : null}
+      <SynonymsEditor knowledgeBaseId={knowledgeBaseId} />
     </>
   );
 }

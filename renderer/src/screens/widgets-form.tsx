@@ -55,6 +55,7 @@ const STRING_LABELS: Record<StringKey, string> = {
   notHelpful: 'Not helpful button',
   thanks: 'After feedback',
   newConversation: 'New conversation button',
+  showingResultsFor: 'Before a question read with a typo corrected',
 };
 
 const LIMIT_LABELS: Record<LimitKey, string> = {

@@ -6,6 +6,7 @@ import {
   itemIdentitySchema,
 } from '../../../common/contract/admin.ts';
 import { knowledgeBaseParamsSchema, knowledgeBaseSettingsUpdateSchema } from '../../../common/contract/knowledge.ts';
+import { synonymsSchema, synonymsUpdateSchema } from '../../../common/contract/synonyms.ts';
 import { decodeCursor, paginate } from '../../domain/cursor.ts';
 import type { JobQueue } from '../../domain/job-queue.ts';
 import type { MonitorService } from '../../domain/monitor.ts';
@@ -104,6 +105,40 @@ export const knowledgeAdminRoutes: FastifyPluginAsyncZod<KnowledgeAdminOptions> 
     async (request) => {
       assertKnowledgeBaseExists(reader, request.params.knowledgeBaseId);
       return search.updateKnowledgeBaseSettings(request.params.knowledgeBaseId, request.body);
+    },
+  );
+
+  /** A knowledge base's synonym sets (docs/retrieval.md: synonyms), applied from the next query on. */
+  app.get(
+    '/knowledge-bases/:knowledgeBaseId/synonyms',
+    { config: { admin: 'member' }, schema: { params: knowledgeBaseParamsSchema, response: { 200: synonymsSchema } } },
+    async (request) => {
+      const { knowledgeBaseId } = request.params;
+      assertKnowledgeBaseExists(reader, knowledgeBaseId);
+      return { knowledgeBaseId, sets: search.synonymSets(knowledgeBaseId) };
+    },
+  );
+
+  app.put(
+    '/knowledge-bases/:knowledgeBaseId/synonyms',
+    {
+      config: { admin: 'manager' },
+      schema: { params: knowledgeBaseParamsSchema, body: synonymsUpdateSchema, response: { 200: synonymsSchema } },
+    },
+    async (request) => {
+      const { knowledgeBaseId } = request.params;
+      assertKnowledgeBaseExists(reader, knowledgeBaseId);
+      return { knowledgeBaseId, sets: search.replaceSynonyms(knowledgeBaseId, request.body.sets) };
+    },
+  );
+
+  app.delete(
+    '/knowledge-bases/:knowledgeBaseId/synonyms',
+    { config: { admin: 'manager' }, schema: { params: knowledgeBaseParamsSchema, response: { 200: synonymsSchema } } },
+    async (request) => {
+      const { knowledgeBaseId } = request.params;
+      assertKnowledgeBaseExists(reader, knowledgeBaseId);
+      return { knowledgeBaseId, sets: search.replaceSynonyms(knowledgeBaseId, []) };
     },
   );
 

@@ -64,7 +64,9 @@ export async function answerVisitor(
       citations,
       latencyMs: Math.round((performance.now() - started) * 10) / 10,
     });
-    stream.send('done', { answerId: turn.id, answered: result.answered, answer, citations });
+    // "Showing results for …" only beside an answer: a fallback message was not read from anything.
+    const corrected = result.answered && result.correctedQuery ? { correctedQuery: result.correctedQuery } : {};
+    stream.send('done', { answerId: turn.id, answered: result.answered, answer, citations, ...corrected });
   } catch (error) {
     if (!stream.signal.aborted) {
       request.log.error({ err: error, requestId: request.id }, 'visitor answer failed');
