@@ -77,6 +77,8 @@ export async function startServer(config: Config, logs: Logs = createLogs(config
   const following = setInterval(followIndexes, INDEX_FOLLOW_MS);
   following.unref();
   const loading = performance.now();
+  // A re-index into another keyword language that a stop cut short goes on (KeywordReindexer).
+  services.keywordReindexer.start();
   void Promise.all([services.keywords.load(), services.embedding.index()?.load()]).then(() =>
     running.log.info({ ms: Math.round(performance.now() - loading) }, 'search indexes loaded'),
   );

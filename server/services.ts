@@ -5,6 +5,7 @@ import { ThroughputMeter } from './domain/throughput.ts';
 import { QueryEmbedder } from './embedders/query-embedder.ts';
 import { EmbeddingModel } from './indexes/embedding-model.ts';
 import { KeywordIndex } from './indexes/keyword-index.ts';
+import { KeywordReindexer } from './indexes/keyword-reindexer.ts';
 import { DEFAULT_HYBRID, SearchService } from './retrieval/search.ts';
 import { SearchSettings } from './retrieval/search-settings.ts';
 import { ItemReadRepo } from './storage/item-read-repo.ts';
@@ -29,6 +30,7 @@ import { Assistant } from './retrieval/answer/assistant.ts';
 import { DEFAULT_LLM_TIMEOUT_MS, LlmSettings } from './retrieval/answer/llm-settings.ts';
 import { ArticleRepo } from './storage/article-repo.ts';
 import { TermStatsRepo } from './storage/term-stats-repo.ts';
+import { KnowledgeBaseLanguages } from './storage/knowledge-base-languages.ts';
 import { UsageRepo } from './storage/usage-repo.ts';
 import { VisitorConversations } from './domain/visitor-conversations.ts';
 import { VisitorLimits } from './domain/visitor-limits.ts';
@@ -49,6 +51,8 @@ export type Services = {
   embedding: EmbeddingModel;
   queryEmbedder: QueryEmbedder;
   keywords: KeywordIndex;
+  /** Re-indexes knowledge bases whose language changed, in the background; the server resumes it at start-up. */
+  keywordReindexer: KeywordReindexer;
   reader: ItemReadRepo;
   search: SearchService;
   /** Dashboard users, their sessions, and the live ingestion monitor. */
@@ -97,7 +101,10 @@ export async function openServices(
     // Live dashboard viewers hear of pushes and retries (the pipeline subscribes to wake its workers).
     queue.onPushed(() => monitor.notify());
     const keywords = KeywordIndex.open(db);
-    const search = new SearchService(new SearchRepo(db), keywords, embedding, queryEmbedder, DEFAULT_HYBRID, new SearchSettings(settings));
+    const languages = new KnowledgeBaseLanguages(db);
+    const keywordReindexer = new KeywordReindexer(languages);
+    const searchSettings = new SearchSettings(settings, { store: languages, reindexer: keywordReindexer });
+    const search = new SearchService(new SearchRepo(db), keywords, embedding, queryEmbedder, DEFAULT_HYBRID, searchSettings);
     const llmSettings = new LlmSettings(settings, secret.secret, config.llm ?? { baseUrl: null, model: null, apiKey: null, timeoutMs: DEFAULT_LLM_TIMEOUT_MS });
     const usage = new UsageRepo(db);
     const backups = new ScheduledBackups(settings, config.dataDir, backupInThread);
@@ -116,6 +123,7 @@ export async function openServices(
       embedding,
       queryEmbedder,
       keywords,
+      keywordReindexer,
       reader: new ItemReadRepo(db),
       search,
       assistant: new Assistant(search, embedding, new TermStatsRepo(db), llmSettings),
@@ -133,6 +141,7 @@ export async function openServices(
       visitorLimits: new VisitorLimits((widgetId, since) => visitorConversations.questionsSince(widgetId, since)),
       close: () => {
         void queryEmbedder.close();
+        keywordReindexer.stop();
         embedding.close();
         keywords.close();
         usage.close();

@@ -1,4 +1,10 @@
-import { DEFAULT_KNOWLEDGE_BASE_SETTINGS, type KnowledgeBaseSettings } from '../../common/contract/knowledge.ts';
+import {
+  DEFAULT_KNOWLEDGE_BASE_SETTINGS,
+  type KeywordIndexState,
+  type KeywordLanguage,
+  type KnowledgeBaseSettings,
+} from '../../common/contract/knowledge.ts';
+import { isAnalyzed, keywordTerms } from '../domain/keyword-language.ts';
 import type { QueryEmbedder } from '../embedders/query-embedder.ts';
 import type { EmbeddingModel } from '../indexes/embedding-model.ts';
 import type { Correction, KeywordIndex, QueryWord, TypoReading } from '../indexes/keyword-index.ts';
@@ -25,6 +31,11 @@ export type HybridSettings = {
    * reorders what the keywords found and fills the places they leave empty.
    */
   keywordFirst?: boolean;
+  /**
+   * The dense weight for knowledge bases in a language other than English, which the English
+   * embedding model reads poorly (docs/retrieval.md, "Languages"); denseWeight when absent.
+   */
+  otherLanguagesDenseWeight?: number;
 };
 
 /**
@@ -85,7 +96,7 @@ export class SearchService {
    */
   correctedQuery(knowledgeBaseId: string, query: string): string | null {
     const words = searchWords(query);
-    if (words.length === 0 || !this.typoTolerance(knowledgeBaseId)) return null;
+    if (words.length === 0 || !this.typoTolerance(knowledgeBaseId) || this.keywordLanguage(knowledgeBaseId) !== 'en') return null;
     const read = this.keywords.tolerantSearch(knowledgeBaseId, this.queryWords(query, words), 0, null, false, this.typoReading);
     return read ? corrected(query, read.corrections) : null;
   }
@@ -110,7 +121,10 @@ export class SearchService {
     options: SearchOptions,
   ): SearchOutcome {
     const mode: SearchMode = queryVector ? options.mode : 'keyword';
-    const words = searchWords(query);
+    const language = this.keywordLanguage(knowledgeBaseId);
+    // English words are stemmed by FTS5 (and the in-memory index mirroring it); other languages'
+    // keyword tables hold terms, which the query is read into the same way (keyword-language.ts).
+    const words = isAnalyzed(language) ? [...new Set(keywordTerms(language, query))] : searchWords(query);
     const match = ftsQuery(words);
     const pool = Math.max(CANDIDATES, options.topK);
     // A few words in keyword mode are a search someone typed ("gluten free"): items holding every
@@ -118,7 +132,9 @@ export class SearchService {
     const allWordsFirst = mode === 'keyword' && words.length <= ALL_WORDS_FIRST_UP_TO;
     let corrections: Correction[] = [];
     let keyword: Ranked = [];
-    if (mode !== 'semantic' && match) {
+    if (mode !== 'semantic' && match && isAnalyzed(language)) {
+      keyword = this.ftsKeywordItems(knowledgeBaseId, words, pool, options.sourceTypes, allWordsFirst, language);
+    } else if (mode !== 'semantic' && match) {
       const read = this.typoTolerance(knowledgeBaseId)
         ? this.keywords.tolerantSearch(knowledgeBaseId, this.queryWords(query, words), pool, options.sourceTypes, allWordsFirst, this.typoReading)
         : null;
@@ -136,12 +152,12 @@ export class SearchService {
           ? this.candidateSimilarity(knowledgeBaseId, queryVector, keyword, options)
           : this.semanticItems(knowledgeBaseId, queryVector, pool, options.sourceTypes);
     const ranked =
-      mode === 'keyword' ? keyword : mode === 'semantic' ? semantic : this.fuse(keyword, semantic);
+      mode === 'keyword' ? keyword : mode === 'semantic' ? semantic : this.fuse(keyword, semantic, language);
     const top = ranked.slice(0, options.topK);
     const items = this.repo.items(top.map((r) => r.id));
     // Passages are chosen by the corrections too: a misspelt word matches no chunk.
     const passageMatch = corrections.length ? ftsQuery([...new Set([...words, ...corrections.flatMap((c) => c.replacements)])]) : match;
-    const passages = this.bestPassages(top.map((r) => r.id), passageMatch, chunkSimilarity, options.passages);
+    const passages = this.bestPassages(top.map((r) => r.id), passageMatch, chunkSimilarity, options.passages, language);
     return {
       mode,
       hits: top.map((r) => ({ item: items.get(r.id)!, score: r.score, passages: passages.get(r.id) ?? [] })),
@@ -150,9 +166,19 @@ export class SearchService {
     };
   }
 
-  /** A knowledge base's search settings (typo tolerance), defaults until changed. */
+  /** A knowledge base's search settings (typo tolerance, language), defaults until changed. */
   knowledgeBaseSettings(knowledgeBaseId: string): KnowledgeBaseSettings {
     return this.settings?.of(knowledgeBaseId) ?? DEFAULT_KNOWLEDGE_BASE_SETTINGS;
+  }
+
+  /** Where the knowledge base's keyword index is: the language it answers in, a re-index under way. */
+  keywordIndex(knowledgeBaseId: string): KeywordIndexState {
+    return this.settings?.keywordIndex(knowledgeBaseId) ?? { language: 'en', reindexing: null };
+  }
+
+  /** The language keyword search reads the knowledge base in now (the one asked for once re-indexed). */
+  private keywordLanguage(knowledgeBaseId: string): KeywordLanguage {
+    return this.keywordIndex(knowledgeBaseId).language;
   }
 
   updateKnowledgeBaseSettings(knowledgeBaseId: string, changes: Partial<KnowledgeBaseSettings>): KnowledgeBaseSettings {
@@ -185,16 +211,24 @@ export class SearchService {
   }
 
   /** FTS5's answer while the in-memory index loads: the same ranking, every word first when asked. */
-  private ftsKeywordItems(knowledgeBaseId: string, words: string[], pool: number, sourceTypes: string[] | null, allWordsFirst: boolean): Ranked {
-    const anyWord = this.repo.keywordItems(knowledgeBaseId, ftsQuery(words)!, pool, sourceTypes);
+  private ftsKeywordItems(
+    knowledgeBaseId: string,
+    words: string[],
+    pool: number,
+    sourceTypes: string[] | null,
+    allWordsFirst: boolean,
+    language: KeywordLanguage = 'en',
+  ): Ranked {
+    const anyWord = this.repo.keywordItems(knowledgeBaseId, ftsQuery(words)!, pool, sourceTypes, language);
     if (!allWordsFirst || words.length < 2) return anyWord;
-    const everyWord = this.repo.keywordItems(knowledgeBaseId, ftsQuery(words, 'AND')!, pool, sourceTypes);
+    const everyWord = this.repo.keywordItems(knowledgeBaseId, ftsQuery(words, 'AND')!, pool, sourceTypes, language);
     const first = new Set(everyWord.map((r) => r.id));
     return [...everyWord, ...anyWord.filter((r) => !first.has(r.id))].slice(0, pool);
   }
 
-  private fuse(keyword: Ranked, semantic: Ranked): Ranked {
-    const weights = [1 - this.hybrid.denseWeight, this.hybrid.denseWeight];
+  private fuse(keyword: Ranked, semantic: Ranked, language: KeywordLanguage): Ranked {
+    const denseWeight = language === 'en' ? this.hybrid.denseWeight : (this.hybrid.otherLanguagesDenseWeight ?? this.hybrid.denseWeight);
+    const weights = [1 - denseWeight, denseWeight];
     const fused =
       this.hybrid.method === 'rrf'
         ? reciprocalRankFusion([keyword, semantic], weights)
@@ -262,10 +296,11 @@ export class SearchService {
     match: string | null,
     chunkSimilarity: Map<number, number>,
     perItem: number,
+    language: KeywordLanguage,
   ): Map<number, Passage[]> {
     if (itemIds.length === 0 || perItem === 0) return new Map();
     const chunks = this.repo.chunksOfItems(itemIds);
-    const keyword = match ? this.repo.keywordChunks(match, itemIds) : new Map<number, number>();
+    const keyword = match ? this.repo.keywordChunks(match, itemIds, language) : new Map<number, number>();
     const maxKeyword = Math.max(0, ...keyword.values());
     const semantic = chunkSimilarity.size > 0;
     const byItem = new Map<number, Passage[]>();
