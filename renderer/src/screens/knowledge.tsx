@@ -13,6 +13,7 @@ import { formatDate, formatNumber } from '../format.ts';
 import { href, navigate } from '../router.ts';
 import { useSession } from '../session.tsx';
 import { curlExample } from './keys.tsx';
+import { KnowledgeLanguagePanel } from './knowledge-language.tsx';
 
 export function itemHref(item: { knowledgeBaseId: string; integrationId: string; externalId: string }): string {
   return href('knowledge', item.knowledgeBaseId, 'items', item.integrationId, item.externalId);
@@ -98,6 +99,7 @@ function ItemList({ knowledgeBaseId }: { knowledgeBaseId: string }) {
           All knowledge bases
         </a>
       </PageHeader>
+      <KnowledgeLanguagePanel knowledgeBaseId={knowledgeBaseId} />
       <form className="filters" role="search" aria-label="Filter items" onSubmit={submit}>
         <div className="field">
           <label htmlFor="item-q">Search</label>
