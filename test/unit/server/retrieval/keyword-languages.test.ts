@@ -129,3 +129,30 @@ describe('keyword languages of knowledge bases (real SQLite, FTS5 and the search
     assert.equal(services.db.prepare('SELECT count(*) AS n FROM knowledge_base_languages WHERE knowledge_base_id = ?').pluck().get(GERMAN_KB), 0);
   });
 });
+
+describe('a re-index cut short by a stop', () => {
+  it('goes on from its cursor when the services open again', async () => {
+    const dataDir = tempDataDir();
+    const config = loadConfig({ LOCALIQ_DATA_DIR: dataDir, LOCALIQ_SECRET_STORE: 'file' });
+    let services = await openServices(config);
+    try {
+      for (const item of GERMAN_ITEMS) write(services.db, GERMAN_KB, item);
+      const languages = new KnowledgeBaseLanguages(services.db);
+      languages.request(GERMAN_KB, 'de');
+      assert.equal(languages.reindexStep(GERMAN_KB, 3).reindexing?.done, 3);
+    } finally {
+      services.close();
+    }
+    services = await openServices(config);
+    try {
+      assert.deepEqual(services.search.keywordIndex(GERMAN_KB), { language: 'en', reindexing: { language: 'de', done: 3, total: 10 } });
+      services.keywordReindexer.start();
+      await services.keywordReindexer.idle();
+      assert.deepEqual(services.search.keywordIndex(GERMAN_KB), { language: 'de', reindexing: null });
+      assert.equal(rows(services.db, 'items_fts_de', GERMAN_KB), 10, 'every item once');
+      assert.equal(services.search.searchWithVector(GERMAN_KB, 'Jacken', null, { mode: 'keyword', topK: 5, sourceTypes: null, passages: 0 }).hits[0]?.item.external_id, 'jacke');
+    } finally {
+      services.close();
+    }
+  });
+});
