@@ -52,7 +52,7 @@ export function KnowledgeLanguagePanel({ knowledgeBaseId }: { knowledgeBaseId: s
         <form className="form" onSubmit={(e) => void submit(e)} key={data.language}>
           <fieldset className="plain" disabled={!session.canManage}>
             <div className="field">
-              <label htmlFor="kb-language">Language</label>
+              <label htmlFor="kb-language">Language of its texts</label>
               <select id="kb-language" name="language" defaultValue={data.language}>
                 {KEYWORD_LANGUAGES.map((language) => (
                   <option key={language} value={language}>
