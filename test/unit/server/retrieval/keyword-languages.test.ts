@@ -156,3 +156,35 @@ describe('a re-index cut short by a stop', () => {
     }
   });
 });
+
+describe('every language has its keyword tables', () => {
+  it('moves one knowledge base through each language in turn, searchable in each', async () => {
+    const services = await openServices(loadConfig({ LOCALIQ_DATA_DIR: tempDataDir(), LOCALIQ_SECRET_STORE: 'file' }));
+    try {
+      const kb = 'kb-many';
+      // One product named in each language, the word inflected otherwise in the query.
+      const words: Record<string, [written: string, asked: string]> = {
+        de: ['Jacke', 'Jacken'],
+        fr: ['chaussure', 'chaussures'],
+        es: ['zapato', 'zapatos'],
+        it: ['scarpa', 'scarpe'],
+        nl: ['schoen', 'schoenen'],
+        pt: ['sapato', 'sapatos'],
+        sv: ['väska', 'väskor'],
+      };
+      const languages = new KnowledgeBaseLanguages(services.db);
+      for (const [language, [written]] of Object.entries(words)) {
+        write(services.db, kb, { externalId: language, sourceType: 'PRODUCT', title: written, content: `${written} 42` });
+      }
+      for (const [language, [, asked]] of Object.entries(words)) {
+        languages.request(kb, language as 'de');
+        while (languages.reindexStep(kb, 5).reindexing);
+        assert.equal(services.search.keywordIndex(kb).language, language);
+        const found = services.search.searchWithVector(kb, asked, null, { mode: 'keyword', topK: 5, sourceTypes: null, passages: 1 });
+        assert.equal(found.hits[0]?.item.external_id, language, `${language}: ${asked}`);
+      }
+    } finally {
+      services.close();
+    }
+  });
+});
