@@ -71,7 +71,7 @@ export async function startServer(config: Config, logs: Logs = createLogs(config
   // per event-loop turn, then follow the pipeline's writes every second. Meanwhile keyword searches
   // ask FTS5, and a search that needs the vectors waits for their load (SearchService.queryVector).
   const followIndexes = () => {
-    services.keywords.follow();
+    for (const index of services.keywordIndexes.all()) index.follow();
     services.embedding.index()?.follow();
   };
   const following = setInterval(followIndexes, INDEX_FOLLOW_MS);

@@ -5,8 +5,9 @@ import { ThroughputMeter } from './domain/throughput.ts';
 import { QueryEmbedder } from './embedders/query-embedder.ts';
 import { EmbeddingModel } from './indexes/embedding-model.ts';
 import { KeywordIndex } from './indexes/keyword-index.ts';
+import { KeywordIndexes } from './indexes/keyword-indexes.ts';
 import { KeywordReindexer } from './indexes/keyword-reindexer.ts';
-import { DEFAULT_HYBRID, SearchService } from './retrieval/search.ts';
+import { DEFAULT_HYBRID, SearchService, TYPO_READING } from './retrieval/search.ts';
 import { SearchSettings } from './retrieval/search-settings.ts';
 import { ItemReadRepo } from './storage/item-read-repo.ts';
 import { SearchRepo } from './storage/search-repo.ts';
@@ -51,6 +52,8 @@ export type Services = {
   embedding: EmbeddingModel;
   queryEmbedder: QueryEmbedder;
   keywords: KeywordIndex;
+  /** The in-memory keyword index of each language in use (English's is `keywords`). */
+  keywordIndexes: KeywordIndexes;
   /** Re-indexes knowledge bases whose language changed, in the background; the server resumes it at start-up. */
   keywordReindexer: KeywordReindexer;
   reader: ItemReadRepo;
@@ -101,10 +104,13 @@ export async function openServices(
     // Live dashboard viewers hear of pushes and retries (the pipeline subscribes to wake its workers).
     queue.onPushed(() => monitor.notify());
     const keywords = KeywordIndex.open(db);
+    const keywordIndexes = new KeywordIndexes(db, keywords);
     const languages = new KnowledgeBaseLanguages(db);
     const keywordReindexer = new KeywordReindexer(languages);
     const searchSettings = new SearchSettings(settings, { store: languages, reindexer: keywordReindexer });
-    const search = new SearchService(new SearchRepo(db), keywords, embedding, queryEmbedder, DEFAULT_HYBRID, searchSettings);
+    const search = new SearchService(new SearchRepo(db), keywords, embedding, queryEmbedder, DEFAULT_HYBRID, searchSettings, TYPO_READING, (language) =>
+      keywordIndexes.of(language),
+    );
     const llmSettings = new LlmSettings(settings, secret.secret, config.llm ?? { baseUrl: null, model: null, apiKey: null, timeoutMs: DEFAULT_LLM_TIMEOUT_MS });
     const usage = new UsageRepo(db);
     const backups = new ScheduledBackups(settings, config.dataDir, backupInThread);
@@ -123,6 +129,7 @@ export async function openServices(
       embedding,
       queryEmbedder,
       keywords,
+      keywordIndexes,
       keywordReindexer,
       reader: new ItemReadRepo(db),
       search,
@@ -143,7 +150,7 @@ export async function openServices(
         void queryEmbedder.close();
         keywordReindexer.stop();
         embedding.close();
-        keywords.close();
+        keywordIndexes.close();
         usage.close();
         visitorRepo.close();
         ingestWriter.close();

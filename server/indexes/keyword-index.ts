@@ -1,6 +1,9 @@
+import type { KeywordLanguage } from '../../common/contract/knowledge.ts';
+import { isAnalyzed, keywordText } from '../domain/keyword-language.ts';
 import { type Db, openReader } from '../storage/db.ts';
 import { FtsTokenizer } from '../storage/fts-tokenizer.ts';
 import { type ItemText, itemTextFeed } from '../storage/item-text-feed.ts';
+import { keywordTables } from '../storage/keyword-rows.ts';
 import { scopeColumn } from '../storage/keyword-scope.ts';
 import { ITEM_COLUMN_WEIGHTS } from '../storage/search-repo.ts';
 import { Bm25Postings, type QueryTerm } from './bm25-postings.ts';
@@ -53,6 +56,11 @@ export type Correction = {
  * statement does, without FTS5's cost per matching row (a query's common words match half of a
  * knowledge base). Until it is loaded, and for a query word FTS5 would split into several tokens
  * (a phrase), the caller asks FTS5 itself.
+ *
+ * One index per keyword language (keyword-indexes.ts): English mirrors items_fts; another
+ * language mirrors its own table (items_fts_de, …), its rows read into terms as they are written
+ * (server/domain/keyword-language.ts) and its queries given as terms. Typo tolerance's vocabulary
+ * of written words is English's only.
  */
 export class KeywordIndex extends FollowedIndex<ItemText> {
   /** The written words of every indexed row (follows the rows: `put` shows terms, packs prune them). */
@@ -64,13 +72,16 @@ export class KeywordIndex extends FollowedIndex<ItemText> {
   private readonly tokenizer: FtsTokenizer;
 
   /** Reads on a connection of its own, opened on `db`'s file; `close` closes it. */
-  constructor(private readonly reader: Db) {
-    super(itemTextFeed(reader), LOAD_STEP);
-    this.tokenizer = new FtsTokenizer(reader, 'items_fts');
+  constructor(
+    private readonly reader: Db,
+    private readonly language: KeywordLanguage = 'en',
+  ) {
+    super(itemTextFeed(reader, language), LOAD_STEP);
+    this.tokenizer = new FtsTokenizer(reader, keywordTables(language).items);
   }
 
-  static open(db: Db): KeywordIndex {
-    return new KeywordIndex(openReader(db));
+  static open(db: Db, language: KeywordLanguage = 'en'): KeywordIndex {
+    return new KeywordIndex(openReader(db), language);
   }
 
   close(): void {
@@ -215,8 +226,13 @@ export class KeywordIndex extends FollowedIndex<ItemText> {
   }
 
   protected put(item: ItemText): void {
-    const columns = [item.title, item.text, scopeColumn(item.knowledgeBaseId, item.sourceType)];
-    const weighed = this.tokenizer.weigh(columns, ITEM_COLUMN_WEIGHTS, this.learnPiece);
+    const scope = scopeColumn(item.knowledgeBaseId, item.sourceType);
+    const language = this.language;
+    // The columns as the keyword table holds them (keyword-rows.ts): English as written, another
+    // language as its terms, whose pieces are stems, not words to correct a typo to.
+    const weighed = isAnalyzed(language)
+      ? this.tokenizer.weigh([keywordText(language, item.title), keywordText(language, item.text), scope], ITEM_COLUMN_WEIGHTS)
+      : this.tokenizer.weigh([item.title, item.text, scope], ITEM_COLUMN_WEIGHTS, this.learnPiece);
     for (const term of weighed.termIds) this.vocabulary.show(term);
     this.postings.put({
       id: item.id,

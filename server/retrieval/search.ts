@@ -85,6 +85,8 @@ export class SearchService {
     /** Each knowledge base's settings; without them, typo tolerance is on everywhere. */
     private readonly settings: SearchSettings | null = null,
     private readonly typoReading: TypoReading = TYPO_READING,
+    /** The in-memory keyword index of a language other than English; without it, FTS5 answers for them. */
+    private readonly languageIndex: ((language: KeywordLanguage) => KeywordIndex) | null = null,
   ) {}
 
   async search(knowledgeBaseId: string, query: string, options: SearchOptions): Promise<SearchOutcome> {
@@ -136,7 +138,9 @@ export class SearchService {
     let corrections: Correction[] = [];
     let keyword: Ranked = [];
     if (mode !== 'semantic' && match && isAnalyzed(language)) {
-      keyword = this.ftsKeywordItems(knowledgeBaseId, words, pool, options.sourceTypes, allWordsFirst, language);
+      keyword =
+        this.languageIndex?.(language).search(knowledgeBaseId, words, pool, options.sourceTypes, allWordsFirst) ??
+        this.ftsKeywordItems(knowledgeBaseId, words, pool, options.sourceTypes, allWordsFirst, language);
     } else if (mode !== 'semantic' && match) {
       const read = this.typoTolerance(knowledgeBaseId)
         ? this.keywords.tolerantSearch(knowledgeBaseId, this.queryWords(query, words), pool, options.sourceTypes, allWordsFirst, this.typoReading)

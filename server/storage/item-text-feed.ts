@@ -1,3 +1,4 @@
+import type { KeywordLanguage } from '../../common/contract/knowledge.ts';
 import { ChangeLogFeed } from './change-log-feed.ts';
 import type { Db } from './db.ts';
 
@@ -6,16 +7,24 @@ export type ItemText = { id: number; knowledgeBaseId: string; sourceType: string
 
 type ItemTextRow = { id: number; knowledge_base_id: string; source_type: string; title: string; text: string };
 
-/**
- * Items of English knowledge bases only: the in-memory index mirrors items_fts, and the keyword
- * rows of other languages are read by FTS5 itself (knowledge-base-languages.ts logs a change of
- * every item of a knowledge base whose language moves from or to English).
- */
-const SELECT = `SELECT id, knowledge_base_id, source_type, title, text FROM items
-  WHERE knowledge_base_id NOT IN (SELECT knowledge_base_id FROM knowledge_base_languages WHERE language <> 'en')`;
+const COLUMNS = 'SELECT id, knowledge_base_id, source_type, title, text FROM items';
 
-/** The English items' texts and their changes (the item_changes log), for KeywordIndex. */
-export function itemTextFeed(db: Db): ChangeLogFeed<ItemTextRow, ItemText> {
+/**
+ * The items of the knowledge bases whose keyword index is in `language` (knowledge_base_languages;
+ * no row is English): each language's in-memory index mirrors its own keyword tables.
+ * knowledge-base-languages.ts logs a change of every item of a knowledge base whose language
+ * changes, so the index of the old language lets it go and that of the new one takes it.
+ */
+function selectIn(language: KeywordLanguage): string {
+  if (!/^[a-z]{2}$/.test(language)) throw new Error(`not a language code: ${language}`);
+  return language === 'en'
+    ? `${COLUMNS} WHERE knowledge_base_id NOT IN (SELECT knowledge_base_id FROM knowledge_base_languages WHERE language <> 'en')`
+    : `${COLUMNS} WHERE knowledge_base_id IN (SELECT knowledge_base_id FROM knowledge_base_languages WHERE language = '${language}')`;
+}
+
+/** The texts of the items in a keyword language and their changes (the item_changes log), for KeywordIndex. */
+export function itemTextFeed(db: Db, language: KeywordLanguage = 'en'): ChangeLogFeed<ItemTextRow, ItemText> {
+  const SELECT = selectIn(language);
   return new ChangeLogFeed(db, {
     log: 'item_changes',
     key: 'item_id',

@@ -50,8 +50,8 @@ export class KnowledgeBaseLanguages {
       chunksOf: db.prepare<[string], { id: number; item_id: number; text: string }>(
         'SELECT id, item_id, text FROM chunks WHERE item_id IN (SELECT value FROM json_each(?)) ORDER BY item_id, position',
       ),
-      // The in-memory keyword index (indexes/keyword-index.ts) holds English knowledge bases:
-      // their items' changes tell it to take a knowledge base in or let it go.
+      // Each language's in-memory keyword index (indexes/keyword-index.ts) holds the knowledge
+      // bases in that language: their items' changes tell them to take one in or let it go.
       itemChanges: db.prepare<[string]>('INSERT INTO item_changes (item_id) SELECT id FROM items WHERE knowledge_base_id = ?'),
     };
   }
@@ -136,7 +136,7 @@ export class KnowledgeBaseLanguages {
     this.dropRows(knowledgeBaseId, from);
     if (to === 'en') this.stmts.remove.run(knowledgeBaseId);
     else this.stmts.upsert.run({ kb: knowledgeBaseId, language: to, target: null, total: 0 });
-    if (from === 'en' || to === 'en') this.stmts.itemChanges.run(knowledgeBaseId);
+    this.stmts.itemChanges.run(knowledgeBaseId);
   }
 
   /** Removes a language's keyword rows of every item of the knowledge base. */

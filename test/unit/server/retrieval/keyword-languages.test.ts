@@ -81,7 +81,12 @@ describe('keyword languages of knowledge bases (real SQLite, FTS5 and the search
     assert.equal(rows(services.db, 'items_fts_de', GERMAN_KB), 11);
     assert.equal(rows(services.db, 'chunks_fts_de', GERMAN_KB), 11);
 
+    const german = services.keywordIndexes.of('de');
+    assert.equal(german.loaded, false, 'FTS5 answers until the German in-memory index is loaded');
     for (const [query, expected] of GERMAN_QUERIES) assert.equal(ids(GERMAN_KB, query)[0], expected, query);
+    await german.ready();
+    for (const [query, expected] of GERMAN_QUERIES) assert.equal(ids(GERMAN_KB, query)[0], expected, `in memory: ${query}`);
+    assert.equal(german.search(GERMAN_KB, ['jack'], 10, null)?.length, 1, 'the German postings hold the knowledge base');
     assert.deepEqual(ids(GERMAN_KB, 'Socke'), ['socken']);
     const passage = search(GERMAN_KB, 'Jacken').hits[0]!.passages[0]!;
     assert.ok(passage.score > 0, 'the passage was found by its German terms');
@@ -102,7 +107,14 @@ describe('keyword languages of knowledge bases (real SQLite, FTS5 and the search
     assert.equal(settings.typoTolerance, true, 'other settings kept');
     await services.keywordReindexer.idle();
     assert.deepEqual(services.search.keywordIndex(FRENCH_KB), { language: 'fr', reindexing: null });
+    const french = services.keywordIndexes.of('fr');
+    assert.equal(french.loaded, false);
+    const ranked = () => FRENCH_QUERIES.map(([query]) => search(FRENCH_KB, query).hits.map((h) => [h.item.external_id, h.score.toFixed(6)]));
+    const throughFts5 = ranked();
     for (const [query, expected] of FRENCH_QUERIES) assert.equal(ids(FRENCH_KB, query)[0], expected, query);
+    await french.ready();
+    // No row of the French tables was ever deleted, so FTS5's statistics are those of the live rows too.
+    assert.deepEqual(ranked(), throughFts5, 'the in-memory French postings rank as FTS5 does, scores included');
     assert.deepEqual(ids(FRENCH_KB, 'les des une et pour'), [], 'stop words match nothing');
     // The assistant weighs question words by how many chunks hold them, read in French too.
     const stats = new TermStatsRepo(services.db);
