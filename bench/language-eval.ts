@@ -10,7 +10,8 @@
  * `--scale` adds the cost of the language's path at a larger size: SciFact's 5,183 abstracts
  * written straight to an index (no embedding), re-indexed from English into German (their text
  * is English, the work per word the same) while timed, then its claims searched in keyword mode
- * read as English (in-memory postings) and as German (FTS5 on the German tables).
+ * read as English (in-memory postings) and as German (FTS5 on the German tables, then the
+ * German in-memory postings once loaded).
  *
  * Usage: node --import tsx bench/language-eval.ts [--scale] [--out FILE]
  */
@@ -157,6 +158,9 @@ async function scaleRun(): Promise<string[]> {
     services.search.updateKnowledgeBaseSettings(kb, { language: 'de' });
     await services.keywordReindexer.idle();
     const seconds = (performance.now() - started) / 1000;
+    // The German postings load in the background; the searches run meanwhile go to FTS5.
+    const germanFts5 = timed();
+    await services.keywordIndexes.of('de').ready();
     const german = timed();
     return [
       `### Scale: SciFact, ${dataset.items.length} abstracts written directly, ${claims.length} claims`,
@@ -166,7 +170,8 @@ async function scaleRun(): Promise<string[]> {
       '| keyword index | keyword search p50 / p95 ms |',
       '|---|---|',
       `| English (in-memory postings) | ${english} |`,
-      `| German (FTS5, German tables) | ${german} |`,
+      `| German (FTS5 on the German tables, before its postings load) | ${germanFts5} |`,
+      `| German (in-memory postings) | ${german} |`,
       '',
     ];
   } finally {
