@@ -1,5 +1,5 @@
 import type { KeywordLanguage } from '../../common/contract/knowledge.ts';
-import { isAnalyzed, keywordText } from '../domain/keyword-language.ts';
+import { type AnalyzedLanguage, isAnalyzed, keywordText } from '../domain/keyword-language.ts';
 import { type Db, openReader } from '../storage/db.ts';
 import { FtsTokenizer } from '../storage/fts-tokenizer.ts';
 import { type ItemText, itemTextFeed } from '../storage/item-text-feed.ts';
@@ -24,6 +24,8 @@ const COUNTED_DOCUMENTS = 1_000;
  * about a quarter of a millisecond at 100,000 chunks, and a pasted paragraph can hold a hundred.
  */
 const MOST_LOOKUPS = 8;
+/** Distinct written words remembered per index as learned; past this the set starts again. */
+const WRITTEN_SEEN_LIMIT = 500_000;
 /** A word as FTS5's unicode61 tokenizer cuts it out of a piece of text. */
 const WORD = /[\p{L}\p{N}\p{M}]+/gu;
 
@@ -59,8 +61,8 @@ export type Correction = {
  *
  * One index per keyword language (keyword-indexes.ts): English mirrors items_fts; another
  * language mirrors its own table (items_fts_de, …), its rows read into terms as they are written
- * (server/domain/keyword-language.ts) and its queries given as terms. Typo tolerance's vocabulary
- * of written words is English's only.
+ * (server/domain/keyword-language.ts) and its queries given as terms (`search`) or as written
+ * words (`tolerantSearch`, whose vocabulary holds the written words with their terms).
  */
 export class KeywordIndex extends FollowedIndex<ItemText> {
   /** The written words of every indexed row (follows the rows: `put` shows terms, packs prune them). */
@@ -70,6 +72,8 @@ export class KeywordIndex extends FollowedIndex<ItemText> {
   private readonly sourceTypes = new Map<string, number>();
 
   private readonly tokenizer: FtsTokenizer;
+  /** Written words of another language's items already given to the vocabulary (learnWrittenWords). */
+  private readonly writtenSeen = new Set<string>();
 
   /** Reads on a connection of its own, opened on `db`'s file; `close` closes it. */
   constructor(
@@ -143,7 +147,7 @@ export class KeywordIndex extends FollowedIndex<ItemText> {
     this.refresh();
     const terms: number[] = [];
     for (const { word } of words) {
-      const wordTerms = this.tokenizer.termIds(word);
+      const wordTerms = this.tokenizer.termIds(this.asStored(word));
       if (wordTerms.length !== 1) return null;
       terms.push(wordTerms[0]!);
     }
@@ -170,6 +174,11 @@ export class KeywordIndex extends FollowedIndex<ItemText> {
       corrections.push({ word, replacements: near.map((c) => c.word), absent: own === 0 });
     });
     return { hits: this.postings.searchWeighted(query, words.length, group, kinds, limit, allWordsFirst), corrections };
+  }
+
+  /** A written word as the keyword table holds it: as written in English, as its term in another language. */
+  private asStored(word: string): string {
+    return isAnalyzed(this.language) ? keywordText(this.language, word) : word;
   }
 
   /** What the vocabulary of written words holds: words, and the bytes of its bigram lists. */
@@ -208,6 +217,23 @@ export class KeywordIndex extends FollowedIndex<ItemText> {
     return new Bm25Postings((postings) => this.vocabulary.prune(postings));
   }
 
+  /**
+   * The written words of an item of another language than English go to the vocabulary with
+   * their term (the rows hold terms, so the tokenizer never sees them): each word once per index.
+   */
+  private learnWrittenWords(language: AnalyzedLanguage, text: string): void {
+    for (const word of text.match(WORD) ?? []) {
+      if (this.writtenSeen.has(word)) continue;
+      if (this.writtenSeen.size >= WRITTEN_SEEN_LIMIT) this.writtenSeen.clear();
+      this.writtenSeen.add(word);
+      if (/\p{N}/u.test(word)) continue;
+      const stored = keywordText(language, word);
+      if (!stored || stored.includes(' ')) continue;
+      const terms = this.tokenizer.termIds(stored);
+      if (terms.length === 1) this.vocabulary.learn(word, terms[0]!);
+    }
+  }
+
   /** A piece of an item's text seen for the first time: its words go to the vocabulary. */
   private readonly learnPiece = (piece: string, terms: number | readonly number[]): void => {
     // A piece with a digit is a number, an id or a SKU: none of its parts is a correction.
@@ -230,9 +256,12 @@ export class KeywordIndex extends FollowedIndex<ItemText> {
     const language = this.language;
     // The columns as the keyword table holds them (keyword-rows.ts): English as written, another
     // language as its terms, whose pieces are stems, not words to correct a typo to.
-    const weighed = isAnalyzed(language)
-      ? this.tokenizer.weigh([keywordText(language, item.title), keywordText(language, item.text), scope], ITEM_COLUMN_WEIGHTS)
-      : this.tokenizer.weigh([item.title, item.text, scope], ITEM_COLUMN_WEIGHTS, this.learnPiece);
+    let weighed;
+    if (isAnalyzed(language)) {
+      weighed = this.tokenizer.weigh([keywordText(language, item.title), keywordText(language, item.text), scope], ITEM_COLUMN_WEIGHTS);
+      this.learnWrittenWords(language, item.title);
+      this.learnWrittenWords(language, item.text);
+    } else weighed = this.tokenizer.weigh([item.title, item.text, scope], ITEM_COLUMN_WEIGHTS, this.learnPiece);
     for (const term of weighed.termIds) this.vocabulary.show(term);
     this.postings.put({
       id: item.id,

@@ -4,13 +4,13 @@ import {
   type KeywordLanguage,
   type KnowledgeBaseSettings,
 } from '../../common/contract/knowledge.ts';
-import { isAnalyzed, keywordTerms } from '../domain/keyword-language.ts';
+import { type AnalyzedLanguage, isAnalyzed, keywordTerms } from '../domain/keyword-language.ts';
 import type { QueryEmbedder } from '../embedders/query-embedder.ts';
 import type { EmbeddingModel } from '../indexes/embedding-model.ts';
 import type { Correction, KeywordIndex, QueryWord, TypoReading } from '../indexes/keyword-index.ts';
 import type { ChunkRow, ItemSummaryRow, SearchRepo } from '../storage/search-repo.ts';
 import { type FusionMethod, keywordCandidatesFirst, minMaxFusion, type Ranked, reciprocalRankFusion } from './fusion.ts';
-import { ftsQuery, replaceWords, searchWords, typoBudgets } from './query-terms.ts';
+import { ftsQuery, queryWords, replaceWords, searchWords, typoBudgets } from './query-terms.ts';
 import type { SearchSettings } from './search-settings.ts';
 
 export type SearchMode = 'keyword' | 'semantic' | 'hybrid';
@@ -138,9 +138,19 @@ export class SearchService {
     let corrections: Correction[] = [];
     let keyword: Ranked = [];
     if (mode !== 'semantic' && match && isAnalyzed(language)) {
-      keyword =
-        this.languageIndex?.(language).search(knowledgeBaseId, words, pool, options.sourceTypes, allWordsFirst) ??
-        this.ftsKeywordItems(knowledgeBaseId, words, pool, options.sourceTypes, allWordsFirst, language);
+      const index = this.languageIndex?.(language) ?? null;
+      // Typo tolerance looks the words up as typed: one per term, stop words left out.
+      const written = this.typoTolerance(knowledgeBaseId) ? writtenWords(language, query) : [];
+      const read =
+        index && written.length === words.length
+          ? index.tolerantSearch(knowledgeBaseId, this.queryWords(query, written), pool, options.sourceTypes, allWordsFirst, this.typoReading)
+          : null;
+      if (read) ({ hits: keyword, corrections } = read);
+      else {
+        keyword =
+          index?.search(knowledgeBaseId, words, pool, options.sourceTypes, allWordsFirst) ??
+          this.ftsKeywordItems(knowledgeBaseId, words, pool, options.sourceTypes, allWordsFirst, language);
+      }
     } else if (mode !== 'semantic' && match) {
       const read = this.typoTolerance(knowledgeBaseId)
         ? this.keywords.tolerantSearch(knowledgeBaseId, this.queryWords(query, words), pool, options.sourceTypes, allWordsFirst, this.typoReading)
@@ -163,7 +173,9 @@ export class SearchService {
     const top = ranked.slice(0, options.topK);
     const items = this.repo.items(top.map((r) => r.id));
     // Passages are chosen by the corrections too: a misspelt word matches no chunk.
-    const passageMatch = corrections.length ? ftsQuery([...new Set([...words, ...corrections.flatMap((c) => c.replacements)])]) : match;
+    const replacements = corrections.flatMap((c) => c.replacements);
+    const replacementTerms = isAnalyzed(language) ? replacements.flatMap((w) => keywordTerms(language, w)) : replacements;
+    const passageMatch = corrections.length ? ftsQuery([...new Set([...words, ...replacementTerms])]) : match;
     const passages = this.bestPassages(top.map((r) => r.id), passageMatch, chunkSimilarity, options.passages, language);
     return {
       mode,
@@ -323,6 +335,20 @@ export class SearchService {
     }
     return byItem;
   }
+}
+
+/**
+ * The words of a query in another language than English as typo tolerance looks them up: as
+ * typed (lower case), one per term of the language's reading, stop words left out, in the order
+ * of `keywordTerms`' distinct terms.
+ */
+function writtenWords(language: AnalyzedLanguage, query: string): string[] {
+  const byTerm = new Map<string, string>();
+  for (const word of queryWords(query)) {
+    const [term, more] = keywordTerms(language, word);
+    if (term !== undefined && more === undefined && !byTerm.has(term)) byTerm.set(term, word);
+  }
+  return [...new Set(keywordTerms(language, query))].map((term) => byTerm.get(term) ?? term);
 }
 
 function toPassage(chunk: ChunkRow, score: number): Passage {

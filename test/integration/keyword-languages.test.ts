@@ -75,6 +75,18 @@ describe('knowledge-base languages through the API (real pipeline, model and SQL
     assert.match(passages[0].text, /Feiertagen/, 'the passage is chosen by the German terms');
   });
 
+  it('forgives a typo in German once its in-memory index has loaded (FTS5 answers as typed before), saying how it read the query', async () => {
+    const deadline = Date.now() + 20_000;
+    let res = await search(GERMAN_KB, 'Schlafsakc für den Winter');
+    while (res.body.correctedQuery === undefined && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 50));
+      res = await search(GERMAN_KB, 'Schlafsakc für den Winter');
+    }
+    assert.equal(res.body.correctedQuery, 'Schlafsack für den Winter');
+    assert.equal(ids(res)[0], 'schlafsack');
+    assert.equal(ids(await search(GERMAN_KB, 'Handschue', 'hybrid'))[0], 'handschuhe');
+  });
+
   it('matches nothing on stop words alone, and a stop word does not widen a search', async () => {
     assert.deepEqual(ids(await search(FRENCH_KB, 'les des une et pour')), []);
     assert.deepEqual(ids(await search(GERMAN_KB, 'der die das und für')), []);

@@ -87,6 +87,16 @@ describe('keyword languages of knowledge bases (real SQLite, FTS5 and the search
     await german.ready();
     for (const [query, expected] of GERMAN_QUERIES) assert.equal(ids(GERMAN_KB, query)[0], expected, `in memory: ${query}`);
     assert.equal(german.search(GERMAN_KB, ['jack'], 10, null)?.length, 1, 'the German postings hold the knowledge base');
+    // Typo tolerance reads a misspelt word as a written word of the German items, and says so.
+    const misspelt = search(GERMAN_KB, 'warme Handschue');
+    assert.equal(misspelt.hits[0]?.item.external_id, 'handschuhe');
+    assert.equal(misspelt.correctedQuery, 'warme Handschuhe');
+    assert.equal(search(GERMAN_KB, 'Schlafsakc').correctedQuery, 'Schlafsack', 'a swap is one edit');
+    assert.equal(search(GERMAN_KB, 'Jacken').correctedQuery, null, 'an inflected form is no typo');
+    assert.deepEqual(ids(GERMAN_KB, 'SKU-771'), [], 'an id is never fuzzed');
+    services.search.updateKnowledgeBaseSettings(GERMAN_KB, { typoTolerance: false });
+    assert.deepEqual(ids(GERMAN_KB, 'Handschue'), [], 'typo tolerance off');
+    services.search.updateKnowledgeBaseSettings(GERMAN_KB, { typoTolerance: true });
     assert.deepEqual(ids(GERMAN_KB, 'Socke'), ['socken']);
     const passage = search(GERMAN_KB, 'Jacken').hits[0]!.passages[0]!;
     assert.ok(passage.score > 0, 'the passage was found by its German terms');
