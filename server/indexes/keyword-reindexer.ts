@@ -2,10 +2,14 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { KnowledgeBaseLanguages } from '../storage/knowledge-base-languages.ts';
 
 /**
- * Items a re-index step writes in one transaction: a few milliseconds of stemming and FTS5
- * inserts, so pushes and searches wait little between two steps.
+ * How long one re-index step (one transaction) should take: searches and pushes wait for it, as
+ * they wait for the in-memory indexes' background work while a search waits for a load
+ * (followed-index.ts). Measured, 100 SciFact abstracts took about 55 ms (docs/retrieval.md).
  */
-const STEP_ITEMS = 100;
+const STEP_MS = 8;
+/** Items of the first step, and the bounds of the steps that follow (each sized by the last one's time). */
+const FIRST_STEP_ITEMS = 10;
+const MOST_STEP_ITEMS = 1_000;
 
 /**
  * Moves knowledge bases to the keyword language they were asked to be in, in the background
@@ -20,8 +24,7 @@ export class KeywordReindexer {
 
   constructor(
     private readonly languages: KnowledgeBaseLanguages,
-    private readonly stepItems = STEP_ITEMS,
-    private readonly onFinished: (knowledgeBaseId: string) => void = () => {},
+    private readonly stepMs = STEP_MS,
   ) {}
 
   start(): void {
@@ -49,12 +52,16 @@ export class KeywordReindexer {
     do {
       this.again = false;
       for (const knowledgeBaseId of this.languages.reindexing()) {
+        let items = FIRST_STEP_ITEMS;
         for (;;) {
           await nextTurn();
           if (this.stopped) return;
-          if (this.languages.reindexStep(knowledgeBaseId, this.stepItems).reindexing === null) break;
+          const started = performance.now();
+          if (this.languages.reindexStep(knowledgeBaseId, items).reindexing === null) break;
+          // The next step sized to take about stepMs, from this one's pace.
+          const ms = Math.max(performance.now() - started, 0.1);
+          items = Math.max(1, Math.min(MOST_STEP_ITEMS, Math.round((items * this.stepMs) / ms)));
         }
-        this.onFinished(knowledgeBaseId);
       }
     } while (this.again && !this.stopped);
   }
