@@ -100,6 +100,8 @@ try {
     }
     server.services.search.updateKnowledgeBaseSettings(kb, { language: set.language });
     await server.services.keywordReindexer.idle();
+    // Searched in the language's in-memory postings, as a running server does once they loaded.
+    await server.services.keywordIndexes.of(set.language).ready();
     log(`${kb}: read as ${set.language}`);
     rows.push({ reading: set.language, mode: 'keyword', scores: await run(server.services.search, kb, set, 'keyword') });
     for (const weight of DENSE_WEIGHTS) {
