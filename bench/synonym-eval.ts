@@ -60,7 +60,7 @@ try {
   const settings = new MemorySettings() as unknown as SettingsRepo;
   const store = new SynonymStore(settings);
   const searchAt = (weight: number) =>
-    new SearchService(new SearchRepo(services.db), services.keywords, services.embedding, services.queryEmbedder, DEFAULT_HYBRID, new SearchSettings(settings), TYPO_READING, store, weight);
+    new SearchService(new SearchRepo(services.db), services.keywords, services.embedding, services.queryEmbedder, DEFAULT_HYBRID, new SearchSettings(settings), TYPO_READING, null, store, weight);
   const lines = ['| dataset | queries | synonyms | weight | R@1 | R@5 |', '|---|---|---|---|---|---|'];
   for (const name of values.datasets.split(',') as DatasetName[]) {
     const dataset = loadDataset(name);

@@ -71,12 +71,14 @@ export async function startServer(config: Config, logs: Logs = createLogs(config
   // per event-loop turn, then follow the pipeline's writes every second. Meanwhile keyword searches
   // ask FTS5, and a search that needs the vectors waits for their load (SearchService.queryVector).
   const followIndexes = () => {
-    services.keywords.follow();
+    for (const index of services.keywordIndexes.all()) index.follow();
     services.embedding.index()?.follow();
   };
   const following = setInterval(followIndexes, INDEX_FOLLOW_MS);
   following.unref();
   const loading = performance.now();
+  // A re-index into another keyword language that a stop cut short goes on (KeywordReindexer).
+  services.keywordReindexer.start();
   void Promise.all([services.keywords.load(), services.embedding.index()?.load()]).then(() =>
     running.log.info({ ms: Math.round(performance.now() - loading) }, 'search indexes loaded'),
   );

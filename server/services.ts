@@ -5,6 +5,8 @@ import { ThroughputMeter } from './domain/throughput.ts';
 import { QueryEmbedder } from './embedders/query-embedder.ts';
 import { EmbeddingModel } from './indexes/embedding-model.ts';
 import { KeywordIndex } from './indexes/keyword-index.ts';
+import { KeywordIndexes } from './indexes/keyword-indexes.ts';
+import { KeywordReindexer } from './indexes/keyword-reindexer.ts';
 import { DEFAULT_HYBRID, SearchService, TYPO_READING } from './retrieval/search.ts';
 import { SearchSettings } from './retrieval/search-settings.ts';
 import { SynonymStore } from './retrieval/synonyms.ts';
@@ -30,6 +32,7 @@ import { Assistant } from './retrieval/answer/assistant.ts';
 import { DEFAULT_LLM_TIMEOUT_MS, LlmSettings } from './retrieval/answer/llm-settings.ts';
 import { ArticleRepo } from './storage/article-repo.ts';
 import { TermStatsRepo } from './storage/term-stats-repo.ts';
+import { KnowledgeBaseLanguages } from './storage/knowledge-base-languages.ts';
 import { UsageRepo } from './storage/usage-repo.ts';
 import { VisitorConversations } from './domain/visitor-conversations.ts';
 import { VisitorLimits } from './domain/visitor-limits.ts';
@@ -50,6 +53,10 @@ export type Services = {
   embedding: EmbeddingModel;
   queryEmbedder: QueryEmbedder;
   keywords: KeywordIndex;
+  /** The in-memory keyword index of each language in use (English's is `keywords`). */
+  keywordIndexes: KeywordIndexes;
+  /** Re-indexes knowledge bases whose language changed, in the background; the server resumes it at start-up. */
+  keywordReindexer: KeywordReindexer;
   reader: ItemReadRepo;
   search: SearchService;
   /** Dashboard users, their sessions, and the live ingestion monitor. */
@@ -100,14 +107,19 @@ export async function openServices(
     // Live dashboard viewers hear of pushes and retries (the pipeline subscribes to wake its workers).
     queue.onPushed(() => monitor.notify());
     const keywords = KeywordIndex.open(db);
+    const keywordIndexes = new KeywordIndexes(db, keywords);
+    const languages = new KnowledgeBaseLanguages(db);
+    const keywordReindexer = new KeywordReindexer(languages);
+    const searchSettings = new SearchSettings(settings, { store: languages, reindexer: keywordReindexer });
     const search = new SearchService(
       new SearchRepo(db),
       keywords,
       embedding,
       queryEmbedder,
       DEFAULT_HYBRID,
-      new SearchSettings(settings),
+      searchSettings,
       TYPO_READING,
+      (language) => keywordIndexes.of(language),
       new SynonymStore(settings),
     );
     const llmSettings = new LlmSettings(settings, secret.secret, config.llm ?? { baseUrl: null, model: null, apiKey: null, timeoutMs: DEFAULT_LLM_TIMEOUT_MS });
@@ -128,6 +140,8 @@ export async function openServices(
       embedding,
       queryEmbedder,
       keywords,
+      keywordIndexes,
+      keywordReindexer,
       reader: new ItemReadRepo(db),
       search,
       assistant: new Assistant(search, embedding, new TermStatsRepo(db), llmSettings),
@@ -146,8 +160,9 @@ export async function openServices(
       clock,
       close: () => {
         void queryEmbedder.close();
+        keywordReindexer.stop();
         embedding.close();
-        keywords.close();
+        keywordIndexes.close();
         usage.close();
         visitorRepo.close();
         ingestWriter.close();

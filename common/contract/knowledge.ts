@@ -101,14 +101,60 @@ export const searchResponseSchema = z
   })
   .meta({ id: 'SearchResponse' });
 
+/**
+ * The languages a knowledge base's keyword index can be in (ISO 639-1): each picks a Snowball
+ * stemmer and stop-word list (server/domain/keyword-language.ts; docs/retrieval.md, "Languages").
+ */
+export const KEYWORD_LANGUAGES = ['en', 'de', 'fr', 'es', 'it', 'nl', 'pt', 'sv'] as const;
+export type KeywordLanguage = (typeof KEYWORD_LANGUAGES)[number];
+/** The languages' own names, for the dashboard's selector. */
+export const KEYWORD_LANGUAGE_NAMES: Record<KeywordLanguage, string> = {
+  en: 'English',
+  de: 'Deutsch',
+  fr: 'Français',
+  es: 'Español',
+  it: 'Italiano',
+  nl: 'Nederlands',
+  pt: 'Português',
+  sv: 'Svenska',
+};
+
 /** A knowledge base's search settings (the dashboard's admin API reads and changes them). */
 export const knowledgeBaseSettingsSchema = z
   .strictObject({
     typoTolerance: z
       .boolean()
       .describe('Keyword search also finds words one or two typos away from a rare or unknown query word (default true).'),
+    language: z
+      .enum(KEYWORD_LANGUAGES)
+      .describe(
+        "The language of the knowledge base's texts (default en): it picks the keyword index's stemmer, stop words and " +
+          'diacritics folding. Changing it re-indexes the knowledge base in the background; the previous language answers until then.',
+      ),
   })
   .meta({ id: 'KnowledgeBaseSettings' });
 export type KnowledgeBaseSettings = z.infer<typeof knowledgeBaseSettingsSchema>;
 export const knowledgeBaseSettingsUpdateSchema = knowledgeBaseSettingsSchema.partial();
-export const DEFAULT_KNOWLEDGE_BASE_SETTINGS: KnowledgeBaseSettings = { typoTolerance: true };
+export const DEFAULT_KNOWLEDGE_BASE_SETTINGS: KnowledgeBaseSettings = { typoTolerance: true, language: 'en' };
+
+/** Where the keyword index of a knowledge base is: the language searches use, and a re-index under way. */
+export const keywordIndexStateSchema = z
+  .strictObject({
+    language: z.enum(KEYWORD_LANGUAGES).describe('The language the keyword index answers in now.'),
+    reindexing: z
+      .strictObject({
+        language: z.enum(KEYWORD_LANGUAGES),
+        done: z.number().int().describe('Items of the knowledge base indexed in the new language so far.'),
+        total: z.number().int().describe('Items of the knowledge base when the re-index started.'),
+      })
+      .nullable()
+      .describe('A re-index into another language, under way in the background; null when none is.'),
+  })
+  .meta({ id: 'KeywordIndexState' });
+export type KeywordIndexState = z.infer<typeof keywordIndexStateSchema>;
+
+/** What the settings routes answer: the settings, and the state of the keyword index they chose. */
+export const knowledgeBaseSettingsViewSchema = knowledgeBaseSettingsSchema
+  .extend({ keywordIndex: keywordIndexStateSchema })
+  .meta({ id: 'KnowledgeBaseSettingsView' });
+export type KnowledgeBaseSettingsView = z.infer<typeof knowledgeBaseSettingsViewSchema>;

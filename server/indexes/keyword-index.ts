@@ -1,6 +1,9 @@
+import type { KeywordLanguage } from '../../common/contract/knowledge.ts';
+import { type AnalyzedLanguage, isAnalyzed, keywordText } from '../domain/keyword-language.ts';
 import { type Db, openReader } from '../storage/db.ts';
 import { FtsTokenizer } from '../storage/fts-tokenizer.ts';
 import { type ItemText, itemTextFeed } from '../storage/item-text-feed.ts';
+import { keywordTables } from '../storage/keyword-rows.ts';
 import { scopeColumn } from '../storage/keyword-scope.ts';
 import { ITEM_COLUMN_WEIGHTS } from '../storage/search-repo.ts';
 import { Bm25Postings, type QueryTerm } from './bm25-postings.ts';
@@ -21,6 +24,8 @@ const COUNTED_DOCUMENTS = 1_000;
  * about a quarter of a millisecond at 100,000 chunks, and a pasted paragraph can hold a hundred.
  */
 const MOST_LOOKUPS = 8;
+/** Distinct written words remembered per index as learned; past this the set starts again. */
+const WRITTEN_SEEN_LIMIT = 500_000;
 /** A word as FTS5's unicode61 tokenizer cuts it out of a piece of text. */
 const WORD = /[\p{L}\p{N}\p{M}]+/gu;
 
@@ -64,6 +69,11 @@ export type Correction = {
  * statement does, without FTS5's cost per matching row (a query's common words match half of a
  * knowledge base). Until it is loaded, and for a query word FTS5 would split into several tokens
  * (a phrase), the caller asks FTS5 itself.
+ *
+ * One index per keyword language (keyword-indexes.ts): English mirrors items_fts; another
+ * language mirrors its own table (items_fts_de, …), its rows read into terms as they are written
+ * (server/domain/keyword-language.ts) and its queries given as terms (`search`) or as written
+ * words (`tolerantSearch`, whose vocabulary holds the written words with their terms).
  */
 export class KeywordIndex extends FollowedIndex<ItemText> {
   /** The written words of every indexed row (follows the rows: `put` shows terms, packs prune them). */
@@ -73,15 +83,20 @@ export class KeywordIndex extends FollowedIndex<ItemText> {
   private readonly sourceTypes = new Map<string, number>();
 
   private readonly tokenizer: FtsTokenizer;
+  /** Written words of another language's items already given to the vocabulary (learnWrittenWords). */
+  private readonly writtenSeen = new Set<string>();
 
   /** Reads on a connection of its own, opened on `db`'s file; `close` closes it. */
-  constructor(private readonly reader: Db) {
-    super(itemTextFeed(reader), LOAD_STEP);
-    this.tokenizer = new FtsTokenizer(reader, 'items_fts');
+  constructor(
+    private readonly reader: Db,
+    private readonly language: KeywordLanguage = 'en',
+  ) {
+    super(itemTextFeed(reader, language), LOAD_STEP);
+    this.tokenizer = new FtsTokenizer(reader, keywordTables(language).items);
   }
 
-  static open(db: Db): KeywordIndex {
-    return new KeywordIndex(openReader(db));
+  static open(db: Db, language: KeywordLanguage = 'en'): KeywordIndex {
+    return new KeywordIndex(openReader(db), language);
   }
 
   close(): void {
@@ -144,7 +159,7 @@ export class KeywordIndex extends FollowedIndex<ItemText> {
     this.refresh();
     const terms: number[] = [];
     for (const { word } of words) {
-      const wordTerms = this.tokenizer.termIds(word);
+      const wordTerms = this.tokenizer.termIds(this.asStored(word));
       if (wordTerms.length !== 1) return null;
       terms.push(wordTerms[0]!);
     }
@@ -182,7 +197,7 @@ export class KeywordIndex extends FollowedIndex<ItemText> {
     // Forms of one stem ("couch", "couches") are one term: counted once, like the word's own.
     const seen = new Set([own]);
     return synonyms.flatMap((synonym): QueryTerm[] => {
-      const termIds = this.tokenizer.termIds(synonym);
+      const termIds = this.tokenizer.termIds(this.asStored(synonym));
       if (termIds.length === 0) return [];
       if (termIds.length > 1) return [{ rows: reading.phraseRows(synonym), word, weight: reading.weight }];
       const term = termIds[0]!;
@@ -190,6 +205,11 @@ export class KeywordIndex extends FollowedIndex<ItemText> {
       seen.add(term);
       return [{ term, word, weight: reading.weight, idfAtMost: own }];
     });
+  }
+
+  /** A written word as the keyword table holds it: as written in English, as its term in another language. */
+  private asStored(word: string): string {
+    return isAnalyzed(this.language) ? keywordText(this.language, word) : word;
   }
 
   /** What the vocabulary of written words holds: words, and the bytes of its bigram lists. */
@@ -228,6 +248,23 @@ export class KeywordIndex extends FollowedIndex<ItemText> {
     return new Bm25Postings((postings) => this.vocabulary.prune(postings));
   }
 
+  /**
+   * The written words of an item of another language than English go to the vocabulary with
+   * their term (the rows hold terms, so the tokenizer never sees them): each word once per index.
+   */
+  private learnWrittenWords(language: AnalyzedLanguage, text: string): void {
+    for (const word of text.match(WORD) ?? []) {
+      if (this.writtenSeen.has(word)) continue;
+      if (this.writtenSeen.size >= WRITTEN_SEEN_LIMIT) this.writtenSeen.clear();
+      this.writtenSeen.add(word);
+      if (/\p{N}/u.test(word)) continue;
+      const stored = keywordText(language, word);
+      if (!stored || stored.includes(' ')) continue;
+      const terms = this.tokenizer.termIds(stored);
+      if (terms.length === 1) this.vocabulary.learn(word, terms[0]!);
+    }
+  }
+
   /** A piece of an item's text seen for the first time: its words go to the vocabulary. */
   private readonly learnPiece = (piece: string, terms: number | readonly number[]): void => {
     // A piece with a digit is a number, an id or a SKU: none of its parts is a correction.
@@ -246,8 +283,16 @@ export class KeywordIndex extends FollowedIndex<ItemText> {
   }
 
   protected put(item: ItemText): void {
-    const columns = [item.title, item.text, scopeColumn(item.knowledgeBaseId, item.sourceType)];
-    const weighed = this.tokenizer.weigh(columns, ITEM_COLUMN_WEIGHTS, this.learnPiece);
+    const scope = scopeColumn(item.knowledgeBaseId, item.sourceType);
+    const language = this.language;
+    // The columns as the keyword table holds them (keyword-rows.ts): English as written, another
+    // language as its terms, whose pieces are stems, not words to correct a typo to.
+    let weighed;
+    if (isAnalyzed(language)) {
+      weighed = this.tokenizer.weigh([keywordText(language, item.title), keywordText(language, item.text), scope], ITEM_COLUMN_WEIGHTS);
+      this.learnWrittenWords(language, item.title);
+      this.learnWrittenWords(language, item.text);
+    } else weighed = this.tokenizer.weigh([item.title, item.text, scope], ITEM_COLUMN_WEIGHTS, this.learnPiece);
     for (const term of weighed.termIds) this.vocabulary.show(term);
     this.postings.put({
       id: item.id,

@@ -1,11 +1,17 @@
-import { DEFAULT_KNOWLEDGE_BASE_SETTINGS, type KnowledgeBaseSettings } from '../../common/contract/knowledge.ts';
+import {
+  DEFAULT_KNOWLEDGE_BASE_SETTINGS,
+  type KeywordIndexState,
+  type KeywordLanguage,
+  type KnowledgeBaseSettings,
+} from '../../common/contract/knowledge.ts';
 import type { SynonymSet } from '../../common/contract/synonyms.ts';
+import { type AnalyzedLanguage, isAnalyzed, keywordTerms } from '../domain/keyword-language.ts';
 import type { QueryEmbedder } from '../embedders/query-embedder.ts';
 import type { EmbeddingModel } from '../indexes/embedding-model.ts';
 import type { Correction, KeywordIndex, QueryWord, SynonymReading, TypoReading } from '../indexes/keyword-index.ts';
 import type { ChunkRow, ItemSummaryRow, SearchRepo } from '../storage/search-repo.ts';
 import { type FusionMethod, keywordCandidatesFirst, minMaxFusion, type Ranked, reciprocalRankFusion } from './fusion.ts';
-import { ftsQuery, replaceWords, searchWords, typoBudgets } from './query-terms.ts';
+import { ftsQuery, queryWords, replaceWords, searchWords, typoBudgets } from './query-terms.ts';
 import type { SearchSettings } from './search-settings.ts';
 import { querySynonyms, type SynonymStore } from './synonyms.ts';
 
@@ -27,6 +33,14 @@ export type HybridSettings = {
    * reorders what the keywords found and fills the places they leave empty.
    */
   keywordFirst?: boolean;
+  /**
+   * The dense weight for knowledge bases in a language other than English, which the English
+   * embedding model reads poorly (docs/retrieval.md, "Languages"); denseWeight when absent.
+   * Measured on German and French sets (bench/language-eval.ts): 0 to 0.5 rank within a query
+   * of 45 of each other, 0.2 among the best, so keyword candidates first (`keywordFirst`) is what
+   * makes those knowledge bases lean on keywords, and the weight stays English's.
+   */
+  otherLanguagesDenseWeight?: number;
 };
 
 /**
@@ -35,7 +49,7 @@ export type HybridSettings = {
  * three eval sets, and (keyword-first) never below keyword on any figure, deep recall included;
  * heavier dense weights and rank fusion (RRF) fall below keyword, as USE-lite is weak on SciFact.
  */
-export const DEFAULT_HYBRID: HybridSettings = { method: 'minmax', denseWeight: 0.2, keywordFirst: true };
+export const DEFAULT_HYBRID: HybridSettings = { method: 'minmax', denseWeight: 0.2, keywordFirst: true, otherLanguagesDenseWeight: 0.2 };
 
 export type Passage = { chunkId: number; position: number; text: string; score: number };
 export type SearchHit = { item: ItemSummaryRow; score: number; passages: Passage[] };
@@ -65,6 +79,7 @@ export const SYNONYM_WEIGHT = 0.8;
 
 /** Items a phrase synonym contributes at most (by FTS5's bm25() of the phrase). */
 const PHRASE_ROWS = 1_000;
+
 /** Keyword searches of at most this many words (stopwords aside) list items holding all of them first. */
 const ALL_WORDS_FIRST_UP_TO = 4;
 /** Candidates each retriever contributes before fusion. */
@@ -82,6 +97,8 @@ export class SearchService {
     /** Each knowledge base's settings; without them, typo tolerance is on everywhere. */
     private readonly settings: SearchSettings | null = null,
     private readonly typoReading: TypoReading = TYPO_READING,
+    /** The in-memory keyword index of a language other than English; without it, FTS5 answers for them. */
+    private readonly languageIndex: ((language: KeywordLanguage) => KeywordIndex) | null = null,
     /** Each knowledge base's synonym sets; without them, none. */
     private readonly synonyms: SynonymStore | null = null,
     private readonly synonymWeight = SYNONYM_WEIGHT,
@@ -99,7 +116,7 @@ export class SearchService {
    */
   correctedQuery(knowledgeBaseId: string, query: string): string | null {
     const words = searchWords(query);
-    if (words.length === 0 || !this.typoTolerance(knowledgeBaseId)) return null;
+    if (words.length === 0 || !this.typoTolerance(knowledgeBaseId) || this.keywordLanguage(knowledgeBaseId) !== 'en') return null;
     const read = this.keywords.tolerantSearch(knowledgeBaseId, this.queryWords(knowledgeBaseId, query, words, true), 0, null, false, this.typoReading);
     return read ? corrected(query, read.corrections) : null;
   }
@@ -124,7 +141,10 @@ export class SearchService {
     options: SearchOptions,
   ): SearchOutcome {
     const mode: SearchMode = queryVector ? options.mode : 'keyword';
-    const words = searchWords(query);
+    const language = this.keywordLanguage(knowledgeBaseId);
+    // English words are stemmed by FTS5 (and the in-memory index mirroring it); other languages'
+    // keyword tables hold terms, which the query is read into the same way (keyword-language.ts).
+    const words = isAnalyzed(language) ? [...new Set(keywordTerms(language, query))] : searchWords(query);
     const match = ftsQuery(words);
     const pool = Math.max(CANDIDATES, options.topK);
     // A few words in keyword mode are a search someone typed ("gluten free"): items holding every
@@ -133,12 +153,31 @@ export class SearchService {
     let corrections: Correction[] = [];
     let keyword: Ranked = [];
     const typos = this.typoTolerance(knowledgeBaseId);
-    const queryWords = this.queryWords(knowledgeBaseId, query, words, typos);
-    const synonyms = queryWords.some((w) => w.synonyms?.length);
-    if (mode !== 'semantic' && match) {
+    let queryWords: QueryWord[] = [];
+    if (mode !== 'semantic' && match && isAnalyzed(language)) {
+      const index = this.languageIndex?.(language) ?? null;
+      // Typo tolerance and synonyms look the words up as typed: one per term, stop words left out.
+      const written = writtenWords(language, query);
+      if (written.length === words.length) queryWords = this.queryWords(knowledgeBaseId, query, written, typos);
+      const synonyms = queryWords.some((w) => w.synonyms?.length);
+      const read =
+        index && queryWords.length && (typos || synonyms)
+          ? index.tolerantSearch(knowledgeBaseId, queryWords, pool, options.sourceTypes, allWordsFirst, this.typoReading, this.synonymReading(knowledgeBaseId, options.sourceTypes, language))
+          : null;
+      if (read) ({ hits: keyword, corrections } = read);
+      else {
+        // While the language's postings load, FTS5 answers without synonyms.
+        queryWords = [];
+        keyword =
+          index?.search(knowledgeBaseId, words, pool, options.sourceTypes, allWordsFirst) ??
+          this.ftsKeywordItems(knowledgeBaseId, words.map((word) => ({ word, typos: 0 })), pool, options.sourceTypes, allWordsFirst, language);
+      }
+    } else if (mode !== 'semantic' && match) {
+      queryWords = this.queryWords(knowledgeBaseId, query, words, typos);
+      const synonyms = queryWords.some((w) => w.synonyms?.length);
       const read =
         typos || synonyms
-          ? this.keywords.tolerantSearch(knowledgeBaseId, queryWords, pool, options.sourceTypes, allWordsFirst, this.typoReading, this.synonymReading(knowledgeBaseId, options.sourceTypes))
+          ? this.keywords.tolerantSearch(knowledgeBaseId, queryWords, pool, options.sourceTypes, allWordsFirst, this.typoReading, this.synonymReading(knowledgeBaseId, options.sourceTypes, language))
           : null;
       if (read) ({ hits: keyword, corrections } = read);
       else {
@@ -154,13 +193,14 @@ export class SearchService {
           ? this.candidateSimilarity(knowledgeBaseId, queryVector, keyword, options)
           : this.semanticItems(knowledgeBaseId, queryVector, pool, options.sourceTypes);
     const ranked =
-      mode === 'keyword' ? keyword : mode === 'semantic' ? semantic : this.fuse(keyword, semantic);
+      mode === 'keyword' ? keyword : mode === 'semantic' ? semantic : this.fuse(keyword, semantic, language);
     const top = ranked.slice(0, options.topK);
     const items = this.repo.items(top.map((r) => r.id));
     // Passages are chosen by the corrections and synonyms too: a misspelt word matches no chunk.
     const added = [...corrections.flatMap((c) => c.replacements), ...queryWords.flatMap((w) => w.synonyms ?? [])];
-    const passageMatch = added.length ? ftsQuery([...new Set([...words, ...added])]) : match;
-    const passages = this.bestPassages(top.map((r) => r.id), passageMatch, chunkSimilarity, options.passages);
+    const addedTerms = isAnalyzed(language) ? added.flatMap((w) => keywordTerms(language, w)) : added;
+    const passageMatch = added.length ? ftsQuery([...new Set([...words, ...addedTerms])]) : match;
+    const passages = this.bestPassages(top.map((r) => r.id), passageMatch, chunkSimilarity, options.passages, language);
     return {
       mode,
       hits: top.map((r) => ({ item: items.get(r.id)!, score: r.score, passages: passages.get(r.id) ?? [] })),
@@ -169,9 +209,19 @@ export class SearchService {
     };
   }
 
-  /** A knowledge base's search settings (typo tolerance), defaults until changed. */
+  /** A knowledge base's search settings (typo tolerance, language), defaults until changed. */
   knowledgeBaseSettings(knowledgeBaseId: string): KnowledgeBaseSettings {
     return this.settings?.of(knowledgeBaseId) ?? DEFAULT_KNOWLEDGE_BASE_SETTINGS;
+  }
+
+  /** Where the knowledge base's keyword index is: the language it answers in, a re-index under way. */
+  keywordIndex(knowledgeBaseId: string): KeywordIndexState {
+    return this.settings?.keywordIndex(knowledgeBaseId) ?? { language: 'en', reindexing: null };
+  }
+
+  /** The language keyword search reads the knowledge base in now (the one asked for once re-indexed). */
+  private keywordLanguage(knowledgeBaseId: string): KeywordLanguage {
+    return this.keywordIndex(knowledgeBaseId).language;
   }
 
   updateKnowledgeBaseSettings(knowledgeBaseId: string, changes: Partial<KnowledgeBaseSettings>): KnowledgeBaseSettings {
@@ -209,10 +259,12 @@ export class SearchService {
   }
 
   /** Synonyms weighted below the words typed; phrases found by FTS5 in the knowledge base (and source types). */
-  private synonymReading(knowledgeBaseId: string, sourceTypes: string[] | null): SynonymReading {
+  private synonymReading(knowledgeBaseId: string, sourceTypes: string[] | null, language: KeywordLanguage): SynonymReading {
+    // A phrase in another language is found as its terms, in that language's keyword table.
+    const asPhrase = (phrase: string) => (isAnalyzed(language) ? keywordTerms(language, phrase).join(' ') : phrase);
     return {
       weight: this.synonymWeight,
-      phraseRows: (phrase) => this.repo.keywordItems(knowledgeBaseId, ftsQuery([phrase])!, PHRASE_ROWS, sourceTypes),
+      phraseRows: (phrase) => this.repo.keywordItems(knowledgeBaseId, ftsQuery([asPhrase(phrase)])!, PHRASE_ROWS, sourceTypes, language),
     };
   }
 
@@ -236,13 +288,20 @@ export class SearchService {
    * Synonyms add their own BM25 times their weight (bm25() sums over a query's phrases, so the sum
    * of two queries' scores is the score of both), without the IDF cap of the in-memory search.
    */
-  private ftsKeywordItems(knowledgeBaseId: string, queryWords: QueryWord[], pool: number, sourceTypes: string[] | null, allWordsFirst: boolean): Ranked {
+  private ftsKeywordItems(
+    knowledgeBaseId: string,
+    queryWords: QueryWord[],
+    pool: number,
+    sourceTypes: string[] | null,
+    allWordsFirst: boolean,
+    language: KeywordLanguage = 'en',
+  ): Ranked {
     const words = queryWords.map((w) => w.word);
     const synonyms = [...new Set(queryWords.flatMap((w) => w.synonyms ?? []))];
-    let anyWord = this.repo.keywordItems(knowledgeBaseId, ftsQuery(words)!, pool, sourceTypes);
+    let anyWord = this.repo.keywordItems(knowledgeBaseId, ftsQuery(words)!, pool, sourceTypes, language);
     const scores = new Map(anyWord.map((r) => [r.id, r.score]));
     if (synonyms.length) {
-      for (const r of this.repo.keywordItems(knowledgeBaseId, ftsQuery(synonyms)!, pool, sourceTypes)) {
+      for (const r of this.repo.keywordItems(knowledgeBaseId, ftsQuery(synonyms)!, pool, sourceTypes, language)) {
         scores.set(r.id, (scores.get(r.id) ?? 0) + this.synonymWeight * r.score);
       }
       anyWord = byScore([...scores].map(([id, score]) => ({ id, score }))).slice(0, pool);
@@ -252,14 +311,15 @@ export class SearchService {
     const everyWordQuery = synonyms.length
       ? queryWords.map((w) => `(${ftsQuery([w.word, ...(w.synonyms ?? [])])})`).join(' AND ')
       : ftsQuery(words, 'AND')!;
-    let everyWord = this.repo.keywordItems(knowledgeBaseId, everyWordQuery, pool, sourceTypes);
+    let everyWord = this.repo.keywordItems(knowledgeBaseId, everyWordQuery, pool, sourceTypes, language);
     if (synonyms.length) everyWord = byScore(everyWord.map((r) => ({ id: r.id, score: scores.get(r.id) ?? r.score })));
     const first = new Set(everyWord.map((r) => r.id));
     return [...everyWord, ...anyWord.filter((r) => !first.has(r.id))].slice(0, pool);
   }
 
-  private fuse(keyword: Ranked, semantic: Ranked): Ranked {
-    const weights = [1 - this.hybrid.denseWeight, this.hybrid.denseWeight];
+  private fuse(keyword: Ranked, semantic: Ranked, language: KeywordLanguage): Ranked {
+    const denseWeight = language === 'en' ? this.hybrid.denseWeight : (this.hybrid.otherLanguagesDenseWeight ?? this.hybrid.denseWeight);
+    const weights = [1 - denseWeight, denseWeight];
     const fused =
       this.hybrid.method === 'rrf'
         ? reciprocalRankFusion([keyword, semantic], weights)
@@ -327,10 +387,11 @@ export class SearchService {
     match: string | null,
     chunkSimilarity: Map<number, number>,
     perItem: number,
+    language: KeywordLanguage,
   ): Map<number, Passage[]> {
     if (itemIds.length === 0 || perItem === 0) return new Map();
     const chunks = this.repo.chunksOfItems(itemIds);
-    const keyword = match ? this.repo.keywordChunks(match, itemIds) : new Map<number, number>();
+    const keyword = match ? this.repo.keywordChunks(match, itemIds, language) : new Map<number, number>();
     const maxKeyword = Math.max(0, ...keyword.values());
     const semantic = chunkSimilarity.size > 0;
     const byItem = new Map<number, Passage[]>();
@@ -348,9 +409,18 @@ export class SearchService {
   }
 }
 
-/** Best first, ties by id (as the in-memory search orders them). */
-function byScore(ranked: Ranked): Ranked {
-  return ranked.sort((a, b) => b.score - a.score || a.id - b.id);
+/**
+ * The words of a query in another language than English as typo tolerance looks them up: as
+ * typed (lower case), one per term of the language's reading, stop words left out, in the order
+ * of `keywordTerms`' distinct terms.
+ */
+function writtenWords(language: AnalyzedLanguage, query: string): string[] {
+  const byTerm = new Map<string, string>();
+  for (const word of queryWords(query)) {
+    const [term, more] = keywordTerms(language, word);
+    if (term !== undefined && more === undefined && !byTerm.has(term)) byTerm.set(term, word);
+  }
+  return [...new Set(keywordTerms(language, query))].map((term) => byTerm.get(term) ?? term);
 }
 
 function toPassage(chunk: ChunkRow, score: number): Passage {
@@ -361,4 +431,9 @@ function toPassage(chunk: ChunkRow, score: number): Passage {
 function corrected(query: string, corrections: Correction[]): string | null {
   const replaced = new Map(corrections.filter((c) => c.absent).map((c) => [c.word, c.replacements[0]!]));
   return replaced.size ? replaceWords(query, replaced) : null;
+}
+
+/** Best first, ties by id (as the in-memory search orders them). */
+function byScore(ranked: Ranked): Ranked {
+  return ranked.sort((a, b) => b.score - a.score || a.id - b.id);
 }

@@ -1,6 +1,6 @@
 import type { Db } from './db.ts';
 import type { ItemIdentity } from '../domain/job-record.ts';
-import { scopeColumn } from './keyword-scope.ts';
+import { KeywordRows } from './keyword-rows.ts';
 import type { VectorStore } from './vector-store.ts';
 
 export type IndexedChunk = {
@@ -33,12 +33,14 @@ export type StoredVersion = { itemId: number | null; contentHash: string | null;
 export class IndexRepo {
   private readonly stmts;
   private readonly cleaner: IndexCleaner;
+  private readonly keywordRows: KeywordRows;
 
   constructor(
     db: Db,
     private readonly vectors: VectorStore,
   ) {
-    this.cleaner = new IndexCleaner(db);
+    this.keywordRows = new KeywordRows(db);
+    this.cleaner = new IndexCleaner(db, this.keywordRows);
     this.stmts = {
       version: db.prepare<[ItemIdentity], { id: number | null; content_hash: string | null; seq: number; embedder_id: string | null }>(
         `SELECT i.id, i.content_hash, max(coalesce(i.seq, 0), coalesce(t.seq, 0)) AS seq, i.embedder_id
@@ -65,12 +67,6 @@ export class IndexRepo {
       ),
       insertChunk: db.prepare<[number, number, string, number, string]>(
         'INSERT INTO chunks (item_id, position, text, token_count, embed_hash) VALUES (?, ?, ?, ?, ?)',
-      ),
-      insertItemFts: db.prepare<[number, string, string, string]>(
-        'INSERT INTO items_fts (rowid, title, text, scope) VALUES (?, ?, ?, ?)',
-      ),
-      insertChunkFts: db.prepare<[number, string, string, string]>(
-        'INSERT INTO chunks_fts (rowid, title, text, scope) VALUES (?, ?, ?, ?)',
       ),
     };
   }
@@ -109,15 +105,17 @@ export class IndexRepo {
       embedderId: item.embedderId,
       now,
     }) as { id: number };
-    this.stmts.insertItemFts.run(itemId, item.title, item.text, scopeColumn(item.knowledgeBaseId, item.sourceType));
-    const chunkScope = scopeColumn(item.knowledgeBaseId, item.sourceType, itemId);
-    for (const chunk of item.chunks) {
+    const keywordChunks = item.chunks.map((chunk) => {
       const chunkId = Number(
         this.stmts.insertChunk.run(itemId, chunk.position, chunk.text, chunk.tokenCount, chunk.embedHash).lastInsertRowid,
       );
-      this.stmts.insertChunkFts.run(chunkId, item.title, chunk.text, chunkScope);
       this.vectors.insert(chunkId, item.knowledgeBaseId, chunk.vector);
-    }
+      return { id: chunkId, text: chunk.text };
+    });
+    this.keywordRows.write(
+      { id: itemId, knowledgeBaseId: item.knowledgeBaseId, sourceType: item.sourceType, title: item.title, text: item.text },
+      keywordChunks,
+    );
     return true;
   }
 }
@@ -126,12 +124,15 @@ function pick(identity: ItemIdentity): ItemIdentity {
   return { knowledgeBaseId: identity.knowledgeBaseId, integrationId: identity.integrationId, externalId: identity.externalId };
 }
 
-/** Removes indexed items: rows, chunks, keyword rows and the vectors of every model. */
+/** Removes indexed items: rows, chunks, keyword rows (in each language of the knowledge base) and the vectors of every model. */
 export class IndexCleaner {
   private readonly stmts;
   private readonly vectorDeletes = new Map<string, (chunkId: number) => void>();
 
-  constructor(private readonly db: Db) {
+  constructor(
+    private readonly db: Db,
+    private readonly keywordRows = new KeywordRows(db),
+  ) {
     this.stmts = {
       itemId: db.prepare<[ItemIdentity], { id: number }>(
         `SELECT id FROM items
@@ -140,8 +141,6 @@ export class IndexCleaner {
       chunkIds: db.prepare<[number], { id: number }>('SELECT id FROM chunks WHERE item_id = ?'),
       deleteItem: db.prepare<[number]>('DELETE FROM items WHERE id = ?'),
       deleteChunks: db.prepare<[number]>('DELETE FROM chunks WHERE item_id = ?'),
-      deleteItemFts: db.prepare<[number]>('DELETE FROM items_fts WHERE rowid = ?'),
-      deleteChunkFts: db.prepare<[number]>('DELETE FROM chunks_fts WHERE rowid = ?'),
       vectorTables: db.prepare<[], { name: string }>(
         "SELECT name FROM sqlite_master WHERE name LIKE 'chunk\\_vectors\\_%' ESCAPE '\\' AND sql LIKE '%vec0%'",
       ),
@@ -159,11 +158,9 @@ export class IndexCleaner {
 
   removeChunks(itemId: number): void {
     const deletes = this.stmts.vectorTables.all().map((table) => this.vectorDelete(table.name));
-    for (const { id } of this.stmts.chunkIds.all(itemId)) {
-      this.stmts.deleteChunkFts.run(id);
-      for (const remove of deletes) remove(id);
-    }
-    this.stmts.deleteItemFts.run(itemId);
+    const chunkIds = this.stmts.chunkIds.all(itemId).map((row) => row.id);
+    for (const id of chunkIds) for (const remove of deletes) remove(id);
+    this.keywordRows.remove(itemId, chunkIds);
     this.stmts.deleteChunks.run(itemId);
   }
 

@@ -481,4 +481,39 @@ export const MIGRATIONS: readonly string[] = [
   ) STRICT, WITHOUT ROWID;
   CREATE INDEX visitor_usage_by_hour ON visitor_usage (hour);
   `,
+  `
+  -- The knowledge base's language (docs/retrieval.md, "Languages"). English keeps items_fts and
+  -- chunks_fts (FTS5's Porter stemmer). Every other language has its own pair of keyword tables,
+  -- holding the terms of server/domain/keyword-language.ts (folded, stop words out, Snowball stems)
+  -- joined by spaces, under a tokenizer that only splits them: BM25's statistics stay within a
+  -- language, and a knowledge base moving from one language to another is written into the new
+  -- pair while the old one answers.
+  ${languageTables(['de', 'fr', 'es', 'it', 'nl', 'pt', 'sv'])}
+  -- A knowledge base's keyword language, when not English (no row: English). target_language is
+  -- set while a re-index into it runs: the pipeline writes both languages' rows, and the
+  -- re-index has written the target's rows of the knowledge base's items up to item id cursor.
+  CREATE TABLE knowledge_base_languages (
+    knowledge_base_id TEXT PRIMARY KEY,
+    language          TEXT NOT NULL,
+    target_language   TEXT,
+    cursor            INTEGER NOT NULL DEFAULT 0,
+    done              INTEGER NOT NULL DEFAULT 0,
+    total             INTEGER NOT NULL DEFAULT 0
+  ) STRICT;
+  `,
 ];
+
+/** The keyword tables of languages analyzed before FTS5 sees their text (a migration's SQL). */
+function languageTables(languages: string[]): string {
+  return languages
+    .map((language) =>
+      ['items', 'chunks']
+        .map(
+          (kind) => `CREATE VIRTUAL TABLE ${kind}_fts_${language} USING fts5 (
+    title, text, scope, content = '', contentless_delete = 1, tokenize = 'unicode61 remove_diacritics 0'
+  );`,
+        )
+        .join('\n  '),
+    )
+    .join('\n  ');
+}

@@ -1,5 +1,7 @@
 import type { Db } from './db.ts';
 import type { ItemRow } from './item-read-repo.ts';
+import type { KeywordLanguage } from '../../common/contract/knowledge.ts';
+import { keywordTables } from './keyword-rows.ts';
 import { scopedQuery } from './keyword-scope.ts';
 
 export type ItemSummaryRow = Pick<
@@ -19,17 +21,10 @@ const BM25_WEIGHTS = ITEM_COLUMN_WEIGHTS.map((w) => w.toFixed(1)).join(', ');
 /** The read side of the index: the SQL behind keyword search and passage selection. */
 export class SearchRepo {
   private readonly stmts;
+  private readonly keywordStmts = new Map<KeywordLanguage, ReturnType<typeof keywordStatements>>();
 
-  constructor(db: Db) {
+  constructor(private readonly db: Db) {
     this.stmts = {
-      // Scoped inside FTS5 (keyword-scope.ts); the scope column weighs 0.
-      keywordItems: db.prepare<[string, number], { id: number; score: number }>(
-        `SELECT rowid AS id, -bm25(items_fts, ${BM25_WEIGHTS}) AS score
-         FROM items_fts WHERE items_fts MATCH ? ORDER BY score DESC LIMIT ?`,
-      ),
-      keywordChunks: db.prepare<[string], { id: number; score: number }>(
-        `SELECT rowid AS id, -bm25(chunks_fts, ${BM25_WEIGHTS}) AS score FROM chunks_fts WHERE chunks_fts MATCH ?`,
-      ),
       chunksOfItems: db.prepare<[string], ChunkRow>(
         'SELECT id, item_id, position, text FROM chunks WHERE item_id IN (SELECT value FROM json_each(?)) ORDER BY item_id, position',
       ),
@@ -43,16 +38,32 @@ export class SearchRepo {
     };
   }
 
-  /** `terms` is an FTS5 expression of the query's words (query-terms.ts ftsQuery). */
-  keywordItems(kb: string, terms: string, limit: number, sourceTypes: string[] | null): Array<{ id: number; score: number }> {
-    return this.stmts.keywordItems.all(scopedQuery(terms, { knowledgeBaseId: kb, sourceTypes }), limit);
+  /**
+   * `terms` is an FTS5 expression of the query's words (query-terms.ts ftsQuery), or for a
+   * language other than English of its terms (server/domain/keyword-language.ts), searched in that
+   * language's keyword table.
+   */
+  keywordItems(
+    kb: string,
+    terms: string,
+    limit: number,
+    sourceTypes: string[] | null,
+    language: KeywordLanguage = 'en',
+  ): Array<{ id: number; score: number }> {
+    return this.keyword(language).items.all(scopedQuery(terms, { knowledgeBaseId: kb, sourceTypes }), limit);
   }
 
-  /** BM25 of the chunks of these items that match `terms`. */
-  keywordChunks(terms: string, itemIds: number[]): Map<number, number> {
+  /** BM25 of the chunks of these items that match `terms` (in the language's keyword table). */
+  keywordChunks(terms: string, itemIds: number[], language: KeywordLanguage = 'en'): Map<number, number> {
     if (itemIds.length === 0) return new Map();
-    const rows = this.stmts.keywordChunks.all(scopedQuery(terms, { itemIds }));
+    const rows = this.keyword(language).chunks.all(scopedQuery(terms, { itemIds }));
     return new Map(rows.map((r) => [r.id, r.score]));
+  }
+
+  private keyword(language: KeywordLanguage): ReturnType<typeof keywordStatements> {
+    let stmts = this.keywordStmts.get(language);
+    if (!stmts) this.keywordStmts.set(language, (stmts = keywordStatements(this.db, language)));
+    return stmts;
   }
 
   chunksOfItems(itemIds: number[]): ChunkRow[] {
@@ -67,4 +78,18 @@ export class SearchRepo {
   items(ids: number[]): Map<number, ItemSummaryRow> {
     return new Map(this.stmts.items.all(JSON.stringify(ids)).map((r) => [r.id, r]));
   }
+}
+
+/** Keyword search in one language's tables, scoped inside FTS5 (keyword-scope.ts); the scope column weighs 0. */
+function keywordStatements(db: Db, language: KeywordLanguage) {
+  const tables = keywordTables(language);
+  return {
+    items: db.prepare<[string, number], { id: number; score: number }>(
+      `SELECT rowid AS id, -bm25(${tables.items}, ${BM25_WEIGHTS}) AS score
+       FROM ${tables.items} WHERE ${tables.items} MATCH ? ORDER BY score DESC LIMIT ?`,
+    ),
+    chunks: db.prepare<[string], { id: number; score: number }>(
+      `SELECT rowid AS id, -bm25(${tables.chunks}, ${BM25_WEIGHTS}) AS score FROM ${tables.chunks} WHERE ${tables.chunks} MATCH ?`,
+    ),
+  };
 }

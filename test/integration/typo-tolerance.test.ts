@@ -195,8 +195,9 @@ describe('typo tolerance through the API (real pipeline, real SQLite)', { timeou
   });
 
   it('is turned off and on per knowledge base in the admin API', async () => {
-    assert.deepEqual((await owner.get(`/knowledge-bases/${KB}/settings`)).json(), { typoTolerance: true });
-    assert.deepEqual((await owner.patch(`/knowledge-bases/${KB}/settings`, { typoTolerance: false })).json(), { typoTolerance: false });
+    const english = { language: 'en', keywordIndex: { language: 'en', reindexing: null } };
+    assert.deepEqual((await owner.get(`/knowledge-bases/${KB}/settings`)).json(), { typoTolerance: true, ...english });
+    assert.deepEqual((await owner.patch(`/knowledge-bases/${KB}/settings`, { typoTolerance: false })).json(), { typoTolerance: false, ...english });
     const off = await search('hedphones');
     assert.deepEqual(ids(off), []);
     assert.equal('correctedQuery' in off.body, false);

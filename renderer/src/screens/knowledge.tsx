@@ -13,6 +13,7 @@ import { formatDate, formatNumber } from '../format.ts';
 import { href, navigate } from '../router.ts';
 import { useSession } from '../session.tsx';
 import { curlExample } from './keys.tsx';
+import { KnowledgeLanguagePanel } from './knowledge-language.tsx';
 import { SynonymsEditor } from './synonyms-editor.tsx';
 
 export function itemHref(item: { knowledgeBaseId: string; integrationId: string; externalId: string }): string {
@@ -99,6 +100,7 @@ function ItemList({ knowledgeBaseId }: { knowledgeBaseId: string }) {
           All knowledge bases
         </a>
       </PageHeader>
+      <KnowledgeLanguagePanel knowledgeBaseId={knowledgeBaseId} />
       <form className="filters" role="search" aria-label="Filter items" onSubmit={submit}>
         <div className="field">
           <label htmlFor="item-q">Search</label>

@@ -5,7 +5,11 @@ import {
   type AdminItemSummary,
   itemIdentitySchema,
 } from '../../../common/contract/admin.ts';
-import { knowledgeBaseParamsSchema, knowledgeBaseSettingsUpdateSchema } from '../../../common/contract/knowledge.ts';
+import {
+  knowledgeBaseParamsSchema,
+  type KnowledgeBaseSettingsView,
+  knowledgeBaseSettingsUpdateSchema,
+} from '../../../common/contract/knowledge.ts';
 import { synonymsSchema, synonymsUpdateSchema } from '../../../common/contract/synonyms.ts';
 import { decodeCursor, paginate } from '../../domain/cursor.ts';
 import type { JobQueue } from '../../domain/job-queue.ts';
@@ -43,6 +47,11 @@ type SummaryRow = {
   updated_at: number;
   chunk_count: number;
 };
+
+/** The settings and where the keyword index they chose is (a re-index to another language shows its progress). */
+function settingsView(search: SearchService, knowledgeBaseId: string): KnowledgeBaseSettingsView {
+  return { ...search.knowledgeBaseSettings(knowledgeBaseId), keywordIndex: search.keywordIndex(knowledgeBaseId) };
+}
 
 function summary(row: SummaryRow): AdminItemSummary {
   return { ...itemSummaryView(row), chunkCount: row.chunk_count };
@@ -89,13 +98,13 @@ export const knowledgeAdminRoutes: FastifyPluginAsyncZod<KnowledgeAdminOptions> 
     },
   );
 
-  /** A knowledge base's search settings (docs/retrieval.md: typo tolerance). */
+  /** A knowledge base's search settings (docs/retrieval.md: typo tolerance, languages) and its keyword index's state. */
   app.get(
     '/knowledge-bases/:knowledgeBaseId/settings',
     { config: { admin: 'member' }, schema: { params: knowledgeBaseParamsSchema } },
     async (request) => {
       assertKnowledgeBaseExists(reader, request.params.knowledgeBaseId);
-      return search.knowledgeBaseSettings(request.params.knowledgeBaseId);
+      return settingsView(search, request.params.knowledgeBaseId);
     },
   );
 
@@ -104,7 +113,8 @@ export const knowledgeAdminRoutes: FastifyPluginAsyncZod<KnowledgeAdminOptions> 
     { config: { admin: 'manager' }, schema: { params: knowledgeBaseParamsSchema, body: knowledgeBaseSettingsUpdateSchema } },
     async (request) => {
       assertKnowledgeBaseExists(reader, request.params.knowledgeBaseId);
-      return search.updateKnowledgeBaseSettings(request.params.knowledgeBaseId, request.body);
+      search.updateKnowledgeBaseSettings(request.params.knowledgeBaseId, request.body);
+      return settingsView(search, request.params.knowledgeBaseId);
     },
   );
 

@@ -40,7 +40,7 @@ describe('keyword search with synonyms: the in-memory postings and the FTS5 fall
   const synonyms = new SynonymStore(settings);
   synonyms.replace(KB, [{ synonyms: ['sofa', 'couch'] }, { root: 'tee', synonyms: ['t shirt'] }]);
   const service = (keywords: KeywordIndex) =>
-    new SearchService(new SearchRepo(db), keywords, NO_MODEL, {} as QueryEmbedder, undefined, new SearchSettings(settings), TYPO_READING, synonyms);
+    new SearchService(new SearchRepo(db), keywords, NO_MODEL, {} as QueryEmbedder, undefined, new SearchSettings(settings), TYPO_READING, null, synonyms);
   const ids = (s: SearchService, query: string) =>
     s.searchWithVector(KB, query, null, { mode: 'keyword', topK: 10, sourceTypes: null, passages: 0 }).hits.map((h) => h.item.external_id);
   const loading = KeywordIndex.open(db);
