@@ -44,14 +44,13 @@ export const FILE_LIMITS = {
 } as const;
 
 /**
- * The form fields besides the files. `externalId` may be given once per file: the n-th value
- * names the n-th file; a file without one is named by its file name.
+ * The form fields shared by every file of a request. Besides them, an `externalId` field names the
+ * `file` part right after it; a file without one is named by its file name.
  */
 export const fileUploadFieldsSchema = z.strictObject({
   integrationId: pushedIdentifier().default('files').describe('The integration the items belong to (default `files`).'),
   sourceType: sourceTypeSchema.default('PAGE'),
   priority: z.enum(PRIORITIES).optional(),
-  externalId: z.array(pushedIdentifier()).default([]).describe('One per file, in the order of the files; default: the file name.'),
 });
 export type FileUploadFields = z.infer<typeof fileUploadFieldsSchema>;
 
@@ -69,7 +68,7 @@ export const fileUploadFormSchema = z
   .object({
     file: z.array(z.string()).describe('One or more files (binary parts named `file`).'),
     integrationId: z.string().optional(),
-    externalId: z.array(z.string()).optional(),
+    externalId: z.array(z.string()).optional().describe('Before a file part: the externalId of that file (default: its file name).'),
     sourceType: sourceTypeSchema.optional(),
     priority: z.enum(PRIORITIES).optional(),
   })

@@ -48,11 +48,18 @@ export const itemParamsSchema = z.strictObject({
   externalId: identifier(),
 });
 
+/** Where a passage of an uploaded file is: its PDF page, or the headings above it. Absent for pushed items. */
+export const passageLocation = {
+  page: z.number().int().min(1).optional().describe('The PDF page the passage is on (uploaded files).'),
+  section: z.string().optional().describe('The headings above the passage, "Returns › Damaged goods" (uploaded files).'),
+};
+
 export const chunkSchema = z.strictObject({
   id: z.number().int(),
   position: z.number().int(),
   text: z.string(),
   tokenCount: z.number().int(),
+  ...passageLocation,
 });
 
 export const itemDetailSchema = itemSummarySchema
@@ -77,12 +84,6 @@ export const searchRequestSchema = z
     passages: z.number().int().min(0).max(10).default(3).describe('Best passages returned per item.'),
   })
   .meta({ id: 'SearchRequest' });
-
-/** Where a passage of an uploaded file is: its PDF page, or the headings above it. Absent for pushed items. */
-export const passageLocation = {
-  page: z.number().int().min(1).optional().describe('The PDF page the passage is on (uploaded files).'),
-  section: z.string().optional().describe('The headings above the passage, "Returns › Damaged goods" (uploaded files).'),
-};
 
 export const passageSchema = z.strictObject({
   chunkId: z.number().int(),

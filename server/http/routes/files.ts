@@ -22,9 +22,10 @@ export type FileLimits = { fileBytes: number; requestBytes: number; filesPerRequ
 export type FileRoutesOptions = { queue: JobQueue; originals: Originals; db: Db; limits: FileLimits };
 
 /** A file received whole: where it waits, and what it is. */
-type Received = { incoming: string; file: FileReference };
+type Received = { incoming: string; file: FileReference; externalId: string | null };
 
 const FIELD_NAMES = new Set(['integrationId', 'sourceType', 'priority', 'externalId']);
+const SHARED_FIELDS = ['integrationId', 'sourceType', 'priority'] as const;
 
 /**
  * `POST /knowledge-bases/{id}/files`: documents as multipart/form-data, each streamed to disk
@@ -46,8 +47,8 @@ export const fileRoutes: FastifyPluginAsyncZod<FileRoutesOptions> = async (app, 
         summary: 'Upload files',
         description:
           `Takes documents (${SUPPORTED_FILE_EXTENSIONS.join(', ')}) as multipart/form-data, one or more parts named \`file\`; ` +
-          'optional fields `integrationId` (default `files`), `sourceType` (default `PAGE`), `priority`, and `externalId` once per file ' +
-          `(the n-th names the n-th file; default: the file name). Each file becomes one item. At most ${limits.filesPerRequest} files, ` +
+          'optional fields `integrationId` (default `files`), `sourceType` (default `PAGE`), `priority`, and an `externalId` field before a file part ' +
+          `to name that file (default: its file name). Each file becomes one item. At most ${limits.filesPerRequest} files, ` +
           `${limits.fileBytes} bytes each and ${limits.requestBytes} bytes together. Answers as POST /ingest/bulk.`,
         security: apiKeySecurity,
         consumes: ['multipart/form-data'],
@@ -65,16 +66,22 @@ export const fileRoutes: FastifyPluginAsyncZod<FileRoutesOptions> = async (app, 
       const fields: Record<string, string[]> = {};
       const problems: ErrorDetail[] = [];
       let requestBytes = 0;
+      // An externalId field names the file part that follows it.
+      let externalId: string | null = null;
+      let fileIndex = 0;
       try {
         const parts = request.parts({
           limits: { fileSize: limits.fileBytes, files: limits.filesPerRequest, fields: 1_000, fieldSize: 4_096 },
         });
         for await (const part of parts) {
           if (part.type === 'field') {
-            (fields[part.fieldname] ??= []).push(String(part.value));
+            if (part.fieldname === 'externalId') {
+              if (externalId !== null) problems.push({ path: 'externalId', message: 'two externalIds in a row: each names the file part after it' });
+              externalId = String(part.value);
+            } else (fields[part.fieldname] ??= []).push(String(part.value));
             continue;
           }
-          const index = received.length + problems.length;
+          const index = fileIndex++;
           const name = baseName(part.filename);
           const problem =
             part.fieldname !== 'file'
@@ -86,15 +93,19 @@ export const fileRoutes: FastifyPluginAsyncZod<FileRoutesOptions> = async (app, 
                   : !fileKindOf(name)
                     ? `"${name}" is not a kind of file LocalIQ reads (${SUPPORTED_FILE_EXTENSIONS.join(', ')})`
                     : null;
+          const named = externalId;
+          externalId = null;
           if (problem) {
             problems.push({ path: `file.${index}`, message: problem });
             part.file.resume();
             continue;
           }
+          const idProblem = pushedIdentifier().safeParse(named ?? name).error?.issues[0]?.message;
+          if (idProblem) problems.push({ path: `file.${index}.externalId`, message: idProblem });
           const incoming = originals.incomingPath();
           const sha = createHash('sha256');
           let bytes = 0;
-          received.push({ incoming, file: { sha256: '', name, bytes: 0 } });
+          received.push({ incoming, file: { sha256: '', name, bytes: 0 }, externalId: named });
           const counter = new Transform({
             transform(chunk: Buffer, _encoding, done) {
               bytes += chunk.length;
@@ -104,13 +115,8 @@ export const fileRoutes: FastifyPluginAsyncZod<FileRoutesOptions> = async (app, 
               done(null, chunk);
             },
           });
-          const handle = await fs.promises.open(incoming, 'wx', 0o600);
-          try {
-            await pipeline(part.file, counter, handle.createWriteStream({ autoClose: false }));
-            await handle.sync();
-          } finally {
-            await handle.close();
-          }
+          await pipeline(part.file, counter, fs.createWriteStream(incoming, { flags: 'wx', mode: 0o600 }));
+          await syncFile(incoming);
           if (bytes === 0) problems.push({ path: `file.${index}`, message: `"${name}" is empty` });
           received.at(-1)!.file = { sha256: sha.digest('hex'), name, bytes };
         }
@@ -118,16 +124,17 @@ export const fileRoutes: FastifyPluginAsyncZod<FileRoutesOptions> = async (app, 
         discard(received);
         throw asApiError(error, limits);
       }
+      if (externalId !== null) problems.push({ path: 'externalId', message: 'an externalId must come before the file part it names' });
       if (received.length + problems.length === 0) problems.push({ path: 'file', message: 'send at least one part named "file"' });
-      const options = parseFields(fields, received.length, problems);
+      const options = parseFields(fields, problems);
       if (problems.length > 0 || !options) {
         discard(received);
         throw new ApiError('invalid_body', 'The upload was refused; nothing of it was stored.', problems);
       }
 
-      const items = received.map(({ incoming, file }, i) => {
+      const items = received.map(({ incoming, file, externalId: id }) => {
         originals.adopt(incoming, file.sha256);
-        return fileItem(knowledgeBaseId, options, file, options.externalId[i] ?? file.name);
+        return fileItem(knowledgeBaseId, options, file, id ?? file.name);
       });
       try {
         return await queueBulk(queue, items, request.apiKey!.id);
@@ -143,6 +150,16 @@ export const fileRoutes: FastifyPluginAsyncZod<FileRoutesOptions> = async (app, 
 /** The name of the file without any folders a client put in it (both separators). */
 function baseName(filename: string | undefined): string {
   return (filename ?? '').split(/[\\/]/).pop()!.trim();
+}
+
+/** On disk before it is acknowledged, as a pushed item is. */
+async function syncFile(file: string): Promise<void> {
+  const handle = await fs.promises.open(file, 'r+');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
 }
 
 function discard(received: Received[]): void {
@@ -175,22 +192,13 @@ function asApiError(error: unknown, limits: FileLimits): unknown {
   return error;
 }
 
-/** The form fields, checked; problems are added to the list (null when there are any). */
-function parseFields(fields: Record<string, string[]>, fileCount: number, problems: ErrorDetail[]) {
+/** The fields shared by every file of the request, checked; problems are added to the list (null when there are any). */
+function parseFields(fields: Record<string, string[]>, problems: ErrorDetail[]) {
   for (const name of Object.keys(fields)) {
     if (!FIELD_NAMES.has(name)) problems.push({ path: name, message: `unknown field; the fields are ${[...FIELD_NAMES].join(', ')}` });
-    else if (name !== 'externalId' && fields[name]!.length > 1) problems.push({ path: name, message: 'given more than once' });
+    else if (fields[name]!.length > 1) problems.push({ path: name, message: 'given more than once' });
   }
-  const externalIds = fields.externalId ?? [];
-  if (externalIds.length > fileCount) {
-    problems.push({ path: 'externalId', message: `${externalIds.length} externalIds for ${fileCount} files` });
-  }
-  const parsed = fileUploadFieldsSchema.safeParse({
-    integrationId: fields.integrationId?.[0],
-    sourceType: fields.sourceType?.[0],
-    priority: fields.priority?.[0],
-    externalId: externalIds,
-  });
+  const parsed = fileUploadFieldsSchema.safeParse(Object.fromEntries(SHARED_FIELDS.map((name) => [name, fields[name]?.[0]])));
   if (!parsed.success) {
     for (const issue of parsed.error.issues) problems.push({ path: issue.path.join('.'), message: issue.message });
     return null;

@@ -12,7 +12,7 @@ export async function extractPdf(bytes: Uint8Array): Promise<ExtractedDocument> 
   let pdf: Awaited<ReturnType<typeof getDocumentProxy>>;
   try {
     // No font faces, no eval: text only, and nothing in the file gets to run code.
-    pdf = await getDocumentProxy(bytes, { isEvalSupported: false, disableFontFace: true, stopAtErrors: false });
+    pdf = await getDocumentProxy(bytes, { isEvalSupported: false, disableFontFace: true, stopAtErrors: false, verbosity: 0 });
   } catch (error) {
     throw pdfError(error);
   }

@@ -1,0 +1,177 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { api, startPipelineServer, waitForIdle } from '../helpers/pipeline-app.ts';
+import { docxFile, pathologicalPdf, pdfFile, scannedPdf, zipBombDocx } from '../helpers/document-fixtures.ts';
+
+type Server = Awaited<ReturnType<typeof startPipelineServer>>;
+type Upload = { name: string; bytes: Buffer | string; externalId?: string };
+
+/** POST /knowledge-bases/{kb}/files as real multipart/form-data (fetch's FormData). */
+async function upload(server: Server, kb: string, files: Upload[], fields: Record<string, string> = {}) {
+  const form = new FormData();
+  for (const [name, value] of Object.entries(fields)) form.append(name, value);
+  for (const file of files) {
+    if (file.externalId) form.append('externalId', file.externalId);
+    form.append('file', new Blob([typeof file.bytes === 'string' ? file.bytes : new Uint8Array(file.bytes)]), file.name);
+  }
+  const res = await fetch(`${server.url}/knowledge-bases/${kb}/files`, { method: 'POST', headers: { 'x-api-key': server.key }, body: form });
+  return { status: res.status, body: (await res.json()) as any };
+}
+
+const originalsIn = (dataDir: string) =>
+  fs.existsSync(path.join(dataDir, 'originals'))
+    ? fs.readdirSync(path.join(dataDir, 'originals'), { recursive: true, encoding: 'utf8' }).filter((f) => /[0-9a-f]{64}$/.test(f))
+    : [];
+
+const PRICE_PAGES = [
+  ['Our catalogue lists every product we sell in the shop.', 'Prices include VAT and are valid for the whole season.'],
+  ['The alpine rain jacket costs 189 euros and has taped seams.', 'Hiking boots with a waterproof membrane cost 149 euros.'],
+  ['Delivery within Germany is free for orders above 50 euros.', 'Parcels to Austria cost 9 euros.'],
+  ['Gift cards are sold in steps of 25 euros and never expire.'],
+];
+
+describe('files as knowledge: upload, extraction, citations (real HTTP, real pipeline)', () => {
+  let server: Server;
+  before(async () => {
+    server = await startPipelineServer({ extraction: { timeoutMs: 8_000, memoryMb: 512 } });
+  });
+  after(() => server.stop());
+
+  const job = async (jobId: string) => (await api(server, 'GET', `/jobs/${jobId}?knowledgeBaseId=docs`)).body;
+
+  it('a PDF, a Word document, Markdown, HTML and text become items with their pages and headings', async () => {
+    const answer = await upload(server, 'docs', [
+      { name: 'price-list.pdf', bytes: await pdfFile(PRICE_PAGES, { title: 'Price list 2026' }) },
+      {
+        name: 'policy.docx',
+        bytes: await docxFile(
+          [
+            { heading: 1, text: 'Returns' },
+            { text: 'You may return any product within 30 days of delivery.' },
+            { heading: 2, text: 'Damaged goods' },
+            { text: 'Damaged goods are replaced free of charge; send us a photo of the damage first.' },
+            { heading: 1, text: 'Warranty' },
+            { text: 'Every jacket carries a two-year warranty.' },
+          ],
+          'Customer policy',
+        ),
+      },
+      { name: 'care.md', bytes: '# Care guide\n\nWash jackets at 30 degrees.\n\n## Boots\n\nClean the boots with a soft **brush** and let them dry slowly.\n' },
+      { name: 'faq.html', bytes: '<html><head><title>Shop FAQ</title></head><body><h1>FAQ</h1><h2>Opening hours</h2><p>The store opens at nine on weekdays.</p></body></html>' },
+      { name: 'notes.txt', bytes: 'The warehouse is closed on public holidays.', externalId: 'warehouse-notes' },
+    ]);
+    assert.equal(answer.status, 200, JSON.stringify(answer.body));
+    assert.equal(answer.body.status, 'queued');
+    assert.equal(answer.body.jobCount, 5);
+    assert.match(answer.body.estimatedTime, /^\d+s$/);
+    assert.deepEqual(answer.body.jobIds, ['files-price-list.pdf', 'files-policy.docx', 'files-care.md', 'files-faq.html', 'files-warehouse-notes']);
+    await waitForIdle(server);
+    for (const jobId of answer.body.jobIds) assert.equal((await job(jobId)).status, 'succeeded', jobId);
+
+    const pdf = (await api(server, 'GET', '/knowledge-bases/docs/items/files/price-list.pdf')).body;
+    assert.equal(pdf.title, 'Price list 2026', 'the PDF\'s own title');
+    assert.equal(pdf.sourceType, 'PAGE');
+    assert.deepEqual([...new Set(pdf.chunks.map((c: any) => c.page))], [1, 2, 3, 4], 'each page its own chunks, numbered');
+    const jacket = pdf.chunks.find((c: any) => c.text.includes('alpine rain jacket'));
+    assert.equal(jacket.page, 2);
+    assert.match(pdf.text, /Gift cards are sold in steps of 25 euros/);
+
+    const docx = (await api(server, 'GET', '/knowledge-bases/docs/items/files/policy.docx')).body;
+    assert.equal(docx.title, 'Customer policy');
+    const damaged = docx.chunks.find((c: any) => c.text.includes('photo of the damage'));
+    assert.equal(damaged.section, 'Returns › Damaged goods');
+    assert.ok(!damaged.text.includes('30 days'), 'a heading is a chunk boundary');
+    assert.equal(docx.chunks.find((c: any) => c.text.includes('two-year')).section, 'Warranty');
+
+    const md = (await api(server, 'GET', '/knowledge-bases/docs/items/files/care.md')).body;
+    assert.equal(md.title, 'Care guide');
+    const boots = md.chunks.find((c: any) => c.text.includes('soft brush'));
+    assert.equal(boots.section, 'Care guide › Boots');
+    assert.ok(!boots.text.includes('**'), 'Markdown markup is not part of the text');
+
+    const html = (await api(server, 'GET', '/knowledge-bases/docs/items/files/faq.html')).body;
+    assert.equal(html.title, 'Shop FAQ');
+    assert.equal(html.chunks[0].section, 'FAQ › Opening hours');
+
+    const txt = (await api(server, 'GET', '/knowledge-bases/docs/items/files/warehouse-notes')).body;
+    assert.equal(txt.title, 'notes.txt', 'no title of its own: the file name');
+  });
+
+  it('search passages and the assistant\'s citations say the page or the headings', async () => {
+    const search = await api(server, 'POST', '/knowledge-bases/docs/search', { query: 'alpine rain jacket price', mode: 'keyword' });
+    const hit = search.body.results.find((r: any) => r.externalId === 'price-list.pdf');
+    assert.equal(hit.passages[0].page, 2);
+
+    const ask = await api(server, 'POST', '/knowledge-bases/docs/ask', { question: 'How much does the alpine rain jacket cost?' });
+    assert.equal(ask.status, 200);
+    const cited = ask.body.citations.find((c: any) => c.externalId === 'price-list.pdf');
+    assert.ok(cited, JSON.stringify(ask.body));
+    assert.equal(cited.page, 2);
+    assert.match(ask.body.answer, /189/);
+
+    const damaged = await api(server, 'POST', '/knowledge-bases/docs/ask', { question: 'What do I do with damaged goods?' });
+    const citation = damaged.body.citations.find((c: any) => c.externalId === 'policy.docx');
+    assert.equal(citation?.section, 'Returns › Damaged goods', JSON.stringify(damaged.body.citations));
+  });
+
+  it('the same file uploaded again is skipped by its hash; the original is kept once', async () => {
+    const kept = originalsIn(server.dataDir).length;
+    const again = await upload(server, 'docs', [{ name: 'price-list.pdf', bytes: await pdfFile(PRICE_PAGES, { title: 'Price list 2026' }) }]);
+    assert.equal(again.status, 200);
+    assert.deepEqual(again.body.jobIds, ['files-price-list.pdf']);
+    assert.equal((await job('files-price-list.pdf')).status, 'skipped', 'identical bytes: settled as skipped by hash');
+    assert.equal(originalsIn(server.dataDir).length, kept, 'stored once');
+  });
+
+  it('bad and hostile files end failed with a reason, and the worker goes on with other files', async () => {
+    const pdf = await pdfFile([['A perfectly ordinary page about umbrellas.']]);
+    const docx = await docxFile([{ heading: 1, text: 'Umbrellas' }, { text: 'Umbrellas are sold at the entrance.' }]);
+    const cases: Array<[Upload, RegExp]> = [
+      [{ name: 'scan.pdf', bytes: await scannedPdf() }, /no(ne of its \d+ page\(s\) has a)? text layer.*needs OCR/],
+      [{ name: 'locked.pdf', bytes: await pdfFile([['Secret']], { userPassword: 'pw' }) }, /password-protected/],
+      [{ name: 'corrupt.pdf', bytes: Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.alloc(4000, 0x37)]) }, /damaged or cut short/],
+      [{ name: 'truncated.pdf', bytes: pdf.subarray(0, Math.floor(pdf.length / 2)) }, /damaged or cut short/],
+      [{ name: 'truncated.docx', bytes: docx.subarray(0, docx.length - 200) }, /damaged or cut short/],
+      [{ name: 'renamed.pdf', bytes: 'plain words, not a PDF' }, /name says it is a PDF, but its content is text/],
+      [{ name: 'renamed.docx', bytes: pdf }, /name says it is a Word document, but its content is a PDF/],
+      [{ name: 'bomb.docx', bytes: await zipBombDocx(210_000_000, false) }, /unpacks to more than 200 MB/],
+      [{ name: 'slow.pdf', bytes: pathologicalPdf(2_000_000) }, /took longer than 8 s/],
+    ];
+    const good = { name: 'umbrellas.docx', bytes: docx };
+    const answer = await upload(server, 'hostile', [...cases.map(([file]) => file), good]);
+    assert.equal(answer.status, 200, JSON.stringify(answer.body));
+    await waitForIdle(server, 120_000);
+    for (const [file, reason] of cases) {
+      const found = (await api(server, 'GET', `/jobs/files-${file.name}?knowledgeBaseId=hostile`)).body;
+      assert.equal(found.status, 'failed', `${file.name}: ${JSON.stringify(found)}`);
+      assert.equal(found.attempts, 1, `${file.name}: a file fault is not tried again`);
+      assert.match(found.errors.at(-1).message, reason, file.name);
+      assert.ok(found.errors.at(-1).message.startsWith(`${file.name}: `), 'the reason names the file');
+    }
+    assert.equal((await api(server, 'GET', '/jobs/files-umbrellas.docx?knowledgeBaseId=hostile')).body.status, 'succeeded');
+    // The worker still serves: a file uploaded afterwards is indexed.
+    const later = await upload(server, 'hostile', [{ name: 'later.txt', bytes: 'Umbrellas can be returned too.' }]);
+    assert.equal(later.status, 200);
+    await waitForIdle(server);
+    assert.equal((await api(server, 'GET', '/jobs/files-later.txt?knowledgeBaseId=hostile')).body.status, 'succeeded');
+  });
+
+  it('deleting an item deletes its original once no other item uses it', async () => {
+    const bytes = Buffer.from('A file shared by two items: the loyalty card gives 5 percent off.');
+    const answer = await upload(server, 'shared', [
+      { name: 'loyalty.txt', bytes, externalId: 'one' },
+      { name: 'loyalty.txt', bytes, externalId: 'two' },
+    ]);
+    assert.equal(answer.status, 200);
+    await waitForIdle(server);
+    const sha = (await import('node:crypto')).createHash('sha256').update(bytes).digest('hex');
+    const file = path.join(server.dataDir, 'originals', sha.slice(0, 2), sha);
+    assert.ok(fs.existsSync(file), 'kept, content-addressed');
+    assert.equal((await api(server, 'DELETE', '/items/shared/files/one')).status, 200);
+    assert.ok(fs.existsSync(file), 'the other item still uses it');
+    assert.equal((await api(server, 'DELETE', '/items/shared/files/two')).status, 200);
+    assert.ok(!fs.existsSync(file), 'gone with the last item that used it');
+  });
+});
