@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { api, startPipelineServer, waitForIdle } from '../helpers/pipeline-app.ts';
+import { createTestApp } from '../helpers/test-app.ts';
 import { docxFile, pathologicalPdf, pdfFile, scannedPdf, zipBombDocx } from '../helpers/document-fixtures.ts';
 
 type Server = Awaited<ReturnType<typeof startPipelineServer>>;
@@ -173,5 +174,118 @@ describe('files as knowledge: upload, extraction, citations (real HTTP, real pip
     assert.ok(fs.existsSync(file), 'the other item still uses it');
     assert.equal((await api(server, 'DELETE', '/items/shared/files/two')).status, 200);
     assert.ok(!fs.existsSync(file), 'gone with the last item that used it');
+  });
+});
+
+describe('files upload limits and refusals (real HTTP)', () => {
+  let testApp: Awaited<ReturnType<typeof createTestApp>>;
+  let url: string;
+  let key: string;
+  before(async () => {
+    testApp = await createTestApp({ fileLimits: { fileBytes: 1_000, requestBytes: 2_500, filesPerRequest: 3 } });
+    await testApp.app.listen({ port: 0, host: '127.0.0.1' });
+    url = `http://127.0.0.1:${(testApp.app.server.address() as { port: number }).port}`;
+    key = testApp.key();
+  });
+  after(() => testApp.close());
+
+  const send = async (files: Upload[], fields: Record<string, string> = {}, apiKey = key) => {
+    const form = new FormData();
+    for (const [name, value] of Object.entries(fields)) form.append(name, value);
+    for (const file of files) form.append('file', new Blob([file.bytes as string]), file.name);
+    const res = await fetch(`${url}/knowledge-bases/kb/files`, { method: 'POST', headers: { 'x-api-key': apiKey }, body: form });
+    return { status: res.status, body: (await res.json()) as any };
+  };
+  const nothingKept = () => {
+    assert.deepEqual(originalsIn(testApp.dataDir), [], 'no original kept');
+    const incoming = path.join(testApp.dataDir, 'originals', '.incoming');
+    assert.deepEqual(fs.existsSync(incoming) ? fs.readdirSync(incoming) : [], [], 'no partial upload left');
+    assert.equal(testApp.services.jobs.countByStatus().queued, 0, 'nothing queued');
+  };
+  const text = (n: number) => 'x'.repeat(n);
+
+  it('a file over the per-file limit: 413 in the error shape, nothing kept', async () => {
+    const answer = await send([{ name: 'a.txt', bytes: text(500) }, { name: 'big.txt', bytes: text(1_001) }]);
+    assert.equal(answer.status, 413);
+    assert.equal(answer.body.code, 'payload_too_large');
+    assert.match(answer.body.message, /at most 1000 bytes/);
+    assert.match(answer.body.requestId, /^req_/);
+    nothingKept();
+  });
+
+  it('files together over the per-request limit: 413, nothing kept', async () => {
+    const answer = await send([{ name: 'a.txt', bytes: text(900) }, { name: 'b.txt', bytes: text(900) }, { name: 'c.txt', bytes: text(900) }]);
+    assert.equal(answer.status, 413);
+    assert.match(answer.body.message, /at most 2500 bytes together/);
+    nothingKept();
+  });
+
+  it('more files than a request takes: 400 too_many_items', async () => {
+    const answer = await send(['a', 'b', 'c', 'd'].map((n) => ({ name: `${n}.txt`, bytes: 'hello' })));
+    assert.equal(answer.status, 400);
+    assert.equal(answer.body.code, 'too_many_items');
+    assert.match(answer.body.message, /at most 3 files/);
+    nothingKept();
+  });
+
+  it('an unsupported kind of file, an empty file, an unknown field: 400 with each problem, nothing queued', async () => {
+    const answer = await send(
+      [{ name: 'ok.txt', bytes: 'hello' }, { name: 'setup.exe', bytes: 'MZ' }, { name: 'empty.md', bytes: '' }],
+      { color: 'blue', sourceType: 'RECIPE' },
+    );
+    assert.equal(answer.status, 400);
+    assert.equal(answer.body.code, 'invalid_body');
+    const details = Object.fromEntries(answer.body.details.map((d: any) => [d.path, d.message]));
+    assert.match(details['file.1'], /"setup.exe" is not a kind of file LocalIQ reads/);
+    assert.match(details['file.2'], /"empty.md" is empty/);
+    assert.match(details.color, /unknown field/);
+    assert.ok(details.sourceType, 'the source type is checked');
+    nothingKept();
+  });
+
+  it('no file, or a JSON body: refused', async () => {
+    const none = await send([], { integrationId: 'x' });
+    assert.equal(none.status, 400);
+    assert.match(none.body.details[0].message, /at least one part named "file"/);
+    const json = await fetch(`${url}/knowledge-bases/kb/files`, {
+      method: 'POST',
+      headers: { 'x-api-key': key, 'content-type': 'application/json' },
+      body: '{}',
+    });
+    assert.equal(json.status, 415);
+    assert.match(((await json.json()) as any).message, /multipart\/form-data/);
+  });
+
+  it('needs iq:import, and a key restricted to other knowledge bases is refused', async () => {
+    const reader = testApp.key({ scopes: ['iq:read'] });
+    const refused = await send([{ name: 'a.txt', bytes: 'hello' }], {}, reader);
+    assert.equal(refused.status, 403);
+    assert.equal(refused.body.code, 'insufficient_scope');
+    const other = testApp.key({ scopes: ['iq:import'], knowledgeBaseIds: ['elsewhere'] });
+    const forbidden = await send([{ name: 'a.txt', bytes: 'hello' }], {}, other);
+    assert.equal(forbidden.status, 403);
+    assert.equal(forbidden.body.code, 'knowledge_base_forbidden');
+    nothingKept();
+  });
+
+  it('fields apply to every file; an externalId names the file after it', async () => {
+    const form = new FormData();
+    form.append('integrationId', 'manuals');
+    form.append('sourceType', 'ARTICLE');
+    form.append('priority', 'high');
+    form.append('externalId', 'first');
+    form.append('file', new Blob(['one']), 'one.txt');
+    form.append('file', new Blob(['two']), 'sub/dir/two.txt');
+    const res = await fetch(`${url}/knowledge-bases/kb/files`, { method: 'POST', headers: { 'x-api-key': key }, body: form });
+    const body = (await res.json()) as any;
+    assert.equal(res.status, 200, JSON.stringify(body));
+    assert.deepEqual(body.jobIds, ['manuals-first', 'manuals-two.txt'], 'folders in a file name are dropped');
+    const job = testApp.services.queue.find('manuals-first', { knowledgeBaseId: 'kb' }, null);
+    assert.equal(job.found, 'one');
+    if (job.found === 'one') {
+      assert.equal(job.job.sourceType, 'ARTICLE');
+      assert.equal(job.job.priority, 'high');
+    }
+    assert.equal(originalsIn(testApp.dataDir).length, 2);
   });
 });
