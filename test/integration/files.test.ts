@@ -4,6 +4,9 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { api, startPipelineServer, waitForIdle } from '../helpers/pipeline-app.ts';
 import { createTestApp } from '../helpers/test-app.ts';
+import { tempDataDir } from '../helpers/temp-data.ts';
+import { backupDatabase, replaceDatabase } from '../../server/storage/backup.ts';
+import { openDatabase } from '../../server/storage/db.ts';
 import { docxFile, pathologicalPdf, pdfFile, scannedPdf, zipBombDocx } from '../helpers/document-fixtures.ts';
 
 type Server = Awaited<ReturnType<typeof startPipelineServer>>;
@@ -157,6 +160,29 @@ describe('files as knowledge: upload, extraction, citations (real HTTP, real pip
     assert.equal(later.status, 200);
     await waitForIdle(server);
     assert.equal((await api(server, 'GET', '/jobs/files-later.txt?knowledgeBaseId=hostile')).body.status, 'succeeded');
+  });
+
+  it('a backup holds the originals, and a restore puts them back in the data folder', async () => {
+    const target = path.join(tempDataDir(), 'with-files.db');
+    const result = backupDatabase(server.dataDir, target);
+    const kept = originalsIn(server.dataDir);
+    assert.ok(kept.length >= 5, 'the files uploaded above are kept');
+    assert.ok(result.originals >= 5 && result.originals <= kept.length, `${result.originals} originals in the backup`);
+    const elsewhere = tempDataDir();
+    replaceDatabase(elsewhere, target);
+    const restored = originalsIn(elsewhere);
+    assert.equal(restored.length, result.originals);
+    for (const name of restored) {
+      assert.deepEqual(fs.readFileSync(path.join(elsewhere, 'originals', name)), fs.readFileSync(path.join(server.dataDir, 'originals', name)));
+    }
+    const db = openDatabase(elsewhere);
+    try {
+      assert.equal(db.prepare<[], { n: number }>("SELECT count(*) AS n FROM sqlite_schema WHERE name = 'backup_originals'").get()!.n, 0, 'not left in the database');
+      const pdf = db.prepare<[], { original_sha256: string }>("SELECT original_sha256 FROM items WHERE external_id = 'price-list.pdf'").get()!;
+      assert.ok(fs.existsSync(path.join(elsewhere, 'originals', pdf.original_sha256.slice(0, 2), pdf.original_sha256)));
+    } finally {
+      db.close();
+    }
   });
 
   it('deleting an item deletes its original once no other item uses it', async () => {
