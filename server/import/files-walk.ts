@@ -59,5 +59,8 @@ function consider(file: string, externalId: string, stat: fs.Stats, walk: Walk, 
 export function skippedSummary(skipped: Skipped[]): string {
   const byReason = new Map<string, number>();
   for (const { reason } of skipped) byReason.set(reason, (byReason.get(reason) ?? 0) + 1);
-  return [...byReason].map(([reason, n]) => `${n} ${reason}`).join('; ');
+  return [...byReason]
+    .sort(([a, m], [b, n]) => n - m || a.localeCompare(b))
+    .map(([reason, n]) => `${n} ${reason}`)
+    .join('; ');
 }
