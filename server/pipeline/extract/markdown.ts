@@ -1,16 +1,20 @@
 import type { Nodes, Root, RootContent } from 'mdast';
 import { fromMarkdown } from 'mdast-util-from-markdown';
+import { gfmTableFromMarkdown } from 'mdast-util-gfm-table';
+import { gfmTable } from 'micromark-extension-gfm-table';
 import { cleanLine, cleanText } from '../text/clean-text.ts';
 import type { DocumentSection, ExtractedDocument } from './document.ts';
 import { HeadingPath } from './heading-path.ts';
 
 /**
- * Markdown through a CommonMark parser (mdast-util-from-markdown, on micromark): sections at its
+ * Markdown through a CommonMark parser (mdast-util-from-markdown, on micromark, with GitHub's
+ * table extension): sections at its
  * headings, each block as a paragraph of plain text (no markup characters left to be searched or
  * quoted). The title is the first first-level heading.
  */
 export function extractMarkdown(markdown: string): ExtractedDocument {
-  const tree: Root = fromMarkdown(markdown);
+  // GitHub's tables too: price lists and specifications in Markdown are mostly tables.
+  const tree: Root = fromMarkdown(markdown, { extensions: [gfmTable()], mdastExtensions: [gfmTableFromMarkdown()] });
   const sections: DocumentSection[] = [];
   const path = new HeadingPath();
   let title: string | null = null;
