@@ -7,6 +7,8 @@ import { createTestApp } from '../helpers/test-app.ts';
 import { tempDataDir } from '../helpers/temp-data.ts';
 import { backupDatabase, replaceDatabase } from '../../server/storage/backup.ts';
 import { openDatabase } from '../../server/storage/db.ts';
+import { FileExtractor } from '../../server/pipeline/extract/extractor.ts';
+import { ExtractionError } from '../../server/pipeline/extract/document.ts';
 import { docxFile, pathologicalPdf, pdfFile, scannedPdf, zipBombDocx } from '../helpers/document-fixtures.ts';
 
 type Server = Awaited<ReturnType<typeof startPipelineServer>>;
@@ -315,3 +317,24 @@ describe('files upload limits and refusals (real HTTP)', () => {
     assert.equal(originalsIn(testApp.dataDir).length, 2);
   });
 });
+
+describe('the extraction thread\'s memory cap', () => {
+  it('a file that needs more memory than the cap ends its thread with the reason; the next file gets a fresh one', async () => {
+    const folder = tempDataDir();
+    fs.writeFileSync(path.join(folder, 'hungry.pdf'), pathologicalPdf(1_000_000));
+    fs.writeFileSync(path.join(folder, 'ok.pdf'), await pdfFile([['A small ordinary page.']]));
+    const extractor = new FileExtractor({ timeoutMs: 300_000, memoryMb: 64 });
+    try {
+      await assert.rejects(extractor.extract(path.join(folder, 'hungry.pdf'), 'pdf'), (error: Error) => {
+        assert.ok(error instanceof ExtractionError, error.message);
+        assert.match(error.message, /needed more than 64 MB of memory/);
+        return true;
+      });
+      const next = await extractor.extract(path.join(folder, 'ok.pdf'), 'pdf');
+      assert.equal(next.sections[0]!.text, 'A small ordinary page.');
+    } finally {
+      await extractor.close();
+    }
+  });
+});
+
