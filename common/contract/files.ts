@@ -62,14 +62,3 @@ export type FileReference = {
   name: string;
   bytes: number;
 };
-
-/** The form as the OpenAPI document shows it (multipart is read part by part, not validated whole). */
-export const fileUploadFormSchema = z
-  .object({
-    file: z.array(z.string()).describe('One or more files (binary parts named `file`).'),
-    integrationId: z.string().optional(),
-    externalId: z.array(z.string()).optional().describe('Before a file part: the externalId of that file (default: its file name).'),
-    sourceType: sourceTypeSchema.optional(),
-    priority: z.enum(PRIORITIES).optional(),
-  })
-  .meta({ id: 'FileUpload' });
