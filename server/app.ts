@@ -31,6 +31,9 @@ import { registerJsonBodyParser } from './http/json-body.ts';
 import { RateLimiter } from './http/rate-limiter.ts';
 import { ingestRoutes } from './http/routes/ingest.ts';
 import { itemWriteRoutes } from './http/routes/items.ts';
+import { fileRoutes } from './http/routes/files.ts';
+import { FILE_LIMITS } from '../common/contract/files.ts';
+import type { Originals } from './storage/originals.ts';
 import { jobRoutes } from './http/routes/jobs.ts';
 import { knowledgeRoutes } from './http/routes/knowledge.ts';
 import { articleRoutes } from './http/routes/articles.ts';
@@ -60,10 +63,11 @@ export const nextRequestId = () => `${REQUEST_ID_PREFIX}${(++requestCounter).toS
 
 export type AppDeps = {
   config: Pick<Config, 'bodyLimitBytes' | 'bulkLimit' | 'rateLimit' | 'logLevel' | 'logFormat' | 'bodyTimeoutMs'> &
-    Partial<Pick<Config, 'dataDir' | 'host' | 'port' | 'workers' | 'desktopSignInToken' | 'trustedProxies' | 'publicListener'>>;
+    Partial<Pick<Config, 'dataDir' | 'host' | 'port' | 'workers' | 'desktopSignInToken' | 'trustedProxies' | 'publicListener' | 'fileLimits'>>;
   keys: ApiKeyService;
   queue: JobQueue;
   items: ItemRepo;
+  originals: Originals;
   reader: ItemReadRepo;
   jobs: JobRepo;
   search: SearchService;
@@ -145,6 +149,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(fastifySwaggerUi, { routePrefix: '/docs' });
 
   await app.register(ingestRoutes, { queue: deps.queue, bulkLimit: deps.config.bulkLimit });
+  await app.register(fileRoutes, {
+    queue: deps.queue,
+    originals: deps.originals,
+    db: deps.db,
+    limits: deps.config.fileLimits ?? FILE_LIMITS,
+  });
   await app.register(jobRoutes, { queue: deps.queue });
   await app.register(itemWriteRoutes, { items: deps.items });
   await app.register(knowledgeRoutes, { reader: deps.reader, jobs: deps.jobs, search: deps.search });

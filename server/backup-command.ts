@@ -22,7 +22,7 @@ function count(n: number, one: string, many = `${one}s`): string {
 }
 
 function describe(c: BackupContents): string {
-  return `schema ${c.schemaVersion}, ${count(c.items, 'item')}, ${count(c.chunks, 'chunk')}, ${count(c.jobs, 'job')}, ${count(c.apiKeys, 'API key')}`;
+  return `schema ${c.schemaVersion}, ${count(c.items, 'item')}, ${count(c.chunks, 'chunk')}, ${count(c.jobs, 'job')}, ${count(c.apiKeys, 'API key')}, ${count(c.originals, 'uploaded file')}`;
 }
 
 export async function backupCommand(args: string[], usageError: (message: string) => Error): Promise<number> {

@@ -13,6 +13,7 @@ import { displayPrefix } from './domain/api-keys.ts';
 import { BACKUP_USAGE, backupCommand, restoreCommand } from './backup-command.ts';
 import { IMPORT_USAGE, importCommand } from './import/import-command.ts';
 import { SYNONYMS_USAGE, synonymsCommand } from './synonyms-command.ts';
+import { FILES_USAGE, filesCommand } from './import/files-command.ts';
 import { USERS_USAGE, usersCommand } from './users-command.ts';
 import { configuredWidgetBaseUrl, WIDGETS_USAGE, widgetsCommand } from './widgets-command.ts';
 
@@ -27,6 +28,7 @@ const USAGE = `Usage: localiq <command>
   jobs [--status s] [--knowledge-base kb] [--limit n] [--json]
                                           list jobs, newest first
 ${IMPORT_USAGE}
+${FILES_USAGE}
 ${USERS_USAGE}
 ${WIDGETS_USAGE}
 ${SYNONYMS_USAGE}
@@ -267,6 +269,8 @@ export async function main(argv: string[]): Promise<number> {
         return await synonymsCommand(rest, withServices, (message) => new UsageError(message));
       case 'import':
         return await importCommand(rest, (message) => new UsageError(message));
+      case 'files':
+        return await filesCommand(rest, (message) => new UsageError(message));
       case 'backup':
         return await backupCommand(rest, (message) => new UsageError(message));
       case 'restore':

@@ -1,6 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
+import { FILE_LIMITS } from '../common/contract/files.ts';
 import { LIMITS } from '../common/contract/limits.ts';
 import type { EmbedderConfig } from './embedders/index.ts';
 import { type LogFormat, resolveLogFormat } from './logging.ts';
@@ -27,6 +28,13 @@ const envSchema = z.object({
   LOCALIQ_SECRET_STORE: z.enum(['auto', 'keychain', 'file']).default('auto'),
   LOCALIQ_BODY_LIMIT_BYTES: positiveInt.default(LIMITS.defaultBodyBytes),
   LOCALIQ_BULK_LIMIT: positiveInt.default(LIMITS.defaultBulkItems),
+  /** Uploaded files (POST /knowledge-bases/{id}/files): bytes per file, per request, files per request. */
+  LOCALIQ_FILE_MAX_BYTES: positiveInt.default(FILE_LIMITS.fileBytes),
+  LOCALIQ_FILES_MAX_REQUEST_BYTES: positiveInt.default(FILE_LIMITS.requestBytes),
+  LOCALIQ_FILES_PER_REQUEST: positiveInt.default(FILE_LIMITS.filesPerRequest),
+  /** Longest a file's text extraction may take, and the memory its thread may use, before the job fails. */
+  LOCALIQ_EXTRACT_TIMEOUT_MS: wholeNumber().pipe(z.number().min(100).max(3_600_000)).default(120_000),
+  LOCALIQ_EXTRACT_MEMORY_MB: wholeNumber().pipe(z.number().min(64).max(16_384)).default(512),
   LOCALIQ_BODY_TIMEOUT_MS: wholeNumber().pipe(z.number().min(1_000).max(3_600_000)).default(60_000),
   /** Requests per second each API key may make on average, and the burst it may spend at once. */
   LOCALIQ_RATE_LIMIT_PER_SECOND: positiveInt.default(100),
@@ -69,6 +77,10 @@ export type Config = {
   bulkLimit: number;
   /** Longest time a request body may take to arrive, from its first byte to its last. */
   bodyTimeoutMs: number;
+  /** Upload limits of POST /knowledge-bases/{id}/files. */
+  fileLimits: { fileBytes: number; requestBytes: number; filesPerRequest: number };
+  /** What one file's extraction may cost before its job fails (server/pipeline/extract/). */
+  extraction: { timeoutMs: number; memoryMb: number };
   rateLimit: { perSecond: number; burst: number };
   maxAttempts: number;
   /** Days a finished job is kept once a newer job of its item exists; 0 keeps every job. */
@@ -110,6 +122,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     bodyLimitBytes: e.LOCALIQ_BODY_LIMIT_BYTES,
     bulkLimit: e.LOCALIQ_BULK_LIMIT,
     bodyTimeoutMs: e.LOCALIQ_BODY_TIMEOUT_MS,
+    fileLimits: {
+      fileBytes: e.LOCALIQ_FILE_MAX_BYTES,
+      requestBytes: e.LOCALIQ_FILES_MAX_REQUEST_BYTES,
+      filesPerRequest: e.LOCALIQ_FILES_PER_REQUEST,
+    },
+    extraction: { timeoutMs: e.LOCALIQ_EXTRACT_TIMEOUT_MS, memoryMb: e.LOCALIQ_EXTRACT_MEMORY_MB },
     rateLimit: { perSecond: e.LOCALIQ_RATE_LIMIT_PER_SECOND, burst: e.LOCALIQ_RATE_LIMIT_BURST },
     maxAttempts: e.LOCALIQ_MAX_ATTEMPTS,
     jobHistoryDays: e.LOCALIQ_JOB_HISTORY_DAYS,

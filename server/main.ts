@@ -36,6 +36,8 @@ export async function startServer(config: Config, logs: Logs = createLogs(config
     lock.release();
     throw error;
   }
+  // Uploads the last run was receiving when it stopped: none was acknowledged, so none is kept.
+  services.originals.clearIncoming();
   let pipeline: Pipeline | null = null;
   let app: FastifyInstance | null = null;
   let publicApp: FastifyInstance | null = null;

@@ -17,6 +17,7 @@ import { ApiKeyRepo } from './storage/api-key-repo.ts';
 import { type Db, openDatabase } from './storage/db.ts';
 import { IngestWriter } from './storage/ingest-writer.ts';
 import { ItemRepo } from './storage/item-repo.ts';
+import { Originals } from './storage/originals.ts';
 import { JobRepo } from './storage/jobs/job-repo.ts';
 import { SettingsRepo } from './storage/settings-repo.ts';
 import { backupInThread } from './storage/backup.ts';
@@ -49,6 +50,8 @@ export type Services = {
   queue: JobQueue;
   jobs: JobRepo;
   items: ItemRepo;
+  /** Uploaded files as they were sent (files as knowledge), in the data folder. */
+  originals: Originals;
   throughput: ThroughputMeter;
   embedding: EmbeddingModel;
   queryEmbedder: QueryEmbedder;
@@ -129,13 +132,15 @@ export async function openServices(
     backups.label();
     const visitorRepo = new VisitorRepo(db);
     const visitorConversations = new VisitorConversations(visitorRepo, settings);
+    const originals = new Originals(config.dataDir);
     return {
       db,
       secretStore: secret.store,
       keys: new ApiKeyService(new ApiKeyRepo(db), secret.secret, clock),
       queue,
       jobs,
-      items: new ItemRepo(db),
+      items: new ItemRepo(db, originals),
+      originals,
       throughput,
       embedding,
       queryEmbedder,

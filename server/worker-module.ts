@@ -14,6 +14,7 @@ export const WORKER_MODULES = {
   'query-embedder-worker': 'embedders/query-embedder-worker.ts',
   'ingest-writer-thread': 'storage/ingest-writer-thread.ts',
   'backup-thread': 'storage/backup-thread.ts',
+  'extractor-thread': 'pipeline/extract/extractor-thread.ts',
 } as const;
 
 export type WorkerModuleName = keyof typeof WORKER_MODULES;

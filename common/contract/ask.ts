@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { sourceTypeSchema } from './ingest.ts';
-import { SEARCH_MODES } from './knowledge.ts';
+import { passageLocation, SEARCH_MODES } from './knowledge.ts';
 import { safeText } from './text-rules.ts';
 
 /** An earlier turn of the conversation, so follow-up questions ("and on Sundays?") work. */
@@ -41,6 +41,7 @@ export const citationSchema = z
     url: z.string().nullable(),
     chunkId: z.number().int(),
     passage: z.string().describe('The retrieved passage the answer cites.'),
+    ...passageLocation,
   })
   .meta({ id: 'Citation' });
 export type Citation = z.infer<typeof citationSchema>;

@@ -48,11 +48,18 @@ export const itemParamsSchema = z.strictObject({
   externalId: identifier(),
 });
 
+/** Where a passage of an uploaded file is: its PDF page, or the headings above it. Absent for pushed items. */
+export const passageLocation = {
+  page: z.number().int().min(1).optional().describe('The PDF page the passage is on (uploaded files).'),
+  section: z.string().optional().describe('The headings above the passage, "Returns › Damaged goods" (uploaded files).'),
+};
+
 export const chunkSchema = z.strictObject({
   id: z.number().int(),
   position: z.number().int(),
   text: z.string(),
   tokenCount: z.number().int(),
+  ...passageLocation,
 });
 
 export const itemDetailSchema = itemSummarySchema
@@ -83,6 +90,7 @@ export const passageSchema = z.strictObject({
   position: z.number().int(),
   text: z.string(),
   score: z.number(),
+  ...passageLocation,
 });
 
 export const searchResponseSchema = z

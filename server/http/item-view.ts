@@ -27,6 +27,13 @@ export function indexedItemView(row: ItemRow, reader: ItemReadRepo) {
     contentHash: row.content_hash,
     embedder: row.embedder_id,
     createdAt: isoTime(row.created_at),
-    chunks: reader.chunks(row.id).map((c) => ({ id: c.id, position: c.position, text: c.text, tokenCount: c.token_count })),
+    chunks: reader.chunks(row.id).map((c) => ({
+      id: c.id,
+      position: c.position,
+      text: c.text,
+      tokenCount: c.token_count,
+      ...(c.page !== null ? { page: c.page } : {}),
+      ...(c.section !== null ? { section: c.section } : {}),
+    })),
   };
 }

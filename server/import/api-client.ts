@@ -31,6 +31,7 @@ export class ApiClient {
     this.base = options.url.replace(/\/+$/, '');
   }
 
+  /** `body`: JSON, or a FormData sent as multipart/form-data (files whose Blobs read from disk, so they can be sent again). */
   async request<T>(method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown): Promise<T> {
     const { maxAttempts = 6, baseDelayMs = 500, maxRateLimitWaits = 100, onRetry, sleep = defaultSleep } = this.options;
     let failures = 0;
@@ -42,9 +43,10 @@ export class ApiClient {
           method,
           headers: {
             'x-api-key': this.options.apiKey,
-            ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+            // A form (files) sets its own multipart content type, with its boundary.
+            ...(body === undefined || body instanceof FormData ? {} : { 'content-type': 'application/json' }),
           },
-          ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+          ...(body === undefined ? {} : { body: body instanceof FormData ? body : JSON.stringify(body) }),
         });
       } catch (error) {
         failures++;

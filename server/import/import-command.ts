@@ -22,7 +22,7 @@ export const IMPORT_USAGE = `  import FILE --map F=COL,… | --mapping map.json 
                                           fields: externalId, content, title, url, hash, sourceData.<key>`;
 
 /** Where `localiq serve` listens with the same settings; a wildcard address is reached on loopback. */
-function localServerUrl(host: string, port: number): string {
+export function localServerUrl(host: string, port: number): string {
   const reachable = host === '0.0.0.0' ? '127.0.0.1' : host === '::' ? '::1' : host;
   return `http://${reachable.includes(':') ? `[${reachable}]` : reachable}:${port}`;
 }

@@ -4,7 +4,9 @@ import type { ImportProgress } from './run-import.ts';
  * Progress on stderr, so stdout stays clean for the report: a redrawn bar on a terminal,
  * plain lines (at most one every five seconds, never the same twice) when stderr goes to a file or a pipe.
  */
-export function createProgress(stream: NodeJS.WriteStream, quiet = false): ImportProgress & { end(): void } {
+export type UploadProgress = { sentBytes: number; totalBytes: number; sentFiles: number; totalFiles: number };
+
+export function createProgress(stream: NodeJS.WriteStream, quiet = false): ImportProgress & { uploading(p: UploadProgress): void; end(): void } {
   const tty = Boolean(stream.isTTY) && !quiet;
   let drawn = false;
   let lastPlain = 0;
@@ -39,6 +41,10 @@ export function createProgress(stream: NodeJS.WriteStream, quiet = false): Impor
       // The file is read a little ahead of the rows sent: 100% only once everything is sent.
       const fraction = finished ? 1 : Math.min(0.99, totalBytes ? bytesRead / totalBytes : 0);
       draw(`import ${bar(fraction)} ${rows} rows read, ${itemsSent} items sent${invalid ? `, ${invalid} invalid` : ''}`, finished);
+    },
+    uploading({ sentBytes, totalBytes, sentFiles, totalFiles }) {
+      const mb = (bytes: number) => (bytes / 1e6).toFixed(1);
+      draw(`upload ${bar(totalBytes ? sentBytes / totalBytes : 1)} ${sentFiles}/${totalFiles} files, ${mb(sentBytes)}/${mb(totalBytes)} MB`, sentFiles === totalFiles);
     },
     following({ done, total }) {
       draw(`jobs   ${bar(total ? done / total : 1)} ${done}/${total} finished`, done === total);

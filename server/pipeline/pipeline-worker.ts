@@ -10,12 +10,17 @@ import { JobRuns } from '../storage/jobs/job-runs.ts';
 import type { JobRow } from '../storage/jobs/job-row.ts';
 import { VectorStore } from '../storage/vector-store.ts';
 import { createEmbedder } from '../embedders/index.ts';
+import { Originals } from '../storage/originals.ts';
+import { FileExtractor } from './extract/extractor.ts';
 import { processBatch } from './process-batch.ts';
 import type { FromPipelineWorker, PipelineWorkerData, ToPipelineWorker } from './worker-messages.ts';
 
 const config = workerData as PipelineWorkerData;
 const port = parentPort!;
 const send = (message: FromPipelineWorker) => port.postMessage(message);
+
+/** What a file's extraction may cost when the server does not say (config.ts has the same defaults). */
+const DEFAULT_EXTRACTION = { timeoutMs: 120_000, memoryMb: 512 };
 
 /** Longest sleep when idle: jobs in backoff become due without anyone waking the worker. */
 const MAX_IDLE_MS = 1_000;
@@ -48,7 +53,9 @@ async function run(): Promise<void> {
   const runs = new JobRuns(db);
   const index = new IndexRepo(db, new VectorStore(db, embedder.id, embedder.dimension));
   send({ type: 'ready', embedderId: embedder.id, dimension: embedder.dimension });
-  const deps = { db, runs, index, embedder, overlapTokens: config.overlapTokens, clock: Date.now };
+  const extractor = new FileExtractor(config.extraction ?? DEFAULT_EXTRACTION);
+  const files = { originals: new Originals(config.dataDir), extractor };
+  const deps = { db, runs, index, embedder, overlapTokens: config.overlapTokens, clock: Date.now, files };
   // Jobs this worker claimed when the disk filled up: given back to the queue once it has room
   // (recordFailure leaves alone any of them that was settled meanwhile).
   let held: JobRow[] = [];
@@ -86,6 +93,7 @@ async function run(): Promise<void> {
       await sleep(diskWait);
     }
   }
+  await extractor.close();
   await embedder.close();
   db.close();
 }

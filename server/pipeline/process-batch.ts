@@ -7,9 +7,15 @@ import type { JobRuns } from '../storage/jobs/job-runs.ts';
 import type { JobRow } from '../storage/jobs/job-row.ts';
 import { JOB_OVERHEAD_CHARACTERS, jobCost } from '../domain/fair-queue.ts';
 import type { Embedder } from '../embedders/embedder.ts';
+import { fileKindOf } from '../../common/contract/files.ts';
+import { fileOf } from '../domain/file-items.ts';
+import type { Originals } from '../storage/originals.ts';
 import { chunkItem } from './chunk.ts';
+import { chunkDocument } from './chunk-document.ts';
+import { ExtractionError } from './extract/document.ts';
+import type { FileExtractor } from './extract/extractor.ts';
 import { normalizeItem } from './normalize.ts';
-import type { Chunk } from './types.ts';
+import type { Chunk, ChunkOptions } from './types.ts';
 
 export type PipelineDeps = {
   db: Db;
@@ -19,6 +25,8 @@ export type PipelineDeps = {
   /** Tokens of the previous chunk repeated at the start of the next. */
   overlapTokens: number;
   clock: () => number;
+  /** Files as knowledge: where uploaded originals are kept, and the thread that reads them. */
+  files?: { originals: Originals; extractor: FileExtractor };
 };
 
 export type BatchReport = {
@@ -33,7 +41,28 @@ export type BatchReport = {
   cost: number;
 };
 
-type Prepared = { job: JobRow; data: IngestItem['data']; title: string; text: string; chunks: Chunk[] };
+type Prepared = {
+  job: JobRow;
+  data: IngestItem['data'];
+  title: string;
+  text: string;
+  chunks: Chunk[];
+  /** What the item row keeps as its content: what was pushed, or the text extracted from its file. */
+  content: string;
+  /** The uploaded file it was extracted from; the original its stored version had. */
+  original: string | null;
+  replacedOriginal: string | null;
+};
+
+/** A file job that cannot succeed: its reason, and whether trying again is pointless. */
+class JobFailure extends Error {
+  constructor(
+    message: string,
+    readonly final: boolean,
+  ) {
+    super(message);
+  }
+}
 
 export function emptyReport(): BatchReport {
   return { succeeded: 0, skipped: 0, cancelled: 0, retrying: 0, failed: 0, chunksEmbedded: 0, chunksFromCache: 0, cost: 0 };
@@ -73,16 +102,13 @@ export async function processBatch(jobs: JobRow[], deps: PipelineDeps): Promise<
     }
     try {
       const data = JSON.parse(job.data) as IngestItem['data'];
-      const normalized = normalizeItem(job.source_type as IngestItem['sourceType'], data);
-      const chunks = chunkItem(normalized, {
-        maxTokens: embedder.maxTokens,
-        overlapTokens: deps.overlapTokens,
-        countTokens: embedder.countTokens,
-      });
-      prepared.push({ job, data, title: normalized.title, text: normalized.text, chunks });
-      report.cost += jobCost(data) - JOB_OVERHEAD_CHARACTERS;
+      const chunkOptions = { maxTokens: embedder.maxTokens, overlapTokens: deps.overlapTokens, countTokens: embedder.countTokens };
+      const item = fileOf(data) ? await prepareFile(data, chunkOptions, deps) : prepareItem(job, data, chunkOptions);
+      prepared.push({ job, data, ...item, replacedOriginal: stored.originalSha256 });
+      report.cost += jobCost(item.original ? { title: item.title, content: item.text } : data) - JOB_OVERHEAD_CHARACTERS;
     } catch (error) {
-      report[runs.recordFailure(job, errorMessage(error), deps.clock())]++;
+      const final = error instanceof JobFailure && error.final;
+      report[runs.recordFailure(job, errorMessage(error), deps.clock(), final)]++;
     }
   }
   if (prepared.length === 0) return report;
@@ -99,13 +125,47 @@ export async function processBatch(jobs: JobRow[], deps: PipelineDeps): Promise<
 
   for (const item of prepared) {
     try {
-      report[writeItem(item, vectors, deps)]++;
+      const outcome = writeItem(item, vectors, deps);
+      report[outcome]++;
+      // The version replaced was extracted from another file: that original goes once nothing uses it.
+      if (outcome === 'succeeded' && item.replacedOriginal && item.replacedOriginal !== item.original) {
+        deps.files?.originals.removeUnused(deps.db, [item.replacedOriginal]);
+      }
     } catch (error) {
       if (isDiskFull(error)) throw error;
       report[runs.recordFailure(item.job, `indexing failed: ${errorMessage(error)}`, deps.clock())]++;
     }
   }
   return report;
+}
+
+function prepareItem(job: JobRow, data: IngestItem['data'], options: ChunkOptions) {
+  const normalized = normalizeItem(job.source_type as IngestItem['sourceType'], data);
+  const chunks = chunkItem(normalized, options);
+  return { title: normalized.title, text: normalized.text, chunks, content: data.content, original: null };
+}
+
+/**
+ * A file's item: its original read by the extraction thread (never on this thread's own loop:
+ * a hostile file ends that thread, not this one), then chunked by its pages or headings.
+ */
+async function prepareFile(data: IngestItem['data'], options: ChunkOptions, deps: PipelineDeps) {
+  const file = fileOf(data)!;
+  const kind = fileKindOf(file.name);
+  if (!deps.files) throw new Error('this pipeline does not read files');
+  if (!kind) throw new JobFailure(`${file.name}: not a kind of file LocalIQ reads`, true);
+  const path = deps.files.originals.pathOf(file.sha256);
+  if (!deps.files.originals.has(file.sha256)) {
+    throw new JobFailure(`${file.name}: the uploaded file is no longer in the data folder; upload it again`, true);
+  }
+  try {
+    const document = await deps.files.extractor.extract(path, kind);
+    const item = chunkDocument(document, file.name, options);
+    return { ...item, content: item.text, original: file.sha256 };
+  } catch (error) {
+    if (error instanceof ExtractionError) throw new JobFailure(`${file.name}: ${error.message}`, true);
+    throw error;
+  }
 }
 
 export function embedHash(text: string): string {
@@ -137,7 +197,15 @@ function writeItem(item: Prepared, vectors: Map<string, Float32Array>, deps: Pip
   const { job, data } = item;
   const chunks: IndexedChunk[] = item.chunks.map((chunk) => {
     const hash = embedHash(chunk.embedText);
-    return { position: chunk.index, text: chunk.text, tokenCount: chunk.tokenCount, embedHash: hash, vector: vectors.get(hash)! };
+    return {
+      position: chunk.index,
+      text: chunk.text,
+      tokenCount: chunk.tokenCount,
+      embedHash: hash,
+      vector: vectors.get(hash)!,
+      page: chunk.page,
+      section: chunk.section,
+    };
   });
   return deps.db
     .transaction(() => {
@@ -147,7 +215,7 @@ function writeItem(item: Prepared, vectors: Map<string, Float32Array>, deps: Pip
           ...identityOf(job),
           sourceType: job.source_type,
           title: item.title,
-          content: data.content,
+          content: item.content,
           text: item.text,
           url: data.url ?? null,
           sourceData: data.sourceData ? JSON.stringify(data.sourceData) : null,
@@ -155,6 +223,7 @@ function writeItem(item: Prepared, vectors: Map<string, Float32Array>, deps: Pip
           seq: job.seq,
           embedderId: deps.embedder.id,
           chunks,
+          originalSha256: item.original,
         },
         now,
       );

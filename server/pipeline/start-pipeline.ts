@@ -29,7 +29,7 @@ export type PipelineServices = {
  * pushes wake them (until `stop`), their batches feed the throughput estimate.
  */
 export async function startPipeline(
-  config: Pick<Config, 'dataDir' | 'workers' | 'embedder' | 'batchJobs' | 'overlapTokens'>,
+  config: Pick<Config, 'dataDir' | 'workers' | 'embedder' | 'batchJobs' | 'overlapTokens'> & Partial<Pick<Config, 'extraction'>>,
   services: PipelineServices,
   log: (message: string) => void = (message) => process.stderr.write(`${message}\n`),
 ): Promise<Pipeline> {
@@ -41,6 +41,7 @@ export async function startPipeline(
     embedder: config.embedder,
     batchJobs: config.batchJobs,
     overlapTokens: config.overlapTokens,
+    ...(config.extraction ? { extraction: config.extraction } : {}),
     onReady: (embedderId, dimension) => services.embedding.activate(embedderId, dimension),
     onBatch: (report, _jobs, ms) => {
       if (report.failed > 0) log(`${report.failed} job(s) failed after their last attempt: GET /jobs?status=failed lists them with their errors.`);

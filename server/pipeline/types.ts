@@ -21,6 +21,10 @@ export type Chunk = {
   /** What is embedded and indexed: the item title carried in, then the passage. */
   embedText: string;
   tokenCount: number;
+  /** Of a file's passage: the PDF page it is on (1-based). */
+  page?: number;
+  /** Of a file's passage: the headings above it, "Returns › Damaged goods". */
+  section?: string;
 };
 
 export type ChunkOptions = {

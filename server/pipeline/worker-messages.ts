@@ -1,4 +1,5 @@
 import type { EmbedderConfig } from '../embedders/index.ts';
+import type { ExtractionLimits } from './extract/extractor.ts';
 import type { BatchReport } from './process-batch.ts';
 
 export type PipelineWorkerData = {
@@ -8,6 +9,8 @@ export type PipelineWorkerData = {
   /** Most jobs claimed at once: their chunks are embedded together. */
   batchJobs: number;
   overlapTokens: number;
+  /** What one file's extraction may cost (extract/extractor.ts); defaults when absent. */
+  extraction?: ExtractionLimits;
 };
 
 export type ToPipelineWorker = { type: 'wake' } | { type: 'stop' };

@@ -1,6 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import { workerModule } from '../worker-module.ts';
 import type { EmbedderConfig } from '../embedders/index.ts';
+import type { ExtractionLimits } from './extract/extractor.ts';
 import type { BatchReport } from './process-batch.ts';
 import type { FromPipelineWorker, PipelineWorkerData, ToPipelineWorker } from './worker-messages.ts';
 
@@ -10,6 +11,7 @@ export type WorkerPoolOptions = {
   embedder: EmbedderConfig;
   batchJobs: number;
   overlapTokens: number;
+  extraction?: ExtractionLimits;
   /** Called on the main thread after each batch a worker finishes, with the time it took. */
   onBatch?: (report: BatchReport, jobs: number, ms: number) => void;
   onReady?: (embedderId: string, dimension: number) => void;
@@ -89,6 +91,7 @@ export class WorkerPool {
       embedder: this.options.embedder,
       batchJobs: this.options.batchJobs,
       overlapTokens: this.options.overlapTokens,
+      ...(this.options.extraction ? { extraction: this.options.extraction } : {}),
     };
     // A young generation of 16 MB instead of V8's default keeps two workers' peak within the
     // server's 600 MB budget (docs/benchmarks.md, pipeline throughput).

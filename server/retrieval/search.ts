@@ -51,7 +51,7 @@ export type HybridSettings = {
  */
 export const DEFAULT_HYBRID: HybridSettings = { method: 'minmax', denseWeight: 0.2, keywordFirst: true, otherLanguagesDenseWeight: 0.2 };
 
-export type Passage = { chunkId: number; position: number; text: string; score: number };
+export type Passage = { chunkId: number; position: number; text: string; score: number; page?: number; section?: string };
 export type SearchHit = { item: ItemSummaryRow; score: number; passages: Passage[] };
 export type SearchOutcome = {
   hits: SearchHit[];
@@ -424,7 +424,14 @@ function writtenWords(language: AnalyzedLanguage, query: string): string[] {
 }
 
 function toPassage(chunk: ChunkRow, score: number): Passage {
-  return { chunkId: chunk.id, position: chunk.position, text: chunk.text, score };
+  return {
+    chunkId: chunk.id,
+    position: chunk.position,
+    text: chunk.text,
+    score,
+    ...(chunk.page !== null ? { page: chunk.page } : {}),
+    ...(chunk.section !== null ? { section: chunk.section } : {}),
+  };
 }
 
 /** The query with each word found in no item replaced by its first correction, or null when none is. */

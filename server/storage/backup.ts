@@ -7,9 +7,18 @@ import { workerModule } from '../worker-module.ts';
 import { DB_FILE_NAME, ensureDataDir, openDatabase, ownerOnly, type Db } from './db.ts';
 import { lockOrRefuse } from './server-lock.ts';
 import { MIGRATIONS } from './migrations.ts';
+import { addOriginalsToBackup, originalsBytes, originalsInBackup, restoreOriginals } from './backup-originals.ts';
 
 /** What a backup holds, as counted in it. */
-export type BackupContents = { schemaVersion: number; items: number; chunks: number; jobs: number; apiKeys: number };
+export type BackupContents = {
+  schemaVersion: number;
+  items: number;
+  chunks: number;
+  jobs: number;
+  apiKeys: number;
+  /** Uploaded files (files as knowledge) the backup holds with the database (backup-originals.ts). */
+  originals: number;
+};
 export type BackupResult = BackupContents & { file: string; bytes: number };
 
 const { entry: WORKER_ENTRY, module: BACKUP_THREAD } = workerModule('backup-thread');
@@ -29,7 +38,7 @@ export function backupDatabase(dataDir: string, target: string): BackupResult {
   fs.rmSync(partial, { force: true });
   const db = openDatabase(dataDir);
   try {
-    checkFreeSpace(db, path.dirname(file));
+    checkFreeSpace(db, path.dirname(file), originalsBytes(db, dataDir));
     // Created empty and owner-only first (VACUUM INTO fills an empty file): a backup holds what
     // the database holds, and backup folders are often shared.
     ownerOnly(partial);
@@ -37,6 +46,7 @@ export function backupDatabase(dataDir: string, target: string): BackupResult {
   } finally {
     db.close();
   }
+  addOriginalsToBackup(partial, dataDir);
   syncToDisk(partial);
   fs.renameSync(partial, file);
   syncToDisk(path.dirname(file));
@@ -57,9 +67,9 @@ const SPARE_BYTES = 64_000_000;
  * halfway, and where the backup shares the data folder's disk, LocalIQ's own writes would fail too.
  * The copy is compacted, so it takes about the pages in use.
  */
-function checkFreeSpace(db: Db, folder: string): void {
+function checkFreeSpace(db: Db, folder: string, originalsBytes: number): void {
   const pages = (name: string) => db.pragma(name, { simple: true }) as number;
-  const needed = (pages('page_count') - pages('freelist_count')) * pages('page_size');
+  const needed = (pages('page_count') - pages('freelist_count')) * pages('page_size') + originalsBytes;
   const { bavail, bsize } = fs.statfsSync(folder);
   const free = bavail * bsize;
   if (free < needed + SPARE_BYTES) {
@@ -158,6 +168,7 @@ export function backupContents(db: Db): BackupContents {
     chunks: count('chunks'),
     jobs: count('jobs'),
     apiKeys: count('api_keys'),
+    originals: originalsInBackup(db),
   };
 }
 
@@ -175,6 +186,7 @@ export function replaceDatabase(dataDir: string, backupFile: string, now = new D
   try {
     fs.copyFileSync(backupFile, incoming);
     ownerOnly(incoming);
+    restoreOriginals(incoming, dataDir);
     syncToDisk(incoming);
     // Everything the old database committed goes into its main file, which is what is kept.
     holder?.pragma('wal_checkpoint(TRUNCATE)');

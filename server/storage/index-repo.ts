@@ -9,6 +9,9 @@ export type IndexedChunk = {
   tokenCount: number;
   embedHash: string;
   vector: Float32Array;
+  /** A file's passage: its PDF page, or the headings above it. */
+  page?: number | undefined;
+  section?: string | undefined;
 };
 
 export type IndexedItem = ItemIdentity & {
@@ -22,9 +25,18 @@ export type IndexedItem = ItemIdentity & {
   seq: number;
   embedderId: string;
   chunks: IndexedChunk[];
+  /** The uploaded file the item was extracted from (files as knowledge), else absent. */
+  originalSha256?: string | null;
 };
 
-export type StoredVersion = { itemId: number | null; contentHash: string | null; seq: number; embedderId: string | null };
+export type StoredVersion = {
+  itemId: number | null;
+  contentHash: string | null;
+  seq: number;
+  embedderId: string | null;
+  /** The original file the stored version was extracted from, if any. */
+  originalSha256: string | null;
+};
 
 /**
  * Writes the searchable state of items: the item row, its chunks, both keyword indexes and the
@@ -42,8 +54,11 @@ export class IndexRepo {
     this.keywordRows = new KeywordRows(db);
     this.cleaner = new IndexCleaner(db, this.keywordRows);
     this.stmts = {
-      version: db.prepare<[ItemIdentity], { id: number | null; content_hash: string | null; seq: number; embedder_id: string | null }>(
-        `SELECT i.id, i.content_hash, max(coalesce(i.seq, 0), coalesce(t.seq, 0)) AS seq, i.embedder_id
+      version: db.prepare<
+        [ItemIdentity],
+        { id: number | null; content_hash: string | null; seq: number; embedder_id: string | null; original_sha256: string | null }
+      >(
+        `SELECT i.id, i.content_hash, max(coalesce(i.seq, 0), coalesce(t.seq, 0)) AS seq, i.embedder_id, i.original_sha256
          FROM (SELECT @knowledgeBaseId AS kb, @integrationId AS integ, @externalId AS ext) k
          LEFT JOIN items i ON i.knowledge_base_id = k.kb AND i.integration_id = k.integ AND i.external_id = k.ext
          LEFT JOIN item_tombstones t ON t.knowledge_base_id = k.kb AND t.integration_id = k.integ AND t.external_id = k.ext`,
@@ -55,18 +70,18 @@ export class IndexRepo {
       ),
       upsertItem: db.prepare(
         `INSERT INTO items (knowledge_base_id, integration_id, external_id, source_type, title, content, text, url,
-           source_data, content_hash, seq, chunk_count, embedder_id, created_at, updated_at)
+           source_data, content_hash, seq, chunk_count, embedder_id, original_sha256, created_at, updated_at)
          VALUES (@knowledgeBaseId, @integrationId, @externalId, @sourceType, @title, @content, @text, @url,
-           @sourceData, @contentHash, @seq, @chunkCount, @embedderId, @now, @now)
+           @sourceData, @contentHash, @seq, @chunkCount, @embedderId, @originalSha256, @now, @now)
          ON CONFLICT (knowledge_base_id, integration_id, external_id) DO UPDATE SET
            source_type = excluded.source_type, title = excluded.title, content = excluded.content,
            text = excluded.text, url = excluded.url, source_data = excluded.source_data,
            content_hash = excluded.content_hash, seq = excluded.seq, chunk_count = excluded.chunk_count,
-           embedder_id = excluded.embedder_id, updated_at = excluded.updated_at
+           embedder_id = excluded.embedder_id, original_sha256 = excluded.original_sha256, updated_at = excluded.updated_at
          RETURNING id`,
       ),
-      insertChunk: db.prepare<[number, number, string, number, string]>(
-        'INSERT INTO chunks (item_id, position, text, token_count, embed_hash) VALUES (?, ?, ?, ?, ?)',
+      insertChunk: db.prepare<[number, number, string, number, string, number | null, string | null]>(
+        'INSERT INTO chunks (item_id, position, text, token_count, embed_hash, page, section) VALUES (?, ?, ?, ?, ?, ?, ?)',
       ),
     };
   }
@@ -74,7 +89,13 @@ export class IndexRepo {
   /** The newest version this item has seen: its indexed content or its deletion. */
   storedVersion(identity: ItemIdentity): StoredVersion {
     const row = this.stmts.version.get(pick(identity))!;
-    return { itemId: row.id, contentHash: row.content_hash, seq: row.seq, embedderId: row.embedder_id };
+    return {
+      itemId: row.id,
+      contentHash: row.content_hash,
+      seq: row.seq,
+      embedderId: row.embedder_id,
+      originalSha256: row.original_sha256,
+    };
   }
 
   /** A vector already computed by this model for the same embedded text, if any. */
@@ -103,11 +124,14 @@ export class IndexRepo {
       seq: item.seq,
       chunkCount: item.chunks.length,
       embedderId: item.embedderId,
+      originalSha256: item.originalSha256 ?? null,
       now,
     }) as { id: number };
     const keywordChunks = item.chunks.map((chunk) => {
       const chunkId = Number(
-        this.stmts.insertChunk.run(itemId, chunk.position, chunk.text, chunk.tokenCount, chunk.embedHash).lastInsertRowid,
+        this.stmts.insertChunk.run(
+          itemId, chunk.position, chunk.text, chunk.tokenCount, chunk.embedHash, chunk.page ?? null, chunk.section ?? null,
+        ).lastInsertRowid,
       );
       this.vectors.insert(chunkId, item.knowledgeBaseId, chunk.vector);
       return { id: chunkId, text: chunk.text };

@@ -40,8 +40,11 @@ export class ItemReadRepo {
         `SELECT * FROM items WHERE knowledge_base_id = @knowledgeBaseId AND integration_id = @integrationId
            AND external_id = @externalId`,
       ),
-      chunks: db.prepare<[number], { id: number; position: number; text: string; token_count: number }>(
-        'SELECT id, position, text, token_count FROM chunks WHERE item_id = ? ORDER BY position',
+      chunks: db.prepare<
+        [number],
+        { id: number; position: number; text: string; token_count: number; page: number | null; section: string | null }
+      >(
+        'SELECT id, position, text, token_count, page, section FROM chunks WHERE item_id = ? ORDER BY position',
       ),
     };
   }

@@ -4,6 +4,7 @@ import { IndexCleaner } from './index-repo.ts';
 import { prepareNextItemSeq } from './item-seq.ts';
 import { prepareCancelOnDelete } from './jobs/index.ts';
 import { sqlList } from './jobs/sql.ts';
+import type { Originals } from './originals.ts';
 
 export type DeleteOutcome = { existed: boolean; cancelledJobs: number };
 
@@ -18,11 +19,22 @@ export class ItemRepo {
   private readonly cleaner: IndexCleaner;
   private readonly cancelOpenJobs: (identity: ItemIdentity, now: number) => number;
 
-  constructor(private readonly db: Db) {
+  constructor(
+    private readonly db: Db,
+    /** Uploaded files' originals: one goes with the last item (or job) that uses it. */
+    private readonly originals: Originals | null = null,
+  ) {
     this.nextSeq = prepareNextItemSeq(db);
     this.cleaner = new IndexCleaner(db);
     this.cancelOpenJobs = prepareCancelOnDelete(db);
     this.stmts = {
+      // The originals this item and its jobs name (files as knowledge), to remove once unused.
+      originalsOf: db.prepare<[ItemIdentity], string>(
+        `SELECT original_sha256 FROM items WHERE knowledge_base_id = @knowledgeBaseId
+           AND integration_id = @integrationId AND external_id = @externalId AND original_sha256 IS NOT NULL
+         UNION SELECT json_extract(data, '$.file.sha256') FROM jobs WHERE knowledge_base_id = @knowledgeBaseId
+           AND integration_id = @integrationId AND external_id = @externalId AND json_extract(data, '$.file.sha256') IS NOT NULL`,
+      ).pluck(),
       // A version pushed since the last deletion that has not been given up on.
       liveVersion: db.prepare<[ItemIdentity], { n: number }>(
         `SELECT count(*) AS n FROM jobs j
@@ -61,8 +73,10 @@ export class ItemRepo {
   delete(identity: ItemIdentity, now: number, by: DeletedBy): DeleteOutcome {
     const { knowledgeBaseId, integrationId, externalId } = identity;
     const key = { knowledgeBaseId, integrationId, externalId };
-    return this.db
+    let originals: string[] = [];
+    const outcome = this.db
       .transaction((): DeleteOutcome => {
+        if (this.originals) originals = this.stmts.originalsOf.all(key);
         const pending = this.stmts.liveVersion.get(key)!.n > 0;
         const indexed = this.cleaner.removeItem(key);
         if (!pending && !indexed) return { existed: false, cancelledJobs: 0 };
@@ -73,6 +87,8 @@ export class ItemRepo {
         return { existed: true, cancelledJobs };
       })
       .immediate();
+    if (originals.length > 0) this.originals!.removeUnused(this.db, originals);
+    return outcome;
   }
 
   /** When and by whom the item was deleted, unless it was pushed again since. */

@@ -9,7 +9,15 @@ export type ItemSummaryRow = Pick<
   'id' | 'knowledge_base_id' | 'integration_id' | 'external_id' | 'source_type' | 'title' | 'url' | 'updated_at' | 'chunk_count'
 >;
 
-export type ChunkRow = { id: number; item_id: number; position: number; text: string };
+export type ChunkRow = {
+  id: number;
+  item_id: number;
+  position: number;
+  text: string;
+  /** Of an uploaded file's passage: its PDF page, or the headings above it. */
+  page: number | null;
+  section: string | null;
+};
 
 /**
  * BM25 weights of the keyword tables' columns: title, text, scope (a filter, weightless). Title
@@ -26,7 +34,7 @@ export class SearchRepo {
   constructor(private readonly db: Db) {
     this.stmts = {
       chunksOfItems: db.prepare<[string], ChunkRow>(
-        'SELECT id, item_id, position, text FROM chunks WHERE item_id IN (SELECT value FROM json_each(?)) ORDER BY item_id, position',
+        'SELECT id, item_id, position, text, page, section FROM chunks WHERE item_id IN (SELECT value FROM json_each(?)) ORDER BY item_id, position',
       ),
       chunkOwners: db.prepare<[string], { id: number; item_id: number }>(
         'SELECT id, item_id FROM chunks WHERE item_id IN (SELECT value FROM json_each(?))',

@@ -195,6 +195,8 @@ export class Assistant {
         item: hit.item,
         chunkId: p.chunkId,
         text: p.text,
+        ...(p.page !== undefined ? { page: p.page } : {}),
+        ...(p.section !== undefined ? { section: p.section } : {}),
         ...neighbours.get(p.chunkId),
         retrieval: top > 0 ? hit.score / top : 0,
         itemScore: hit.score,
@@ -240,6 +242,8 @@ function citation(number: number, passage: CandidatePassage): Citation {
     url: passage.item.url,
     chunkId: passage.chunkId,
     passage: passage.text,
+    ...(passage.page !== undefined ? { page: passage.page } : {}),
+    ...(passage.section !== undefined ? { section: passage.section } : {}),
   };
 }
 

@@ -11,6 +11,9 @@ export type CandidatePassage = {
   item: ItemSummaryRow;
   chunkId: number;
   text: string;
+  /** Where an uploaded file's passage is (search.ts Passage). */
+  page?: number;
+  section?: string;
   /** The item's retrieval score relative to the best item's, 0–1. */
   retrieval: number;
   /** The item's retrieval score as search gives it. */

@@ -11,17 +11,18 @@ export type FailureOutcome = 'retrying' | 'failed' | 'cancelled';
  * Fail: what happens when a run of a job fails. The attempt's error is added to the job's
  * errors, then, in one IMMEDIATE transaction:
  * - a newer version of the item is queued: the job is cancelled, the newer one supersedes it;
- * - it was the last attempt (attempts ≥ max_attempts): the job is failed for good, keeping its
+ * - it was the last attempt (attempts ≥ max_attempts), or the failure is `final` (trying again
+ *   cannot help: a corrupt or password-protected file): the job is failed for good, keeping its
  *   payload for a manual retry (retry.ts);
  * - otherwise it backs off to the queue for `backoffMs(attempts)` (2 s, 4 s, 8 s … domain/jobs.ts).
  * A job no longer processing (its item was deleted meanwhile, which cancelled it) stays as it is,
  * and the outcome is `cancelled`.
  */
-export function prepareFail(db: Db): (job: JobRow, message: string, now: number) => FailureOutcome {
+export function prepareFail(db: Db): (job: JobRow, message: string, now: number, final?: boolean) => FailureOutcome {
   const isSuperseded = prepareIsSuperseded(db);
   const giveUp = prepareGiveUp(db);
   const backOff = prepareBackOff(db);
-  return (job, message, now) =>
+  return (job, message, now, final = false) =>
     db
       .transaction((): FailureOutcome => {
         const errors = JSON.stringify([
@@ -33,7 +34,7 @@ export function prepareFail(db: Db): (job: JobRow, message: string, now: number)
         if (isSuperseded(job)) {
           outcome = 'cancelled';
           changed = giveUp(job.id, { now, status: outcome, error: message, errors });
-        } else if (job.attempts >= job.max_attempts) {
+        } else if (final || job.attempts >= job.max_attempts) {
           outcome = 'failed';
           changed = giveUp(job.id, { now, status: outcome, error: message, errors });
         } else {

@@ -30,9 +30,12 @@ export class JobRuns {
     this.transitions.finish(id, status, now, note);
   }
 
-  /** A run failed: the job backs off, fails for good, or is cancelled when superseded (fail.ts). */
-  recordFailure(job: JobRow, message: string, now: number): FailureOutcome {
-    return this.transitions.fail(job, message, now);
+  /**
+   * A run failed: the job backs off, fails for good, or is cancelled when superseded (fail.ts).
+   * A `final` failure is not tried again: another attempt would fail the same way.
+   */
+  recordFailure(job: JobRow, message: string, now: number, final = false): FailureOutcome {
+    return this.transitions.fail(job, message, now, final);
   }
 
   /** At start-up: jobs a crash left processing go back to the queue, or end (recover-stale.ts). */

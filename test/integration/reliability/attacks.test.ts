@@ -18,7 +18,7 @@ import { createTestApp, type TestApp } from '../../helpers/test-app.ts';
 import { tempDataDir } from '../../helpers/temp-data.ts';
 import { FIXTURE, checkErrorShape, storedDigest } from './helpers/fixture.ts';
 import { httpRequest, parseResponses, rawExchange } from './helpers/raw-http.ts';
-import { ADMIN_ROUTES, ROUTES, UNGUARDED, VISITOR_ROUTES, routeName, routeUrl, servedRoutes, type RouteSpec } from './helpers/routes.ts';
+import { ADMIN_ROUTES, ROUTES, UNGUARDED, VISITOR_ROUTES, routeBody, routeName, routeUrl, servedRoutes, type RouteSpec } from './helpers/routes.ts';
 
 const DAY = 86_400_000;
 
@@ -36,12 +36,12 @@ async function seededApp(): Promise<TestApp & { seed(): Promise<void> }> {
 }
 
 function send(t: TestApp, route: RouteSpec, headers: Record<string, string>) {
-  const body = route.body?.();
+  const body = routeBody(route);
   return t.app.inject({
     method: route.method,
     url: routeUrl(route),
-    headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
+    headers: { ...headers, ...(body ? { 'content-type': body.contentType } : {}) },
+    ...(body ? { payload: body.payload } : {}),
   });
 }
 

@@ -21,6 +21,8 @@ export type RouteSpec = {
   query?: Record<string, string>;
   /** A valid body, if the route takes one (JSON). */
   body?: () => unknown;
+  /** A valid multipart/form-data body instead, for the route that takes files. */
+  form?: () => { contentType: string; payload: Buffer };
   /**
    * How a key restricted to other knowledge bases is kept out:
    * - 'forbidden': the knowledge base is in the path or body, the answer is 403 knowledge_base_forbidden
@@ -52,6 +54,16 @@ export const ROUTES: RouteSpec[] = [
     scope: 'iq:import',
     params: {},
     body: () => ({ items: [FIXTURE.item(), FIXTURE.item({ externalId: 'post-2' })] }),
+    kbRestriction: 'forbidden',
+    ok: [200],
+    mutates: true,
+  },
+  {
+    method: 'POST',
+    path: '/knowledge-bases/:knowledgeBaseId/files',
+    scope: 'iq:import',
+    params: { knowledgeBaseId: kb },
+    form: () => multipartForm([{ name: 'file', filename: 'notes.txt', value: 'Opening hours: nine to five.' }]),
     kbRestriction: 'forbidden',
     ok: [200],
     mutates: true,
@@ -178,6 +190,25 @@ export const ROUTES: RouteSpec[] = [
 ];
 
 /** A route's path with its parameters filled in (URL-encoded), plus its query string if any. */
+/** A multipart/form-data body written by hand: what a browser or curl -F sends. */
+export function multipartForm(parts: Array<{ name: string; value: string; filename?: string }>): { contentType: string; payload: Buffer } {
+  const boundary = '----localiq-test-boundary';
+  const body = parts
+    .map(({ name, value, filename }) => {
+      const disposition = `form-data; name="${name}"${filename ? `; filename="${filename}"` : ''}`;
+      return `--${boundary}\r\nContent-Disposition: ${disposition}\r\n${filename ? 'Content-Type: application/octet-stream\r\n' : ''}\r\n${value}\r\n`;
+    })
+    .join('');
+  return { contentType: `multipart/form-data; boundary=${boundary}`, payload: Buffer.from(`${body}--${boundary}--\r\n`) };
+}
+
+/** The body of a route's valid request with its content type, or none. */
+export function routeBody(route: Pick<RouteSpec, 'body' | 'form'>): { contentType: string; payload: string | Buffer } | null {
+  if (route.form) return route.form();
+  const body = route.body?.();
+  return body === undefined ? null : { contentType: 'application/json', payload: JSON.stringify(body) };
+}
+
 export function routeUrl(route: Pick<RouteSpec, 'path' | 'params' | 'query'>, params = route.params, query = route.query): string {
   const pathname = route.path.replace(/:([A-Za-z]+)/g, (_, name: string) => encodeURIComponent(params[name] ?? ''));
   const search = query && Object.keys(query).length ? `?${new URLSearchParams(query)}` : '';

@@ -1,0 +1,64 @@
+import { z } from 'zod';
+import { PRIORITIES, sourceTypeSchema } from './ingest.ts';
+import { pushedIdentifier } from './text-rules.ts';
+
+/**
+ * Files as knowledge: `POST /knowledge-bases/{knowledgeBaseId}/files` takes documents as
+ * multipart/form-data; each file becomes one item, extracted by the pipeline workers.
+ */
+
+/** The kinds of document LocalIQ reads, by the file name's extension (lower case, with the dot). */
+export const FILE_KINDS = {
+  '.pdf': 'pdf',
+  '.docx': 'docx',
+  '.md': 'markdown',
+  '.markdown': 'markdown',
+  '.html': 'html',
+  '.htm': 'html',
+  '.txt': 'text',
+  '.text': 'text',
+} as const;
+export type FileKind = (typeof FILE_KINDS)[keyof typeof FILE_KINDS];
+
+/** The kind of document a file name says it is, or null for a name LocalIQ does not read. */
+export function fileKindOf(fileName: string): FileKind | null {
+  const dot = fileName.lastIndexOf('.');
+  if (dot < 0) return null;
+  const extension = fileName.slice(dot).toLowerCase();
+  return (FILE_KINDS as Record<string, FileKind>)[extension] ?? null;
+}
+
+export const SUPPORTED_FILE_EXTENSIONS = Object.keys(FILE_KINDS);
+
+/**
+ * Upload limits. Defaults; the server can change them (LOCALIQ_FILE_MAX_BYTES,
+ * LOCALIQ_FILES_MAX_REQUEST_BYTES, LOCALIQ_FILES_PER_REQUEST).
+ */
+export const FILE_LIMITS = {
+  /** Bytes of one file: a 300-page PDF catalogue with pictures fits. */
+  fileBytes: 50 * 1024 * 1024,
+  /** Bytes of all files of one request together. */
+  requestBytes: 200 * 1024 * 1024,
+  /** Files in one request. */
+  filesPerRequest: 100,
+} as const;
+
+/**
+ * The form fields shared by every file of a request. Besides them, an `externalId` field names the
+ * `file` part right after it; a file without one is named by its file name.
+ */
+export const fileUploadFieldsSchema = z.strictObject({
+  integrationId: pushedIdentifier().default('files').describe('The integration the items belong to (default `files`).'),
+  sourceType: sourceTypeSchema.default('PAGE'),
+  priority: z.enum(PRIORITIES).optional(),
+});
+export type FileUploadFields = z.infer<typeof fileUploadFieldsSchema>;
+
+/** What a file item's job carries besides the usual data: the original it is extracted from. */
+export type FileReference = {
+  /** SHA-256 of the file's bytes, in hex: the name of its original in the data folder. */
+  sha256: string;
+  /** The file's name as uploaded (no folders). */
+  name: string;
+  bytes: number;
+};
