@@ -104,7 +104,7 @@ export async function openServices(
     // Made on opening, so that naming a download, a read, never writes it.
     backups.label();
     const visitorRepo = new VisitorRepo(db);
-    const visitorConversations = new VisitorConversations(visitorRepo, settings);
+    const visitorConversations = new VisitorConversations(visitorRepo, settings, clock);
     return {
       db,
       secretStore: secret.store,

@@ -1,4 +1,7 @@
 import type {
+  ConversationFilter,
+  ConversationListing,
+  ConversationPosition,
   ConversationSummary,
   PruneResult,
   VisitorRating,
@@ -9,6 +12,7 @@ import type {
   VisitorUsageFilter,
   VisitorUsageTotals,
 } from '../domain/visitor-conversations.ts';
+import type { Statement } from 'better-sqlite3';
 import type { Db } from './db.ts';
 
 type SessionRow = { id: string; widget_id: string; origin: string; ip_hash: string; started_at: number; last_seen_at: number };
@@ -34,6 +38,23 @@ const SESSION_COLUMNS = 'id, widget_id, origin, ip_hash, started_at, last_seen_a
 const SUMMARY = `${SESSION_COLUMNS},
   (SELECT count(*) FROM visitor_turns t WHERE t.session_id = s.id) AS turns,
   (SELECT count(*) FROM visitor_turns t WHERE t.session_id = s.id AND t.answered = 0) AS unanswered`;
+/** The owner's list: a session with its counts, its widget's name (null once deleted) and its first question. */
+const LISTING = `s.id, s.widget_id, s.origin, s.ip_hash, s.started_at, s.last_seen_at,
+  CASE WHEN w.deleted_at IS NULL THEN w.name END AS widget_name,
+  (SELECT count(*) FROM visitor_turns t WHERE t.session_id = s.id) AS turns,
+  (SELECT count(*) FROM visitor_turns t WHERE t.session_id = s.id AND t.answered = 0) AS unanswered,
+  (SELECT count(*) FROM visitor_turns t WHERE t.session_id = s.id AND t.feedback = 'up') AS thumbs_up,
+  (SELECT count(*) FROM visitor_turns t WHERE t.session_id = s.id AND t.feedback = 'down') AS thumbs_down,
+  (SELECT question FROM visitor_turns t WHERE t.session_id = s.id ORDER BY t.asked_at, t.rowid LIMIT 1) AS first_question
+  FROM visitor_sessions s LEFT JOIN widgets w ON w.id = s.widget_id`;
+type ListingRow = SessionRow & {
+  widget_name: string | null;
+  turns: number;
+  unanswered: number;
+  thumbs_up: number;
+  thumbs_down: number;
+  first_question: string | null;
+};
 const FEEDBACK_METRIC: Record<VisitorRating, Metric> = { up: 'feedback_up', down: 'feedback_down' };
 
 /**
@@ -199,6 +220,61 @@ export class VisitorRepo implements VisitorRepository {
     return rows.map((row) => ({ ...fromSessionRow(row), turns: row.turns, unanswered: row.unanswered }));
   }
 
+  findConversations(filter: ConversationFilter, after: ConversationPosition | null, limit: number): ConversationListing[] {
+    this.flush();
+    const where: string[] = [];
+    const turnWhere = ['t.session_id = s.id'];
+    const params: Array<string | number> = [];
+    const turnParams: Array<string | number> = [];
+    if (filter.widgetId !== undefined) {
+      where.push('s.widget_id = ?');
+      params.push(filter.widgetId);
+    }
+    if (filter.from !== undefined) {
+      where.push('s.started_at >= ?');
+      params.push(filter.from);
+    }
+    if (filter.to !== undefined) {
+      where.push('s.started_at < ?');
+      params.push(filter.to);
+    }
+    if (after) {
+      where.push('(s.started_at < ? OR (s.started_at = ? AND s.id < ?))');
+      params.push(after.startedAt, after.startedAt, after.id);
+    }
+    if (filter.knowledgeBaseId !== undefined) {
+      turnWhere.push('t.knowledge_base_id = ?');
+      turnParams.push(filter.knowledgeBaseId);
+    }
+    if (filter.unanswered) turnWhere.push('t.answered = 0');
+    if (filter.thumbsDown) turnWhere.push("t.feedback = 'down'");
+    for (const word of (filter.text ?? '').split(/\s+/).filter(Boolean)) {
+      turnWhere.push("t.question LIKE ? ESCAPE '\\'");
+      turnParams.push(`%${word.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+    }
+    // A conversation is listed when one of its turns matches every turn filter (and it has a turn at all).
+    where.push(`EXISTS (SELECT 1 FROM visitor_turns t WHERE ${turnWhere.join(' AND ')})`);
+    const sql = `SELECT ${LISTING} WHERE ${where.join(' AND ')} ORDER BY s.started_at DESC, s.id DESC LIMIT ?`;
+    return this.prepared<ListingRow>(sql).all(...params, ...turnParams, limit).map(fromListingRow);
+  }
+
+  listing(sessionId: string): ConversationListing | null {
+    this.flush();
+    const row = this.prepared<ListingRow>(`SELECT ${LISTING} WHERE s.id = ?`).get(sessionId);
+    return row ? fromListingRow(row) : null;
+  }
+
+  /** Statements built from filters, kept by their text: a handful of shapes in practice. */
+  private readonly statements = new Map<string, unknown>();
+  private prepared<Row>(sql: string): Statement<Array<string | number>, Row> {
+    let statement = this.statements.get(sql) as Statement<Array<string | number>, Row> | undefined;
+    if (!statement) {
+      statement = this.db.prepare<Array<string | number>, Row>(sql);
+      if (this.statements.size < 256) this.statements.set(sql, statement);
+    }
+    return statement;
+  }
+
   turns(sessionId: string): VisitorTurnRecord[] {
     this.flush();
     return this.stmts.turns.all(sessionId).map(fromTurnRow);
@@ -249,6 +325,18 @@ function add(totals: VisitorUsageTotals, metric: Metric, value: number): void {
 
 function fromSessionRow(row: SessionRow): VisitorSessionRecord {
   return { id: row.id, widgetId: row.widget_id, origin: row.origin, ipHash: row.ip_hash, startedAt: row.started_at, lastSeenAt: row.last_seen_at };
+}
+
+function fromListingRow(row: ListingRow): ConversationListing {
+  return {
+    ...fromSessionRow(row),
+    widgetName: row.widget_name,
+    turns: row.turns,
+    unanswered: row.unanswered,
+    thumbsUp: row.thumbs_up,
+    thumbsDown: row.thumbs_down,
+    firstQuestion: row.first_question,
+  };
 }
 
 function toTurnRow(turn: VisitorTurnRecord): TurnRow {

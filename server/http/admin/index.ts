@@ -21,6 +21,7 @@ import type { WidgetService } from '../../domain/widgets.ts';
 import { registerAdminAuth } from './admin-auth.ts';
 import { assistantAdminRoutes } from './assistant-routes.ts';
 import { backupRoutes } from './backup-routes.ts';
+import { conversationRoutes } from './conversation-routes.ts';
 import { importRoutes } from './import-routes.ts';
 import { keyRoutes } from './key-routes.ts';
 import { knowledgeAdminRoutes } from './knowledge-routes.ts';
@@ -74,4 +75,5 @@ export const adminApi: FastifyPluginAsync<AdminApiOptions> = async (app, { prefi
   await app.register(backupRoutes, options);
   await app.register(importRoutes, options);
   await app.register(widgetRoutes, options);
+  await app.register(conversationRoutes, options);
 };
