@@ -15,6 +15,8 @@ import type { ApiKeyService } from './domain/api-key-service.ts';
 import type { JobQueue } from './domain/job-queue.ts';
 import { registerApiKeyAuth } from './http/api-key-auth.ts';
 import { adminApi } from './http/admin/index.ts';
+import type { QuestionGroupStore } from './domain/content-gaps.ts';
+import type { QuestionGrouper } from './retrieval/question-groups.ts';
 import { isLanAccess, lanAccessHelp } from './http/admin/settings-routes.ts';
 import { registerDashboard } from './http/dashboard-static.ts';
 import type { DiskCondition } from './domain/disk-condition.ts';
@@ -86,6 +88,8 @@ export type AppDeps = {
   visitorSessions: VisitorSessions;
   visitorConversations: VisitorConversations;
   visitorLimits: VisitorLimits;
+  questionGroups: QuestionGroupStore;
+  questionGrouper: QuestionGrouper;
   /** The built widget script; out/widget/widget.js of the checkout by default. */
   widgetScript?: string;
   /** The server's logger (server/logging.ts); made from the config when absent. */

@@ -35,6 +35,8 @@ import { VisitorLimits } from './domain/visitor-limits.ts';
 import { VisitorSessions } from './domain/visitor-sessions.ts';
 import { WidgetService } from './domain/widgets.ts';
 import { VisitorRepo } from './storage/visitor-repo.ts';
+import { QuestionGroupRepo } from './storage/question-group-repo.ts';
+import { QuestionGrouper } from './retrieval/question-groups.ts';
 import { WidgetRepo } from './storage/widget-repo.ts';
 
 /** Everything that works on the data folder, wired once; the server and the CLI share it. */
@@ -69,6 +71,9 @@ export type Services = {
   visitorSessions: VisitorSessions;
   visitorConversations: VisitorConversations;
   visitorLimits: VisitorLimits;
+  /** Visitors' questions grouped by meaning: content gaps and top questions. */
+  questionGroups: QuestionGroupRepo;
+  questionGrouper: QuestionGrouper;
   close(): void;
 };
 
@@ -105,6 +110,13 @@ export async function openServices(
     backups.label();
     const visitorRepo = new VisitorRepo(db);
     const visitorConversations = new VisitorConversations(visitorRepo, settings, clock);
+    const questionGroups = new QuestionGroupRepo(db, () => visitorRepo.flush());
+    const questionGrouper = new QuestionGrouper({
+      store: questionGroups,
+      embed: (texts) => queryEmbedder.embed(texts),
+      model: config.embedder.kind === 'use-lite' ? 'use-lite' : `onnx-folder:${config.embedder.path}`,
+      clock,
+    });
     return {
       db,
       secretStore: secret.store,
@@ -131,6 +143,8 @@ export async function openServices(
       visitorSessions: new VisitorSessions(secret.secret),
       visitorConversations,
       visitorLimits: new VisitorLimits((widgetId, since) => visitorConversations.questionsSince(widgetId, since)),
+      questionGroups,
+      questionGrouper,
       close: () => {
         void queryEmbedder.close();
         embedding.close();

@@ -481,4 +481,28 @@ export const MIGRATIONS: readonly string[] = [
   ) STRICT, WITHOUT ROWID;
   CREATE INDEX visitor_usage_by_hour ON visitor_usage (hour);
   `,
+  `
+  -- Visitors' questions grouped by meaning (server/domain/question-grouping.ts): the same question
+  -- worded differently belongs to one group, per knowledge base. A group keeps the running mean
+  -- of its questions' vectors under the model that made them (another model regroups everything)
+  -- and, once the owner wrote the answer, when and which item. Reports count the turns that
+  -- name a group, so what retention removes leaves them; a group no turn names is removed.
+  CREATE TABLE question_groups (
+    id                INTEGER PRIMARY KEY,
+    knowledge_base_id TEXT NOT NULL,
+    model             TEXT NOT NULL,
+    label             TEXT NOT NULL,
+    stems             TEXT NOT NULL,
+    centroid          BLOB NOT NULL,
+    members           INTEGER NOT NULL,
+    created_at        INTEGER NOT NULL,
+    answered_at       INTEGER,
+    answered_item     TEXT
+  ) STRICT;
+  CREATE INDEX question_groups_by_kb ON question_groups (knowledge_base_id, model);
+  ALTER TABLE visitor_turns ADD COLUMN question_group INTEGER;
+  CREATE INDEX visitor_turns_by_group ON visitor_turns (question_group, asked_at);
+  -- The grouping pass's queue: turns not grouped yet, oldest first.
+  CREATE INDEX visitor_turns_ungrouped ON visitor_turns (asked_at) WHERE question_group IS NULL;
+  `,
 ];

@@ -18,6 +18,9 @@ import type { LlmSettings } from '../../retrieval/answer/llm-settings.ts';
 import type { UsageRepo } from '../../storage/usage-repo.ts';
 import type { VisitorConversations } from '../../domain/visitor-conversations.ts';
 import type { WidgetService } from '../../domain/widgets.ts';
+import type { QuestionGroupStore } from '../../domain/content-gaps.ts';
+import type { QuestionGrouper } from '../../retrieval/question-groups.ts';
+import { contentGapRoutes } from './content-gap-routes.ts';
 import { registerAdminAuth } from './admin-auth.ts';
 import { assistantAdminRoutes } from './assistant-routes.ts';
 import { backupRoutes } from './backup-routes.ts';
@@ -53,6 +56,8 @@ export type AdminApiOptions = {
   bulkLimit: number;
   widgets: WidgetService;
   visitorConversations: VisitorConversations;
+  questionGroups: QuestionGroupStore;
+  questionGrouper: QuestionGrouper;
 };
 
 /**
@@ -76,4 +81,5 @@ export const adminApi: FastifyPluginAsync<AdminApiOptions> = async (app, { prefi
   await app.register(importRoutes, options);
   await app.register(widgetRoutes, options);
   await app.register(conversationRoutes, options);
+  await app.register(contentGapRoutes, options);
 };
