@@ -36,6 +36,7 @@ import { VisitorSessions } from './domain/visitor-sessions.ts';
 import { WidgetService } from './domain/widgets.ts';
 import { VisitorRepo } from './storage/visitor-repo.ts';
 import { QuestionGroupRepo } from './storage/question-group-repo.ts';
+import { VisitorAnalyticsRepo } from './storage/visitor-analytics-repo.ts';
 import { QuestionGrouper } from './retrieval/question-groups.ts';
 import { WidgetRepo } from './storage/widget-repo.ts';
 
@@ -74,6 +75,7 @@ export type Services = {
   /** Visitors' questions grouped by meaning: content gaps and top questions. */
   questionGroups: QuestionGroupRepo;
   questionGrouper: QuestionGrouper;
+  visitorAnalytics: VisitorAnalyticsRepo;
   close(): void;
 };
 
@@ -145,6 +147,7 @@ export async function openServices(
       visitorLimits: new VisitorLimits((widgetId, since) => visitorConversations.questionsSince(widgetId, since)),
       questionGroups,
       questionGrouper,
+      visitorAnalytics: new VisitorAnalyticsRepo(db, () => visitorRepo.flush()),
       close: () => {
         void queryEmbedder.close();
         embedding.close();

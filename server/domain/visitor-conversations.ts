@@ -62,7 +62,7 @@ export type ConversationListing = ConversationSummary & {
 
 export type VisitorUsageTotals = { questions: number; answered: number; feedbackUp: number; feedbackDown: number };
 export type VisitorUsage = { totals: VisitorUsageTotals; byWidget: Array<{ widgetId: string } & VisitorUsageTotals> };
-export type VisitorUsageFilter = { from: number; to: number; knowledgeBaseId?: string | undefined; knowledgeBaseIds?: string[] | undefined };
+export type VisitorUsageFilter = { from: number; to: number; widgetId?: string | undefined; knowledgeBaseId?: string | undefined; knowledgeBaseIds?: string[] | undefined };
 
 /**
  * Where conversations are kept (server/storage/visitor-repo.ts). A turn and its usage counts are

@@ -289,6 +289,10 @@ export class VisitorRepo implements VisitorRepository {
     this.flush();
     const where = ['hour >= ?', 'hour < ?'];
     const params: Array<string | number> = [filter.from, filter.to];
+    if (filter.widgetId !== undefined) {
+      where.push('widget_id = ?');
+      params.push(filter.widgetId);
+    }
     if (filter.knowledgeBaseId !== undefined) {
       where.push('knowledge_base_id = ?');
       params.push(filter.knowledgeBaseId);

@@ -21,6 +21,7 @@ import type { WidgetService } from '../../domain/widgets.ts';
 import type { QuestionGroupStore } from '../../domain/content-gaps.ts';
 import type { QuestionGrouper } from '../../retrieval/question-groups.ts';
 import { contentGapRoutes } from './content-gap-routes.ts';
+import type { VisitorAnalyticsRepo } from '../../storage/visitor-analytics-repo.ts';
 import { registerAdminAuth } from './admin-auth.ts';
 import { assistantAdminRoutes } from './assistant-routes.ts';
 import { backupRoutes } from './backup-routes.ts';
@@ -58,6 +59,7 @@ export type AdminApiOptions = {
   visitorConversations: VisitorConversations;
   questionGroups: QuestionGroupStore;
   questionGrouper: QuestionGrouper;
+  visitorAnalytics: VisitorAnalyticsRepo;
 };
 
 /**
