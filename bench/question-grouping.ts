@@ -23,6 +23,7 @@ const { values } = parseArgs({
     'squad-paragraphs': { type: 'string', default: '100' },
     seed: { type: 'string', default: '7' },
     fixture: { type: 'string' },
+    'vector-cache': { type: 'string' },
   },
 });
 
@@ -64,8 +65,20 @@ const squad: Labelled[] = squadAll.filter((q) => chosen.has(q.gold_passage_id)).
 const embedder = await createEmbedder({ kind: 'use-lite' });
 const all = [...stackfaq, ...squad];
 const started = performance.now();
-const vectors: Float32Array[] = [];
-for (let i = 0; i < all.length; i += 64) vectors.push(...(await embedder.embed(all.slice(i, i + 64).map((q) => q.text))));
+let vectors: Float32Array[] = [];
+// --vector-cache FILE keeps the vectors between runs (they depend only on the texts and the model).
+const cache = values['vector-cache'];
+if (cache && fs.existsSync(cache)) {
+  const bytes = fs.readFileSync(cache);
+  const flat = new Float32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 4);
+  vectors = all.map((_, i) => flat.slice(i * embedder.dimension, (i + 1) * embedder.dimension));
+} else {
+  for (let i = 0; i < all.length; i += 64) {
+    vectors.push(...(await embedder.embed(all.slice(i, i + 64).map((q) => q.text))));
+    if (i % 640 === 0) console.error(`embedded ${i + 64} of ${all.length}`);
+  }
+  if (cache) fs.writeFileSync(cache, Buffer.concat(vectors.map((v) => Buffer.from(v.buffer, v.byteOffset, v.byteLength))));
+}
 const embedMs = performance.now() - started;
 const questions = all.map((q, i) => ({ ...q, vector: vectors[i]!, stems: questionStems(q.text) }));
 
@@ -82,10 +95,11 @@ function score(set: typeof questions, settings: GroupingSettings) {
 }
 
 const rows: Array<{ keywordWeight: number; threshold: number; set: string; precision: number; recall: number; f1: number; groups: number }> = [];
-for (const keywordWeight of [0, 0.1, 0.2, 0.3, 0.4]) {
-  for (let threshold = 0.4; threshold <= 0.9 + 1e-9; threshold += 0.05) {
+for (const keywordWeight of [0, 0.15, 0.3]) {
+  for (let threshold = 0.45; threshold <= 0.85 + 1e-9; threshold += 0.05) {
     const settings = { keywordWeight, threshold: Math.round(threshold * 1000) / 1000 };
     for (const [name, set] of Object.entries(sets)) rows.push({ ...settings, set: name, ...score(set, settings) });
+    console.error(`grid: weight ${keywordWeight}, threshold ${settings.threshold}`);
   }
 }
 const best = rows.filter((r) => r.set === 'both').sort((a, b) => b.f1 - a.f1)[0]!;
