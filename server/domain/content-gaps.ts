@@ -21,12 +21,11 @@ export type QuestionGroupRecord = {
   answeredItem: string | null;
 };
 
-export type UngroupedTurn = { turnId: string; knowledgeBaseId: string; question: string };
+export type UngroupedTurn = { turnId: string; widgetId: string; knowledgeBaseId: string; question: string; answered: boolean; askedAt: number };
 
 /** Where a turn goes: an existing group, or a group made in the same batch (`ref` tells them apart). */
 export type GroupAssignment = {
-  turnId: string;
-  knowledgeBaseId: string;
+  turn: UngroupedTurn;
   group: { kind: 'existing'; id: number } | { kind: 'new'; ref: number; label: string; stems: string[]; centroid: Float32Array; members: number };
 };
 

@@ -127,8 +127,7 @@ export class QuestionGrouper {
       const assignments: GroupAssignment[] = placed.map(({ turn, candidate }) => {
         const fresh = made.get(candidate.id);
         return {
-          turnId: turn.turnId,
-          knowledgeBaseId: turn.knowledgeBaseId,
+          turn,
           group: fresh
             ? { kind: 'new', ref: candidate.id, label: fresh.label, stems: fresh.stems, centroid: candidate.centroid, members: candidate.members }
             : { kind: 'existing', id: candidate.id },

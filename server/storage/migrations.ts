@@ -504,5 +504,26 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX visitor_turns_by_group ON visitor_turns (question_group, asked_at);
   -- The grouping pass's queue: turns not grouped yet, oldest first.
   CREATE INDEX visitor_turns_ungrouped ON visitor_turns (asked_at) WHERE question_group IS NULL;
+  -- Hourly counts the analytics read instead of every turn (GET /usage over 30 days of 100,000
+  -- conversations): questions per group, written by the grouping pass, and cited items, written
+  -- with the turn. Both go at the retention cutoff, with the conversations they count.
+  CREATE TABLE visitor_group_counts (
+    hour              INTEGER NOT NULL,
+    widget_id         TEXT NOT NULL,
+    knowledge_base_id TEXT NOT NULL,
+    question_group    INTEGER NOT NULL,
+    asked             INTEGER NOT NULL,
+    answered          INTEGER NOT NULL,
+    PRIMARY KEY (hour, widget_id, knowledge_base_id, question_group)
+  ) STRICT, WITHOUT ROWID;
+  CREATE TABLE visitor_citations (
+    hour              INTEGER NOT NULL,
+    widget_id         TEXT NOT NULL,
+    knowledge_base_id TEXT NOT NULL,
+    title             TEXT NOT NULL,
+    url               TEXT NOT NULL,
+    cited             INTEGER NOT NULL,
+    PRIMARY KEY (hour, widget_id, knowledge_base_id, title, url)
+  ) STRICT, WITHOUT ROWID;
   `,
 ];

@@ -11,6 +11,8 @@ import type { Db } from './db.ts';
 
 type GroupRow = { id: number; knowledge_base_id: string; model: string; label: string; stems: string; centroid: Buffer; members: number; created_at: number; answered_at: number | null; answered_item: string | null };
 
+const HOUR = 3_600_000;
+
 /** A turn the owner should look at: the knowledge base held no answer, or a visitor rated the answer down. */
 const GAP = "(t.answered = 0 OR t.feedback = 'down')";
 
@@ -29,9 +31,14 @@ export class QuestionGroupRepo implements QuestionGroupStore {
     private readonly flushTurns: () => void,
   ) {
     this.stmts = {
-      ungrouped: db.prepare<[number], { id: string; knowledge_base_id: string; question: string }>(
-        'SELECT id, knowledge_base_id, question FROM visitor_turns WHERE question_group IS NULL ORDER BY asked_at LIMIT ?',
+      ungrouped: db.prepare<[number], { id: string; widget_id: string; knowledge_base_id: string; question: string; answered: number; asked_at: number }>(
+        'SELECT id, widget_id, knowledge_base_id, question, answered, asked_at FROM visitor_turns WHERE question_group IS NULL ORDER BY asked_at LIMIT ?',
       ),
+      countInGroup: db.prepare<[number, string, string, number, number]>(
+        `INSERT INTO visitor_group_counts (hour, widget_id, knowledge_base_id, question_group, asked, answered) VALUES (?, ?, ?, ?, 1, ?)
+         ON CONFLICT DO UPDATE SET asked = asked + 1, answered = answered + excluded.answered`,
+      ),
+      resetCounts: db.prepare('DELETE FROM visitor_group_counts'),
       countUngrouped: db.prepare<[], { n: number }>('SELECT count(*) AS n FROM visitor_turns WHERE question_group IS NULL'),
       groupsOf: db.prepare<[string, string], GroupRow>('SELECT * FROM question_groups WHERE knowledge_base_id = ? AND model = ? ORDER BY id'),
       group: db.prepare<[number], GroupRow>('SELECT * FROM question_groups WHERE id = ?'),
@@ -58,11 +65,13 @@ export class QuestionGroupRepo implements QuestionGroupStore {
           const known = created.get(a.group.ref);
           if (known === undefined) {
             const g = a.group;
-            id = Number(this.stmts.insertGroup.run(a.knowledgeBaseId, model, g.label, JSON.stringify(g.stems), vectorBlob(g.centroid), g.members, now).lastInsertRowid);
+            id = Number(this.stmts.insertGroup.run(a.turn.knowledgeBaseId, model, g.label, JSON.stringify(g.stems), vectorBlob(g.centroid), g.members, now).lastInsertRowid);
             created.set(g.ref, id);
           } else id = known;
         } else id = a.group.id;
-        this.stmts.setTurnGroup.run(id, a.turnId);
+        this.stmts.setTurnGroup.run(id, a.turn.turnId);
+        const { widgetId, knowledgeBaseId, askedAt, answered } = a.turn;
+        this.stmts.countInGroup.run(Math.floor(askedAt / HOUR) * HOUR, widgetId, knowledgeBaseId, id, answered ? 1 : 0);
         ids.push(id);
       }
       return ids;
@@ -71,7 +80,14 @@ export class QuestionGroupRepo implements QuestionGroupStore {
 
   ungrouped(limit: number): UngroupedTurn[] {
     this.flushTurns();
-    return this.stmts.ungrouped.all(limit).map((r) => ({ turnId: r.id, knowledgeBaseId: r.knowledge_base_id, question: r.question }));
+    return this.stmts.ungrouped.all(limit).map((r) => ({
+      turnId: r.id,
+      widgetId: r.widget_id,
+      knowledgeBaseId: r.knowledge_base_id,
+      question: r.question,
+      answered: r.answered === 1,
+      askedAt: r.asked_at,
+    }));
   }
 
   countUngrouped(): number {
@@ -94,6 +110,7 @@ export class QuestionGroupRepo implements QuestionGroupStore {
     this.db.transaction(() => {
       this.stmts.resetTurns.run();
       this.stmts.resetGroups.run();
+      this.stmts.resetCounts.run();
     })();
     return true;
   }

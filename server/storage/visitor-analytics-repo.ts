@@ -1,3 +1,4 @@
+import { histogramPercentile, LATENCY_METRIC_PREFIX } from '../domain/visitor-conversations.ts';
 import type { Db } from './db.ts';
 
 export type VisitorAnalyticsFilter = {
@@ -24,12 +25,12 @@ export type VisitorAnalytics = {
   topCitedItems: Array<{ title: string; url: string | null; cited: number }>;
 };
 
-type Metric = 'questions' | 'answered' | 'feedback_up' | 'feedback_down';
 
 /**
- * The visitor assistant's analytics for `GET /usage` and the Usage screen. Questions, answers and
- * feedback come from the hourly counts (which outlive retention); sessions, answer times, top
- * questions (by question group) and top cited items from the conversations kept.
+ * The visitor assistant's analytics for `GET /usage` and the Usage screen, read from hourly
+ * counts only (a month of 100,000 conversations in a few milliseconds): questions, answers,
+ * feedback, sessions and the answer-time histogram in visitor_usage, which outlive retention;
+ * questions per group and cited items, which go at the retention cutoff with the conversations.
  */
 export class VisitorAnalyticsRepo {
   constructor(
@@ -39,82 +40,79 @@ export class VisitorAnalyticsRepo {
 
   analytics(filter: VisitorAnalyticsFilter): VisitorAnalytics {
     this.flushTurns();
-    const counts = this.where(filter, 'hour', 'knowledge_base_id');
-    const turns = this.where(filter, 't.asked_at', 't.knowledge_base_id', 't.widget_id');
     const { size } = filter;
-
-    const metricRows = this.db
-      .prepare<Array<string | number>, { bucket: number; knowledge_base_id: string; metric: Metric; value: number }>(
+    const counts = this.where(filter, 'hour', 'knowledge_base_id');
+    const rows = this.db
+      .prepare<Array<string | number>, { bucket: number; knowledge_base_id: string; metric: string; value: number }>(
         `SELECT (hour / ${size}) * ${size} AS bucket, knowledge_base_id, metric, sum(value) AS value FROM visitor_usage
           WHERE ${counts.sql} GROUP BY bucket, knowledge_base_id, metric`,
       )
       .all(...counts.params);
-    const turnRows = this.db
-      .prepare<Array<string | number>, { bucket: number; sessions: number; latencies: string }>(
-        `SELECT (t.asked_at / ${size}) * ${size} AS bucket, count(DISTINCT t.session_id) AS sessions,
-            json_group_array(t.latency_ms) AS latencies
-          FROM visitor_turns t WHERE ${turns.sql} GROUP BY bucket`,
-      )
-      .all(...turns.params);
-    const sessions = this.db
-      .prepare<Array<string | number>, { n: number }>(`SELECT count(DISTINCT t.session_id) AS n FROM visitor_turns t WHERE ${turns.sql}`)
-      .get(...turns.params)!.n;
 
-    const buckets = new Map<number, VisitorBucket & { latency: number[] }>();
-    const bucket = (start: number) => {
-      let b = buckets.get(start);
-      if (!b) buckets.set(start, (b = { start, sessions: 0, ...emptyCounts(), answerTimeMs: { median: null, p95: null }, latency: [] }));
-      return b;
-    };
-    const byKb = new Map<string, VisitorCounts>();
-    const summary = emptyCounts();
-    for (const row of metricRows) {
-      const kb = byKb.get(row.knowledge_base_id) ?? emptyCounts();
-      byKb.set(row.knowledge_base_id, kb);
-      for (const target of [bucket(row.bucket), kb, summary]) add(target, row.metric, row.value);
-    }
-    const all: number[] = [];
-    for (const row of turnRows) {
-      const b = bucket(row.bucket);
-      b.sessions = row.sessions;
-      b.latency = (JSON.parse(row.latencies) as number[]).sort((x, y) => x - y);
-      b.answerTimeMs = { median: percentile(b.latency, 0.5), p95: percentile(b.latency, 0.95) };
-      for (const ms of b.latency) all.push(ms);
-    }
-    all.sort((x, y) => x - y);
+    type Acc = VisitorCounts & { sessions: number; latency: Map<number, number> };
+    const empty = (): Acc => ({ ...emptyCounts(), sessions: 0, latency: new Map() });
+    const buckets = new Map<number, Acc>();
     // Every bucket of the range, empty ones too, so charts show the quiet days.
-    for (let start = Math.floor(filter.from / size) * size; start < filter.to; start += size) bucket(start);
-
+    for (let start = Math.floor(filter.from / size) * size; start < filter.to; start += size) buckets.set(start, empty());
+    const byKb = new Map<string, Acc>();
+    const summary = empty();
+    for (const row of rows) {
+      let b = buckets.get(row.bucket);
+      if (!b) buckets.set(row.bucket, (b = empty()));
+      let kb = byKb.get(row.knowledge_base_id);
+      if (!kb) byKb.set(row.knowledge_base_id, (kb = empty()));
+      for (const target of [b, kb, summary]) add(target, row.metric, row.value);
+    }
+    const time = (acc: Acc): AnswerTime => ({ median: histogramPercentile(acc.latency, 0.5), p95: histogramPercentile(acc.latency, 0.95) });
+    const counted = ({ questions, answered, feedbackUp, feedbackDown }: Acc): VisitorCounts => share({ questions, answered, answeredShare: null, feedbackUp, feedbackDown });
     return {
-      summary: { ...share(summary), sessions, answerTimeMs: { median: percentile(all, 0.5), p95: percentile(all, 0.95) } },
-      series: [...buckets.values()].sort((a, b) => a.start - b.start).map(({ latency: _latency, ...b }) => share(b)),
-      byKnowledgeBase: [...byKb].map(([knowledgeBaseId, c]) => ({ knowledgeBaseId, ...share(c) })).sort((a, b) => b.questions - a.questions),
-      topQuestions: this.topQuestions(turns, filter.top),
-      topCitedItems: this.topCited(turns, filter.top),
+      summary: { ...counted(summary), sessions: summary.sessions, answerTimeMs: time(summary) },
+      series: [...buckets].sort(([a], [b]) => a - b).map(([start, acc]) => ({ start, sessions: acc.sessions, ...counted(acc), answerTimeMs: time(acc) })),
+      byKnowledgeBase: [...byKb]
+        .filter(([, acc]) => acc.questions > 0)
+        .map(([knowledgeBaseId, acc]) => ({ knowledgeBaseId, ...counted(acc) }))
+        .sort((a, b) => b.questions - a.questions),
+      topQuestions: this.topQuestions(filter),
+      topCitedItems: this.topCited(filter),
     };
   }
 
-  /** Questions by group (the same question worded differently counts once), most asked first; ungrouped turns by their wording. */
-  private topQuestions(turns: { sql: string; params: Array<string | number> }, top: number): VisitorAnalytics['topQuestions'] {
-    return this.db
-      .prepare<Array<string | number>, { question: string; asked: number; answered: number; wordings: number }>(
-        `SELECT coalesce(g.label, min(t.question)) AS question, count(*) AS asked, sum(t.answered) AS answered,
-            count(DISTINCT t.question) AS wordings
-          FROM visitor_turns t LEFT JOIN question_groups g ON g.id = t.question_group
-          WHERE ${turns.sql} GROUP BY coalesce(CAST(t.question_group AS TEXT), 'q:' || t.question)
-          ORDER BY asked DESC, question LIMIT ?`,
+  /**
+   * Questions by group (the same question worded differently counts once), most asked first,
+   * from the grouping pass's hourly counts; named by the group's first wording.
+   */
+  private topQuestions(filter: VisitorAnalyticsFilter): VisitorAnalytics['topQuestions'] {
+    const counts = this.where(filter, 'c.hour', 'c.knowledge_base_id', 'c.widget_id');
+    const top = this.db
+      .prepare<Array<string | number>, { id: number; question: string; asked: number; answered: number }>(
+        `SELECT g.id, g.label AS question, sum(c.asked) AS asked, sum(c.answered) AS answered
+          FROM visitor_group_counts c JOIN question_groups g ON g.id = c.question_group
+          WHERE ${counts.sql} GROUP BY g.id ORDER BY asked DESC, g.id LIMIT ?`,
       )
-      .all(...turns.params, top);
+      .all(...counts.params, filter.top);
+    if (top.length === 0) return [];
+    const turns = this.where(filter, 't.asked_at', 't.knowledge_base_id', 't.widget_id');
+    const wordings = new Map(
+      this.db
+        .prepare<Array<string | number>, { question_group: number; n: number }>(
+          `SELECT t.question_group, count(DISTINCT t.question) AS n FROM visitor_turns t
+            WHERE t.question_group IN (SELECT value FROM json_each(?)) AND ${turns.sql} GROUP BY t.question_group`,
+        )
+        .all(JSON.stringify(top.map((q) => q.id)), ...turns.params)
+        .map((r) => [r.question_group, r.n]),
+    );
+    return top.map(({ id, ...q }) => ({ ...q, wordings: wordings.get(id) ?? 0 }));
   }
 
-  private topCited(turns: { sql: string; params: Array<string | number> }, top: number): VisitorAnalytics['topCitedItems'] {
+  private topCited(filter: VisitorAnalyticsFilter): VisitorAnalytics['topCitedItems'] {
+    const counts = this.where(filter, 'hour', 'knowledge_base_id');
     return this.db
-      .prepare<Array<string | number>, { title: string; url: string | null; cited: number }>(
-        `SELECT json_extract(c.value, '$.title') AS title, json_extract(c.value, '$.url') AS url, count(*) AS cited
-          FROM visitor_turns t, json_each(t.citations) c
-          WHERE ${turns.sql} AND t.answered = 1 GROUP BY title, url ORDER BY cited DESC, title LIMIT ?`,
+      .prepare<Array<string | number>, { title: string; url: string; cited: number }>(
+        `SELECT title, url, sum(cited) AS cited FROM visitor_citations WHERE ${counts.sql}
+          GROUP BY title, url ORDER BY cited DESC, title LIMIT ?`,
       )
-      .all(...turns.params, top);
+      .all(...counts.params, filter.top)
+      .map((r) => ({ title: r.title, url: r.url || null, cited: r.cited }));
   }
 
   private where(filter: VisitorAnalyticsFilter, time: string, kb: string, widget = 'widget_id'): { sql: string; params: Array<string | number> } {
@@ -138,11 +136,16 @@ export class VisitorAnalyticsRepo {
 
 const emptyCounts = (): VisitorCounts => ({ questions: 0, answered: 0, answeredShare: null, feedbackUp: 0, feedbackDown: 0 });
 
-function add(target: VisitorCounts, metric: Metric, value: number): void {
+function add(target: VisitorCounts & { sessions: number; latency: Map<number, number> }, metric: string, value: number): void {
   if (metric === 'questions') target.questions += value;
   else if (metric === 'answered') target.answered += value;
   else if (metric === 'feedback_up') target.feedbackUp += value;
-  else target.feedbackDown += value;
+  else if (metric === 'feedback_down') target.feedbackDown += value;
+  else if (metric === 'sessions') target.sessions += value;
+  else if (metric.startsWith(LATENCY_METRIC_PREFIX)) {
+    const bucket = Number(metric.slice(LATENCY_METRIC_PREFIX.length));
+    target.latency.set(bucket, (target.latency.get(bucket) ?? 0) + value);
+  }
 }
 
 /** The answered share of the questions, to three decimals; null without questions. */
@@ -150,8 +153,3 @@ function share<T extends VisitorCounts>(c: T): T {
   return { ...c, answeredShare: c.questions ? Math.round((c.answered / c.questions) * 1000) / 1000 : null };
 }
 
-/** Nearest-rank percentile of sorted values. */
-function percentile(sorted: number[], p: number): number | null {
-  if (sorted.length === 0) return null;
-  return sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)]!;
-}

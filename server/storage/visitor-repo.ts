@@ -12,6 +12,7 @@ import type {
   VisitorUsageFilter,
   VisitorUsageTotals,
 } from '../domain/visitor-conversations.ts';
+import { LATENCY_METRIC_PREFIX, latencyBucket } from '../domain/visitor-conversations.ts';
 import type { Statement } from 'better-sqlite3';
 import type { Db } from './db.ts';
 
@@ -86,10 +87,18 @@ export class VisitorRepo implements VisitorRepository {
          VALUES (@id, @session_id, @widget_id, @knowledge_base_id, @question, @answer, @answered, @citations, @latency_ms, @feedback, @asked_at)`,
       ),
       touchSession: db.prepare<[number, string]>('UPDATE visitor_sessions SET last_seen_at = max(last_seen_at, ?) WHERE id = ?'),
-      count: db.prepare<[number, string, string, Metric, number]>(
+      // Metrics: questions, answered, feedback_up/down, sessions, and latency_<bucket> (answer-time histogram).
+      count: db.prepare<[number, string, string, string, number]>(
         `INSERT INTO visitor_usage (hour, widget_id, knowledge_base_id, metric, value) VALUES (?, ?, ?, ?, ?)
          ON CONFLICT DO UPDATE SET value = value + excluded.value`,
       ),
+      firstTurn: db.prepare<[string], { n: number }>('SELECT count(*) AS n FROM (SELECT 1 FROM visitor_turns WHERE session_id = ? LIMIT 1)'),
+      cite: db.prepare<[number, string, string, string, string]>(
+        `INSERT INTO visitor_citations (hour, widget_id, knowledge_base_id, title, url, cited) VALUES (?, ?, ?, ?, ?, 1)
+         ON CONFLICT DO UPDATE SET cited = cited + 1`,
+      ),
+      pruneCitations: db.prepare<[number]>('DELETE FROM visitor_citations WHERE hour < ?'),
+      pruneGroupCounts: db.prepare<[number]>('DELETE FROM visitor_group_counts WHERE hour < ?'),
       turnOf: db.prepare<[string, string], TurnRow>('SELECT * FROM visitor_turns WHERE id = ? AND session_id = ?'),
       setFeedback: db.prepare<[VisitorRating, string]>('UPDATE visitor_turns SET feedback = ? WHERE id = ?'),
       deleteSession: db.prepare<[string]>('DELETE FROM visitor_sessions WHERE id = ?'),
@@ -116,6 +125,10 @@ export class VisitorRepo implements VisitorRepository {
         const hour = Math.floor(turn.askedAt / HOUR) * HOUR;
         this.stmts.count.run(hour, turn.widgetId, turn.knowledgeBaseId, 'questions', 1);
         if (turn.answered) this.stmts.count.run(hour, turn.widgetId, turn.knowledgeBaseId, 'answered', 1);
+        this.stmts.count.run(hour, turn.widgetId, turn.knowledgeBaseId, `${LATENCY_METRIC_PREFIX}${latencyBucket(turn.latencyMs)}`, 1);
+        for (const c of turn.citations) this.stmts.cite.run(hour, turn.widgetId, turn.knowledgeBaseId, c.title, c.url ?? '');
+        // A session counts once, in the hour and knowledge base of its first question.
+        if (this.stmts.firstTurn.get(turn.sessionId)!.n === 0) this.stmts.count.run(hour, turn.widgetId, turn.knowledgeBaseId, 'sessions', 1);
         // A conversation deleted before its turn was written: the question still counts.
         if (this.stmts.touchSession.run(turn.askedAt, turn.sessionId).changes) this.stmts.insertTurn.run(toTurnRow(turn));
       }
@@ -131,10 +144,13 @@ export class VisitorRepo implements VisitorRepository {
       return 'rated';
     });
     this.pruneTx = db.transaction(
-      (cutoff: number, limit: number): PruneResult => ({
-        sessions: this.stmts.pruneSessions.run(cutoff, limit).changes,
-        turns: this.stmts.pruneTurns.run(cutoff, limit).changes,
-      }),
+      (cutoff: number, limit: number): PruneResult => {
+        // The hourly counts of what the kept conversations asked and cited go with them.
+        const hour = Math.floor(cutoff / HOUR) * HOUR;
+        this.stmts.pruneCitations.run(hour);
+        this.stmts.pruneGroupCounts.run(hour);
+        return { sessions: this.stmts.pruneSessions.run(cutoff, limit).changes, turns: this.stmts.pruneTurns.run(cutoff, limit).changes };
+      },
     );
   }
 
@@ -303,7 +319,8 @@ export class VisitorRepo implements VisitorRepository {
     }
     const rows = this.db
       .prepare<Array<string | number>, { widget_id: string; metric: Metric; value: number }>(
-        `SELECT widget_id, metric, sum(value) AS value FROM visitor_usage WHERE ${where.join(' AND ')}
+        `SELECT widget_id, metric, sum(value) AS value FROM visitor_usage
+         WHERE ${where.join(' AND ')} AND metric IN ('questions', 'answered', 'feedback_up', 'feedback_down')
          GROUP BY widget_id, metric ORDER BY widget_id`,
       )
       .all(...params);

@@ -109,6 +109,10 @@ describe('question groups and content gaps (real SQLite, fake model)', () => {
     });
     await retention.pass();
     assert.equal(removed, 7, "every conversation but the last one");
+    // The hourly counts of questions per group go with the conversations they count.
+    const counted = db.prepare('SELECT min(hour) AS first, sum(asked) AS asked FROM visitor_group_counts').get() as { first: number; asked: number };
+    assert.ok(counted.first >= now - 30 * DAY - 3_600_000, 'no count older than the retention period');
+    assert.equal(counted.asked, 1, 'the one question kept');
     assert.ok((await pass.prune()) >= 3);
     const left = db.prepare('SELECT label FROM question_groups').all() as Array<{ label: string }>;
     assert.deepEqual(left.map((g) => g.label), ['Do you repair bicycles?']);
