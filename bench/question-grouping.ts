@@ -24,6 +24,8 @@ const { values } = parseArgs({
     seed: { type: 'string', default: '7' },
     fixture: { type: 'string' },
     'vector-cache': { type: 'string' },
+    weights: { type: 'string', default: '0,0.15,0.3,0.45,0.6' },
+    thresholds: { type: 'string', default: '0.45,0.85' },
   },
 });
 
@@ -95,8 +97,9 @@ function score(set: typeof questions, settings: GroupingSettings) {
 }
 
 const rows: Array<{ keywordWeight: number; threshold: number; set: string; precision: number; recall: number; f1: number; groups: number }> = [];
-for (const keywordWeight of [0, 0.15, 0.3]) {
-  for (let threshold = 0.45; threshold <= 0.85 + 1e-9; threshold += 0.05) {
+const [low, high] = values.thresholds.split(',').map(Number) as [number, number];
+for (const keywordWeight of values.weights.split(',').map(Number)) {
+  for (let threshold = low; threshold <= high + 1e-9; threshold += 0.05) {
     const settings = { keywordWeight, threshold: Math.round(threshold * 1000) / 1000 };
     for (const [name, set] of Object.entries(sets)) rows.push({ ...settings, set: name, ...score(set, settings) });
     console.error(`grid: weight ${keywordWeight}, threshold ${settings.threshold}`);

@@ -502,6 +502,10 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX question_groups_by_kb ON question_groups (knowledge_base_id, model);
   ALTER TABLE visitor_turns ADD COLUMN question_group INTEGER;
   CREATE INDEX visitor_turns_by_group ON visitor_turns (question_group, asked_at);
+  -- The content-gap report reads only questions abstained on or rated down: this index holds
+  -- them with every column the report reads, so it never reads the turns' answers.
+  CREATE INDEX visitor_turns_gaps ON visitor_turns (question_group, asked_at, widget_id, knowledge_base_id, session_id, answered, feedback, question)
+    WHERE answered = 0 OR feedback = 'down';
   -- The grouping pass's queue: turns not grouped yet, oldest first.
   CREATE INDEX visitor_turns_ungrouped ON visitor_turns (asked_at) WHERE question_group IS NULL;
   -- Hourly counts the analytics read instead of every turn (GET /usage over 30 days of 100,000

@@ -165,7 +165,7 @@ export class QuestionGroupRepo implements QuestionGroupStore {
     const sql = `SELECT g.id, g.knowledge_base_id, g.label, g.answered_at, g.answered_item,
         count(*) AS asked, count(DISTINCT s.ip_hash) AS visitors, max(t.asked_at) AS last_asked,
         sum(CASE WHEN g.answered_at IS NOT NULL AND t.asked_at > g.answered_at THEN 1 ELSE 0 END) AS since_answer,
-        sum(t.answered = 0) AS abstained, sum(t.feedback = 'down') AS thumbs_down
+        sum(t.answered = 0) AS abstained, sum(t.feedback IS 'down') AS thumbs_down
       FROM visitor_turns t JOIN question_groups g ON g.id = t.question_group JOIN visitor_sessions s ON s.id = t.session_id
       WHERE ${where.join(' AND ')}
       GROUP BY g.id ${status}

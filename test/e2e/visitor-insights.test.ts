@@ -8,6 +8,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { before, describe, it } from 'node:test';
+import type { Page } from 'playwright-core';
 import { useDashboardSession } from './dashboard-session.ts';
 
 const SHOTS = '/tmp/visitor-insights-shots';
@@ -18,9 +19,10 @@ const ITEMS = [
   { externalId: 'delivery', title: 'Delivery', content: 'Bread and pastries are delivered by bicycle within five kilometres. Delivery is free for orders above 30 euros.' },
 ];
 
-async function until(check: () => Promise<boolean>, what: string): Promise<void> {
+async function until(check: () => Promise<boolean>, what: string, page?: Page): Promise<void> {
   for (let tries = 0; !(await check()); tries++) {
-    assert.ok(tries < 300, what);
+    if (tries >= 300 && page) await page.screenshot({ path: `${SHOTS}/failure.png` });
+    if (tries >= 300) assert.fail(`${what}${page ? `; the page shows: ${(await page.evaluate(() => document.body.innerHTML)).slice(0, 3000)}` : ''}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
@@ -63,8 +65,12 @@ describe('Conversations, Content gaps and Usage screens (real server, real Chrom
     }
   }
 
+  const consoleErrors: string[] = [];
   before(async () => {
     fs.mkdirSync(SHOTS, { recursive: true });
+    app.page.on('console', (m) => {
+      if (m.type() === 'error') consoleErrors.push(m.text());
+    });
     const items = ITEMS.map((i) => ({ integrationId: 'web', knowledgeBaseId: KB, sourceType: 'ARTICLE', externalId: i.externalId, data: { title: i.title, content: i.content, url: `https://shop.example/${i.externalId}` } }));
     const pushed = await fetch(`${app.server.url}/ingest/bulk`, { method: 'POST', headers: { 'x-api-key': app.apiKey, 'content-type': 'application/json' }, body: JSON.stringify({ items }) });
     assert.equal(pushed.status, 200, await pushed.text());
@@ -127,7 +133,7 @@ describe('Conversations, Content gaps and Usage screens (real server, real Chrom
     const { page } = app;
     await page.goto(`${app.server.url}/#/content-gaps`);
     const gaps = page.locator('li[data-gap-id]');
-    await until(async () => (await gaps.count()) >= 2, 'the gift-card and delivery gaps');
+    await until(async () => (await gaps.count()) >= 2, `the gift-card and delivery gaps (page errors: ${app.pageErrors.join('; ')}; console: ${consoleErrors.join('; ').slice(0, 1500)}; at ${app.page.url()})`, page);
     const gift = gaps.first();
     assert.match((await gift.locator('h2').textContent()) ?? '', /gift card/i);
     assert.equal(await gift.locator('.stats dd').first().textContent(), '3', 'three visitors');
@@ -156,7 +162,7 @@ describe('Conversations, Content gaps and Usage screens (real server, real Chrom
     const { page } = app;
     await page.goto(`${app.server.url}/#/usage`);
     const section = page.getByRole('region', { name: 'Website visitors' });
-    await section.waitFor();
+    await until(async () => (await section.count()) === 1, 'the visitor section', page);
     const stats = section.getByRole('definition');
     await until(async () => (await stats.count()) === 7, 'the visitor totals');
     assert.equal(await stats.nth(1).textContent(), '6', 'six questions');
