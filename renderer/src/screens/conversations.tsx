@@ -230,7 +230,7 @@ function Outcome({ conversation: c }: { conversation: AdminConversationSummary }
   return (
     <>
       {c.unanswered ? <Badge value="expired" label={`${c.unanswered} unanswered`} /> : <Badge value="active" label="answered" />}{' '}
-      {c.thumbsDown ? <Badge value="failed" label={`${c.thumbsDown} 👎`} /> : null} {c.thumbsUp ? <Badge value="succeeded" label={`${c.thumbsUp} 👍`} /> : null}
+      {c.thumbsDown ? <Badge value="failed" label={`${c.thumbsDown} thumbs down`} /> : null} {c.thumbsUp ? <Badge value="succeeded" label={`${c.thumbsUp} thumbs up`} /> : null}
     </>
   );
 }
@@ -302,7 +302,7 @@ function ConversationPage({ id }: { id: string }) {
                   <p className="hint">
                     {formatDate(t.askedAt)} · {t.knowledgeBaseId} · {Math.round(t.latencyMs)} ms ·{' '}
                     {t.answered ? 'answered' : <strong>not in the knowledge base (the fallback message was shown)</strong>}
-                    {t.feedback ? ` · rated ${t.feedback === 'up' ? '👍 helpful' : '👎 not helpful'}` : ''}
+                    {t.feedback ? ` · rated ${t.feedback === 'up' ? 'helpful (thumbs up)' : 'not helpful (thumbs down)'}` : ''}
                   </p>
                 </div>
               </li>

@@ -116,7 +116,7 @@ export function VisitorUsageSection({ visitors, granularity }: { visitors: Visit
                 <XAxis dataKey="when" tick={{ fontSize: 12 }} />
                 <YAxis domain={[0, 100]} unit="%" tick={{ fontSize: 12 }} />
                 <Tooltip />
-                <Line dataKey="answeredPercent" name="Answered (%)" stroke="#1f9d74" connectNulls dot={false} />
+                <Line dataKey="answeredPercent" name="Answered (%)" stroke="#1f9d74" connectNulls dot={{ r: 2 }} />
               </LineChart>
             </Chart>
             <Chart
@@ -145,8 +145,8 @@ export function VisitorUsageSection({ visitors, granularity }: { visitors: Visit
                 <YAxis unit=" ms" tick={{ fontSize: 12 }} />
                 <Tooltip />
                 <Legend />
-                <Line dataKey="median" name="Median" stroke="#3565d8" connectNulls dot={false} />
-                <Line dataKey="p95" name="95th percentile" stroke="#c2701a" connectNulls dot={false} />
+                <Line dataKey="median" name="Median" stroke="#3565d8" connectNulls dot={{ r: 2 }} />
+                <Line dataKey="p95" name="95th percentile" stroke="#c2701a" connectNulls dot={{ r: 2 }} />
               </LineChart>
             </Chart>
           </div>
