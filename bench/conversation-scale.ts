@@ -174,11 +174,18 @@ const timings = [
   time('conversations: one opened', () => conversations.read(`vs_${String(total >> 1).padStart(20, '0')}`)),
 ];
 
+// How SQLite runs the content-gap report (it should read the gap index alone, not the turns).
+const gapPlan = (db.prepare(
+  `EXPLAIN QUERY PLAN SELECT g.id, count(*), count(DISTINCT s.ip_hash) FROM visitor_turns t JOIN question_groups g ON g.id = t.question_group
+     JOIN visitor_sessions s ON s.id = t.session_id WHERE (t.answered = 0 OR t.feedback = 'down') AND t.question_group IS NOT NULL GROUP BY g.id`,
+).all() as Array<{ detail: string }>).map((r) => r.detail).join(' | ');
+
 // 4. Disk: the conversation tables and their indexes.
+const TABLES = "'visitor_sessions', 'visitor_turns', 'visitor_usage', 'question_groups', 'visitor_group_counts', 'visitor_citations'";
 const trees = db
   .prepare(
-    `SELECT name, sum(pgsize) AS bytes FROM dbstat WHERE name IN ('visitor_sessions', 'visitor_turns', 'visitor_usage', 'question_groups')
-       OR name IN (SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name IN ('visitor_sessions', 'visitor_turns', 'visitor_usage', 'question_groups'))
+    `SELECT name, sum(pgsize) AS bytes FROM dbstat WHERE name IN (${TABLES})
+       OR name IN (SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name IN (${TABLES}))
      GROUP BY name ORDER BY bytes DESC`,
   )
   .all() as Array<{ name: string; bytes: number }>;
@@ -194,6 +201,7 @@ console.log(
       groupingMsPerQuestion: Math.round(groupMsPerQuestion * 10) / 10,
       seedSeconds: Math.round(seedSeconds),
       timingsMs: timings,
+      gapPlan,
       disk: {
         bytesPerConversation: Math.round(bytes / total),
         totalMB: Math.round(bytes / 1e5) / 10,
