@@ -129,6 +129,10 @@ for (let i = 0; i < total; i++) {
   }
 }
 visitorRepo.flush();
+// The hourly counts per group the pass writes as it groups (here the groups were set directly).
+db.exec(`INSERT INTO visitor_group_counts (hour, widget_id, knowledge_base_id, question_group, asked, answered)
+  SELECT (asked_at / ${HOUR}) * ${HOUR}, widget_id, knowledge_base_id, question_group, count(*), sum(answered)
+  FROM visitor_turns GROUP BY 1, 2, 3, 4`);
 db.pragma('wal_checkpoint(TRUNCATE)');
 db.exec('ANALYZE');
 const seedSeconds = (performance.now() - seedStarted) / 1000;
