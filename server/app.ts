@@ -15,6 +15,9 @@ import type { ApiKeyService } from './domain/api-key-service.ts';
 import type { JobQueue } from './domain/job-queue.ts';
 import { registerApiKeyAuth } from './http/api-key-auth.ts';
 import { adminApi } from './http/admin/index.ts';
+import type { QuestionGroupStore } from './domain/content-gaps.ts';
+import type { VisitorAnalyticsRepo } from './storage/visitor-analytics-repo.ts';
+import type { QuestionGrouper } from './retrieval/question-groups.ts';
 import { isLanAccess, lanAccessHelp } from './http/admin/settings-routes.ts';
 import { registerDashboard } from './http/dashboard-static.ts';
 import type { DiskCondition } from './domain/disk-condition.ts';
@@ -92,6 +95,9 @@ export type AppDeps = {
   visitorLimits: VisitorLimits;
   /** The time sign-in delays are counted in (Services' clock); the wall clock when absent. */
   clock?: () => number;
+  questionGroups: QuestionGroupStore;
+  questionGrouper: QuestionGrouper;
+  visitorAnalytics: VisitorAnalyticsRepo;
   /** The built widget script; out/widget/widget.js of the checkout by default. */
   widgetScript?: string;
   /** The server's logger (server/logging.ts); made from the config when absent. */
@@ -160,7 +166,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(knowledgeRoutes, { reader: deps.reader, jobs: deps.jobs, search: deps.search });
   await app.register(askRoutes, { assistant: deps.assistant, usage: deps.usage, reader: deps.reader });
   await app.register(articleRoutes, { articles: deps.articles });
-  await app.register(usageRoutes, { usage: deps.usage, visitors: deps.visitorConversations });
+  await app.register(usageRoutes, { usage: deps.usage, visitors: deps.visitorConversations, visitorAnalytics: deps.visitorAnalytics });
 
   app.get('/health', { schema: { hide: true } }, async () => ({ status: 'ok' }));
   await app.register(visitorSurface, { ...deps, trustedProxies: deps.config.trustedProxies ?? [] });

@@ -88,10 +88,13 @@ export async function startServer(config: Config, logs: Logs = createLogs(config
     running.log.info({ removed, days: config.jobHistoryDays }, 'job history: removed finished jobs that newer jobs of their items replaced'),
   );
   retention.start();
-  const visitorRetention = new VisitorRetention(services.visitorConversations, (removed) =>
-    running.log.info({ removed, days: services.visitorConversations.retentionDays() }, 'visitor conversations: removed those past their retention period'),
-  );
+  const visitorRetention = new VisitorRetention(services.visitorConversations, (removed) => {
+    running.log.info({ removed, days: services.visitorConversations.retentionDays() }, 'visitor conversations: removed those past their retention period');
+    // Question groups are kept with the questions that name them: those with none left go too.
+    services.questionGrouper.prune().catch((error: unknown) => running.log.warn({ err: error }, 'removing empty question groups failed'));
+  });
   visitorRetention.start();
+  services.questionGrouper.start((error) => running.log.warn({ err: error }, 'grouping visitor questions failed'));
   services.backups.start((run) =>
     run.ok
       ? running.log.info({ file: run.file, bytes: run.bytes, removed: run.removed, ms: run.finishedAt - run.startedAt }, 'backup written')
@@ -117,6 +120,7 @@ export async function startServer(config: Config, logs: Logs = createLogs(config
       await running.close();
       await retention.stop();
       await visitorRetention.stop();
+      await services.questionGrouper.stop();
       await pipelineStopped;
       services.close();
       lock.release();

@@ -40,6 +40,9 @@ import { VisitorLimits } from './domain/visitor-limits.ts';
 import { VisitorSessions } from './domain/visitor-sessions.ts';
 import { WidgetService } from './domain/widgets.ts';
 import { VisitorRepo } from './storage/visitor-repo.ts';
+import { QuestionGroupRepo } from './storage/question-group-repo.ts';
+import { VisitorAnalyticsRepo } from './storage/visitor-analytics-repo.ts';
+import { QuestionGrouper } from './retrieval/question-groups.ts';
 import { WidgetRepo } from './storage/widget-repo.ts';
 
 /** Everything that works on the data folder, wired once; the server and the CLI share it. */
@@ -82,6 +85,10 @@ export type Services = {
   visitorLimits: VisitorLimits;
   /** The time every rule reads (key expiry, sessions, sign-in delays); tests move it. */
   clock: () => number;
+  /** Visitors' questions grouped by meaning: content gaps and top questions. */
+  questionGroups: QuestionGroupRepo;
+  questionGrouper: QuestionGrouper;
+  visitorAnalytics: VisitorAnalyticsRepo;
   close(): void;
 };
 
@@ -131,8 +138,15 @@ export async function openServices(
     // Made on opening, so that naming a download, a read, never writes it.
     backups.label();
     const visitorRepo = new VisitorRepo(db);
-    const visitorConversations = new VisitorConversations(visitorRepo, settings);
     const originals = new Originals(config.dataDir);
+    const visitorConversations = new VisitorConversations(visitorRepo, settings, clock);
+    const questionGroups = new QuestionGroupRepo(db, () => visitorRepo.flush());
+    const questionGrouper = new QuestionGrouper({
+      store: questionGroups,
+      embed: (texts) => queryEmbedder.embed(texts),
+      model: config.embedder.kind === 'use-lite' ? 'use-lite' : `onnx-folder:${config.embedder.path}`,
+      clock,
+    });
     return {
       db,
       secretStore: secret.store,
@@ -163,6 +177,9 @@ export async function openServices(
       visitorConversations,
       visitorLimits: new VisitorLimits((widgetId, since) => visitorConversations.questionsSince(widgetId, since)),
       clock,
+      questionGroups,
+      questionGrouper,
+      visitorAnalytics: new VisitorAnalyticsRepo(db, () => visitorRepo.flush()),
       close: () => {
         void queryEmbedder.close();
         keywordReindexer.stop();

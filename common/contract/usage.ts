@@ -9,6 +9,7 @@ export const usageQuerySchema = z.strictObject({
   granularity: z.enum(['hour', 'day']).default('day'),
   keyId: z.string().max(64).optional().describe('Only this API key (its public id, as in the key value liq_<id>_…).'),
   knowledgeBaseId: identifier().optional(),
+  widgetId: z.string().max(64).optional().describe("Only this widget's visitors (in `visitors`; the API counts do not depend on it)."),
 });
 
 const latencySchema = z.strictObject({ median: z.number().nullable(), p95: z.number().nullable() });
@@ -37,10 +38,33 @@ const visitorCountsSchema = z.strictObject({
   feedbackDown: z.number().int(),
 });
 
+const answerTimeSchema = z
+  .strictObject({ median: z.number().nullable(), p95: z.number().nullable() })
+  .describe('Time from the question to the whole answer, in ms, over the conversations kept (null without any).');
+const visitorAnalyticsCountsSchema = visitorCountsSchema.extend({
+  answeredShare: z.number().nullable().describe('answered / questions, to three decimals; null without questions.'),
+});
+
 export const visitorUsageSchema = z
   .strictObject({
     totals: visitorCountsSchema,
     byWidget: z.array(z.strictObject({ widgetId: z.string(), ...visitorCountsSchema.shape })),
+    summary: visitorAnalyticsCountsSchema
+      .extend({
+        sessions: z.number().int().describe('Visitor sessions (conversations) with a question in the period, of those kept.'),
+        answerTimeMs: answerTimeSchema,
+      })
+      .describe('The totals with sessions, answered share and answer times.'),
+    series: z
+      .array(visitorAnalyticsCountsSchema.extend({ start: z.string(), sessions: z.number().int(), answerTimeMs: answerTimeSchema }))
+      .describe('Per hour or day (the `granularity`), every bucket of the range.'),
+    byKnowledgeBase: z.array(visitorAnalyticsCountsSchema.extend({ knowledgeBaseId: z.string() })),
+    topQuestions: z
+      .array(z.strictObject({ question: z.string(), asked: z.number().int(), answered: z.number().int(), wordings: z.number().int() }))
+      .describe('The most asked questions, the same question worded differently counted once (grouped by meaning), of the conversations kept.'),
+    topCitedItems: z
+      .array(z.strictObject({ title: z.string(), url: z.string().nullable(), cited: z.number().int() }))
+      .describe('The items cited most often in answers to visitors, of the conversations kept.'),
   })
   .describe(
     "The visitor assistant's questions, answers and feedback per widget, counted under the knowledge base that answered " +

@@ -21,3 +21,14 @@ export function paginate<T extends { id: number }>(rows: T[], limit: number): { 
   const page = rows.slice(0, limit);
   return { rows: page, nextCursor: rows.length > limit ? encodeCursor(page[page.length - 1]!.id) : null };
 }
+
+/** A cursor for lists ordered by a time then a text id (newest first): both of the last row. */
+export function encodeTimeCursor(position: { startedAt: number; id: string }): string {
+  return Buffer.from(`t${position.startedAt}.${position.id}`).toString('base64url');
+}
+
+export function decodeTimeCursor(cursor: string): { startedAt: number; id: string } {
+  const match = /^t(\d{1,15})\.([\w-]{1,64})$/.exec(Buffer.from(cursor, 'base64url').toString());
+  if (!match) throw new InvalidCursorError();
+  return { startedAt: Number(match[1]), id: match[2]! };
+}

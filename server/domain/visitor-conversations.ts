@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { VisitorCitation } from '../../common/contract/widget.ts';
 import { randomBase62 } from './api-keys.ts';
 
@@ -35,9 +36,33 @@ export type ConversationSummary = VisitorSessionRecord & { turns: number; unansw
 
 export type PruneResult = { sessions: number; turns: number };
 
+/** What the owner's list, export and reports filter conversations by; a session matches when one of its turns does. */
+export type ConversationFilter = {
+  widgetId?: string | undefined;
+  knowledgeBaseId?: string | undefined;
+  /** Start time range of the conversation: from inclusive, to exclusive. */
+  from?: number | undefined;
+  to?: number | undefined;
+  unanswered?: boolean | undefined;
+  thumbsDown?: boolean | undefined;
+  /** Words a question contains, case-insensitive (ASCII case). */
+  text?: string | undefined;
+};
+
+/** Where a page of conversations ends: the list is ordered by start time then id, newest first. */
+export type ConversationPosition = { startedAt: number; id: string };
+
+/** A conversation as the owner's list shows it, with what it needs to be told apart at a glance. */
+export type ConversationListing = ConversationSummary & {
+  widgetName: string | null;
+  thumbsUp: number;
+  thumbsDown: number;
+  firstQuestion: string | null;
+};
+
 export type VisitorUsageTotals = { questions: number; answered: number; feedbackUp: number; feedbackDown: number };
 export type VisitorUsage = { totals: VisitorUsageTotals; byWidget: Array<{ widgetId: string } & VisitorUsageTotals> };
-export type VisitorUsageFilter = { from: number; to: number; knowledgeBaseId?: string | undefined; knowledgeBaseIds?: string[] | undefined };
+export type VisitorUsageFilter = { from: number; to: number; widgetId?: string | undefined; knowledgeBaseId?: string | undefined; knowledgeBaseIds?: string[] | undefined };
 
 /**
  * Where conversations are kept (server/storage/visitor-repo.ts). A turn and its usage counts are
@@ -64,6 +89,10 @@ export interface VisitorRepository {
    */
   pruneBefore(cutoff: number, limit: number): PruneResult;
   listSessions(filter: { widgetId?: string | undefined; before?: number | undefined; limit: number }): ConversationSummary[];
+  /** Conversations with at least one turn matching the filter, newest first, after `after`. */
+  findConversations(filter: ConversationFilter, after: ConversationPosition | null, limit: number): ConversationListing[];
+  /** One conversation as the list shows it (whatever the filter), or null. */
+  listing(sessionId: string): ConversationListing | null;
   turns(sessionId: string): VisitorTurnRecord[];
   /** Questions a widget was asked from `since` on, from the usage counts (which retention leaves). */
   questionsSince(widgetId: string, since: number): number;
@@ -125,6 +154,37 @@ export class VisitorConversations {
     return this.repo.listSessions({ widgetId: filter.widgetId, before: filter.before, limit: Math.min(Math.max(filter.limit ?? 50, 1), 500) });
   }
 
+  /** A page of conversations matching the filter, newest first, and where the next page starts. */
+  find(filter: ConversationFilter, after: ConversationPosition | null, limit: number): { rows: ConversationListing[]; next: ConversationPosition | null } {
+    const rows = this.repo.findConversations(filter, after, limit + 1);
+    const page = rows.slice(0, limit);
+    const last = page[page.length - 1];
+    return { rows: page, next: rows.length > limit && last ? { startedAt: last.startedAt, id: last.id } : null };
+  }
+
+  /** A conversation with its turns, as the owner's reading view shows it. */
+  read(sessionId: string): { listing: ConversationListing; turns: VisitorTurnRecord[] } | null {
+    const turns = this.repo.turns(sessionId);
+    const listing = this.repo.listing(sessionId);
+    return listing ? { listing, turns } : null;
+  }
+
+  /**
+   * "Delete everything older than": conversations last active before `cutoff` and the older
+   * questions of those that go on, a page per turn of the event loop; says how many conversations went.
+   */
+  async deleteOlderThan(cutoff: number, page = 500): Promise<number> {
+    // A date to come would take conversations still going on: that is deleting one by one.
+    if (cutoff > this.clock()) throw new RangeError('The date must not be in the future.');
+    let removed = 0;
+    for (;;) {
+      const pruned = this.repo.pruneBefore(cutoff, page);
+      removed += pruned.sessions;
+      if (pruned.sessions < page && pruned.turns < page) return removed;
+      await nextTurn();
+    }
+  }
+
   conversation(sessionId: string): { session: VisitorSessionRecord; turns: VisitorTurnRecord[] } | null {
     // Turns first: reading them writes any that wait, which moves the session's last-seen time.
     const turns = this.repo.turns(sessionId);
@@ -156,4 +216,37 @@ export class VisitorConversations {
   pruneExpired(limit: number): PruneResult {
     return this.repo.pruneBefore(this.clock() - this.retentionDays() * 86_400_000, limit);
   }
+}
+
+/**
+ * Answer times are counted per hour in buckets 20 % apart (10 ms, 12 ms, 14.4 ms … about 2
+ * minutes), so a month's median and 95th percentile read a few hundred counts, not every answer.
+ * A percentile is reported as its bucket's upper bound: at most 20 % above the exact value.
+ */
+const LATENCY_FLOOR_MS = 10;
+const LATENCY_RATIO = 1.2;
+const LATENCY_BUCKETS = 52;
+export const LATENCY_METRIC_PREFIX = 'latency_';
+
+export function latencyBucket(ms: number): number {
+  if (!(ms > LATENCY_FLOOR_MS)) return 0;
+  return Math.min(LATENCY_BUCKETS - 1, Math.ceil(Math.log(ms / LATENCY_FLOOR_MS) / Math.log(LATENCY_RATIO) - 1e-9));
+}
+
+export function latencyBucketUpperMs(bucket: number): number {
+  return Math.round(LATENCY_FLOOR_MS * LATENCY_RATIO ** bucket);
+}
+
+/** Nearest-rank percentile of a histogram (bucket → count), as the bucket's upper bound; null when empty. */
+export function histogramPercentile(histogram: Map<number, number>, p: number): number | null {
+  let total = 0;
+  for (const n of histogram.values()) total += n;
+  if (total <= 0) return null;
+  const rank = Math.ceil(p * total);
+  let seen = 0;
+  for (const bucket of [...histogram.keys()].sort((a, b) => a - b)) {
+    seen += histogram.get(bucket)!;
+    if (seen >= rank) return latencyBucketUpperMs(bucket);
+  }
+  return null;
 }

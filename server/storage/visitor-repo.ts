@@ -1,4 +1,7 @@
 import type {
+  ConversationFilter,
+  ConversationListing,
+  ConversationPosition,
   ConversationSummary,
   PruneResult,
   VisitorRating,
@@ -9,6 +12,8 @@ import type {
   VisitorUsageFilter,
   VisitorUsageTotals,
 } from '../domain/visitor-conversations.ts';
+import { LATENCY_METRIC_PREFIX, latencyBucket } from '../domain/visitor-conversations.ts';
+import type { Statement } from 'better-sqlite3';
 import type { Db } from './db.ts';
 
 type SessionRow = { id: string; widget_id: string; origin: string; ip_hash: string; started_at: number; last_seen_at: number };
@@ -34,6 +39,23 @@ const SESSION_COLUMNS = 'id, widget_id, origin, ip_hash, started_at, last_seen_a
 const SUMMARY = `${SESSION_COLUMNS},
   (SELECT count(*) FROM visitor_turns t WHERE t.session_id = s.id) AS turns,
   (SELECT count(*) FROM visitor_turns t WHERE t.session_id = s.id AND t.answered = 0) AS unanswered`;
+/** The owner's list: a session with its counts, its widget's name (null once deleted) and its first question. */
+const LISTING = `s.id, s.widget_id, s.origin, s.ip_hash, s.started_at, s.last_seen_at,
+  CASE WHEN w.deleted_at IS NULL THEN w.name END AS widget_name,
+  (SELECT count(*) FROM visitor_turns t WHERE t.session_id = s.id) AS turns,
+  (SELECT count(*) FROM visitor_turns t WHERE t.session_id = s.id AND t.answered = 0) AS unanswered,
+  (SELECT count(*) FROM visitor_turns t WHERE t.session_id = s.id AND t.feedback = 'up') AS thumbs_up,
+  (SELECT count(*) FROM visitor_turns t WHERE t.session_id = s.id AND t.feedback = 'down') AS thumbs_down,
+  (SELECT question FROM visitor_turns t WHERE t.session_id = s.id ORDER BY t.asked_at, t.rowid LIMIT 1) AS first_question
+  FROM visitor_sessions s LEFT JOIN widgets w ON w.id = s.widget_id`;
+type ListingRow = SessionRow & {
+  widget_name: string | null;
+  turns: number;
+  unanswered: number;
+  thumbs_up: number;
+  thumbs_down: number;
+  first_question: string | null;
+};
 const FEEDBACK_METRIC: Record<VisitorRating, Metric> = { up: 'feedback_up', down: 'feedback_down' };
 
 /**
@@ -65,10 +87,18 @@ export class VisitorRepo implements VisitorRepository {
          VALUES (@id, @session_id, @widget_id, @knowledge_base_id, @question, @answer, @answered, @citations, @latency_ms, @feedback, @asked_at)`,
       ),
       touchSession: db.prepare<[number, string]>('UPDATE visitor_sessions SET last_seen_at = max(last_seen_at, ?) WHERE id = ?'),
-      count: db.prepare<[number, string, string, Metric, number]>(
+      // Metrics: questions, answered, feedback_up/down, sessions, and latency_<bucket> (answer-time histogram).
+      count: db.prepare<[number, string, string, string, number]>(
         `INSERT INTO visitor_usage (hour, widget_id, knowledge_base_id, metric, value) VALUES (?, ?, ?, ?, ?)
          ON CONFLICT DO UPDATE SET value = value + excluded.value`,
       ),
+      firstTurn: db.prepare<[string], { n: number }>('SELECT count(*) AS n FROM (SELECT 1 FROM visitor_turns WHERE session_id = ? LIMIT 1)'),
+      cite: db.prepare<[number, string, string, string, string]>(
+        `INSERT INTO visitor_citations (hour, widget_id, knowledge_base_id, title, url, cited) VALUES (?, ?, ?, ?, ?, 1)
+         ON CONFLICT DO UPDATE SET cited = cited + 1`,
+      ),
+      pruneCitations: db.prepare<[number]>('DELETE FROM visitor_citations WHERE hour < ?'),
+      pruneGroupCounts: db.prepare<[number]>('DELETE FROM visitor_group_counts WHERE hour < ?'),
       turnOf: db.prepare<[string, string], TurnRow>('SELECT * FROM visitor_turns WHERE id = ? AND session_id = ?'),
       setFeedback: db.prepare<[VisitorRating, string]>('UPDATE visitor_turns SET feedback = ? WHERE id = ?'),
       deleteSession: db.prepare<[string]>('DELETE FROM visitor_sessions WHERE id = ?'),
@@ -95,6 +125,10 @@ export class VisitorRepo implements VisitorRepository {
         const hour = Math.floor(turn.askedAt / HOUR) * HOUR;
         this.stmts.count.run(hour, turn.widgetId, turn.knowledgeBaseId, 'questions', 1);
         if (turn.answered) this.stmts.count.run(hour, turn.widgetId, turn.knowledgeBaseId, 'answered', 1);
+        this.stmts.count.run(hour, turn.widgetId, turn.knowledgeBaseId, `${LATENCY_METRIC_PREFIX}${latencyBucket(turn.latencyMs)}`, 1);
+        for (const c of turn.citations) this.stmts.cite.run(hour, turn.widgetId, turn.knowledgeBaseId, c.title, c.url ?? '');
+        // A session counts once, in the hour and knowledge base of its first question.
+        if (this.stmts.firstTurn.get(turn.sessionId)!.n === 0) this.stmts.count.run(hour, turn.widgetId, turn.knowledgeBaseId, 'sessions', 1);
         // A conversation deleted before its turn was written: the question still counts.
         if (this.stmts.touchSession.run(turn.askedAt, turn.sessionId).changes) this.stmts.insertTurn.run(toTurnRow(turn));
       }
@@ -110,10 +144,13 @@ export class VisitorRepo implements VisitorRepository {
       return 'rated';
     });
     this.pruneTx = db.transaction(
-      (cutoff: number, limit: number): PruneResult => ({
-        sessions: this.stmts.pruneSessions.run(cutoff, limit).changes,
-        turns: this.stmts.pruneTurns.run(cutoff, limit).changes,
-      }),
+      (cutoff: number, limit: number): PruneResult => {
+        // The hourly counts of what the kept conversations asked and cited go with them.
+        const hour = Math.floor(cutoff / HOUR) * HOUR;
+        this.stmts.pruneCitations.run(hour);
+        this.stmts.pruneGroupCounts.run(hour);
+        return { sessions: this.stmts.pruneSessions.run(cutoff, limit).changes, turns: this.stmts.pruneTurns.run(cutoff, limit).changes };
+      },
     );
   }
 
@@ -199,6 +236,61 @@ export class VisitorRepo implements VisitorRepository {
     return rows.map((row) => ({ ...fromSessionRow(row), turns: row.turns, unanswered: row.unanswered }));
   }
 
+  findConversations(filter: ConversationFilter, after: ConversationPosition | null, limit: number): ConversationListing[] {
+    this.flush();
+    const where: string[] = [];
+    const turnWhere = ['t.session_id = s.id'];
+    const params: Array<string | number> = [];
+    const turnParams: Array<string | number> = [];
+    if (filter.widgetId !== undefined) {
+      where.push('s.widget_id = ?');
+      params.push(filter.widgetId);
+    }
+    if (filter.from !== undefined) {
+      where.push('s.started_at >= ?');
+      params.push(filter.from);
+    }
+    if (filter.to !== undefined) {
+      where.push('s.started_at < ?');
+      params.push(filter.to);
+    }
+    if (after) {
+      where.push('(s.started_at < ? OR (s.started_at = ? AND s.id < ?))');
+      params.push(after.startedAt, after.startedAt, after.id);
+    }
+    if (filter.knowledgeBaseId !== undefined) {
+      turnWhere.push('t.knowledge_base_id = ?');
+      turnParams.push(filter.knowledgeBaseId);
+    }
+    if (filter.unanswered) turnWhere.push('t.answered = 0');
+    if (filter.thumbsDown) turnWhere.push("t.feedback = 'down'");
+    for (const word of (filter.text ?? '').split(/\s+/).filter(Boolean)) {
+      turnWhere.push("t.question LIKE ? ESCAPE '\\'");
+      turnParams.push(`%${word.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+    }
+    // A conversation is listed when one of its turns matches every turn filter (and it has a turn at all).
+    where.push(`EXISTS (SELECT 1 FROM visitor_turns t WHERE ${turnWhere.join(' AND ')})`);
+    const sql = `SELECT ${LISTING} WHERE ${where.join(' AND ')} ORDER BY s.started_at DESC, s.id DESC LIMIT ?`;
+    return this.prepared<ListingRow>(sql).all(...params, ...turnParams, limit).map(fromListingRow);
+  }
+
+  listing(sessionId: string): ConversationListing | null {
+    this.flush();
+    const row = this.prepared<ListingRow>(`SELECT ${LISTING} WHERE s.id = ?`).get(sessionId);
+    return row ? fromListingRow(row) : null;
+  }
+
+  /** Statements built from filters, kept by their text: a handful of shapes in practice. */
+  private readonly statements = new Map<string, unknown>();
+  private prepared<Row>(sql: string): Statement<Array<string | number>, Row> {
+    let statement = this.statements.get(sql) as Statement<Array<string | number>, Row> | undefined;
+    if (!statement) {
+      statement = this.db.prepare<Array<string | number>, Row>(sql);
+      if (this.statements.size < 256) this.statements.set(sql, statement);
+    }
+    return statement;
+  }
+
   turns(sessionId: string): VisitorTurnRecord[] {
     this.flush();
     return this.stmts.turns.all(sessionId).map(fromTurnRow);
@@ -213,6 +305,10 @@ export class VisitorRepo implements VisitorRepository {
     this.flush();
     const where = ['hour >= ?', 'hour < ?'];
     const params: Array<string | number> = [filter.from, filter.to];
+    if (filter.widgetId !== undefined) {
+      where.push('widget_id = ?');
+      params.push(filter.widgetId);
+    }
     if (filter.knowledgeBaseId !== undefined) {
       where.push('knowledge_base_id = ?');
       params.push(filter.knowledgeBaseId);
@@ -223,7 +319,8 @@ export class VisitorRepo implements VisitorRepository {
     }
     const rows = this.db
       .prepare<Array<string | number>, { widget_id: string; metric: Metric; value: number }>(
-        `SELECT widget_id, metric, sum(value) AS value FROM visitor_usage WHERE ${where.join(' AND ')}
+        `SELECT widget_id, metric, sum(value) AS value FROM visitor_usage
+         WHERE ${where.join(' AND ')} AND metric IN ('questions', 'answered', 'feedback_up', 'feedback_down')
          GROUP BY widget_id, metric ORDER BY widget_id`,
       )
       .all(...params);
@@ -249,6 +346,18 @@ function add(totals: VisitorUsageTotals, metric: Metric, value: number): void {
 
 function fromSessionRow(row: SessionRow): VisitorSessionRecord {
   return { id: row.id, widgetId: row.widget_id, origin: row.origin, ipHash: row.ip_hash, startedAt: row.started_at, lastSeenAt: row.last_seen_at };
+}
+
+function fromListingRow(row: ListingRow): ConversationListing {
+  return {
+    ...fromSessionRow(row),
+    widgetName: row.widget_name,
+    turns: row.turns,
+    unanswered: row.unanswered,
+    thumbsUp: row.thumbs_up,
+    thumbsDown: row.thumbs_down,
+    firstQuestion: row.first_question,
+  };
 }
 
 function toTurnRow(turn: VisitorTurnRecord): TurnRow {

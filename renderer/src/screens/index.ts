@@ -1,6 +1,8 @@
 import { type ComponentType, lazy } from 'react';
 import { ChatScreen } from './chat.tsx';
 import { ConsoleScreen } from './console.tsx';
+import { ContentGapsScreen } from './content-gaps.tsx';
+import { ConversationsScreen } from './conversations.tsx';
 import { ImportScreen } from './import.tsx';
 import { KeysScreen } from './keys.tsx';
 import { KnowledgeScreen } from './knowledge.tsx';
@@ -19,6 +21,8 @@ export const SCREENS: Screen[] = [
   { path: 'ingestion', label: 'Ingestion', component: MonitorScreen },
   { path: 'chat', label: 'Chat', component: ChatScreen },
   { path: 'widgets', label: 'Widgets', component: WidgetsScreen },
+  { path: 'conversations', label: 'Conversations', component: ConversationsScreen },
+  { path: 'content-gaps', label: 'Content gaps', component: ContentGapsScreen },
   { path: 'keys', label: 'API keys', component: KeysScreen },
   { path: 'console', label: 'API console', component: ConsoleScreen },
   { path: 'import', label: 'Import', component: ImportScreen },

@@ -1,11 +1,12 @@
 import { type ReactNode, useState } from 'react';
 import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import type { z } from 'zod';
-import type { AdminKey, AdminKnowledgeBase } from '../../../common/contract/admin.ts';
+import type { AdminKey, AdminKnowledgeBase, AdminWidgetList } from '../../../common/contract/admin.ts';
 import type { usageResponseSchema } from '../../../common/contract/usage.ts';
 import { get } from '../api.ts';
 import { DataTable, EmptyState, ErrorNote, PageHeader, useLoad } from '../components/ui.tsx';
 import { formatNumber } from '../format.ts';
+import { VisitorUsageSection } from './usage-visitors.tsx';
 
 type UsageResponse = z.infer<typeof usageResponseSchema>;
 type Totals = UsageResponse['totals'];
@@ -42,23 +43,28 @@ export function UsageScreen() {
   const [days, setDays] = useState<(typeof RANGES)[number]>(30);
   const [keyId, setKeyId] = useState('');
   const [knowledgeBaseId, setKnowledgeBaseId] = useState('');
+  const [widgetId, setWidgetId] = useState('');
+  const [granularity, setGranularity] = useState<'day' | 'hour'>('day');
+  const widgets = useLoad((signal) => get<AdminWidgetList>('/widgets', signal), []);
   const keys = useLoad((signal) => get<{ data: AdminKey[] }>('/keys', signal), []);
   const kbs = useLoad((signal) => get<{ data: AdminKnowledgeBase[] }>('/knowledge-bases', signal), []);
   const usage = useLoad(
     (signal) => {
-      const params = new URLSearchParams({ granularity: 'day' });
+      const params = new URLSearchParams({ granularity });
       const day = 86_400_000;
-      const to = Math.ceil((Date.now() + 1) / day) * day;
+      const bucket = granularity === 'day' ? day : 3_600_000;
+      const to = Math.ceil((Date.now() + 1) / bucket) * bucket;
       params.set('to', new Date(to).toISOString());
       params.set('from', new Date(to - days * day).toISOString());
       if (keyId) params.set('keyId', keyId);
       if (knowledgeBaseId) params.set('knowledgeBaseId', knowledgeBaseId);
+      if (widgetId) params.set('widgetId', widgetId);
       return get<UsageResponse>(`/usage?${params}`, signal);
     },
-    [days, keyId, knowledgeBaseId],
+    [days, keyId, knowledgeBaseId, widgetId, granularity],
   );
   const keyName = (id: string) => (id === '' ? 'Dashboard and internal' : (keys.data?.data.find((k) => k.id === id)?.name ?? id));
-  const data = (usage.data?.series ?? []).map((b) => ({ ...b, day: b.start.slice(5, 10) }));
+  const data = (usage.data?.series ?? []).map((b) => ({ ...b, day: granularity === 'day' ? b.start.slice(5, 10) : `${b.start.slice(5, 10)} ${b.start.slice(11, 13)}h` }));
   const t = usage.data?.totals;
   const empty = t && t.requests === 0 && t.itemsPushed === 0 && t.questions === 0;
 
@@ -98,6 +104,24 @@ export function UsageScreen() {
             ))}
           </select>
         </div>
+        <div className="field">
+          <label htmlFor="usage-widget">Widget (visitors)</label>
+          <select id="usage-widget" value={widgetId} onChange={(e) => setWidgetId(e.target.value)}>
+            <option value="">All widgets</option>
+            {(widgets.data?.data ?? []).map((w) => (
+              <option key={w.id} value={w.id}>
+                {w.name}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="field">
+          <label htmlFor="usage-granularity">Buckets</label>
+          <select id="usage-granularity" value={granularity} onChange={(e) => setGranularity(e.target.value as 'day' | 'hour')}>
+            <option value="day">Per day</option>
+            <option value="hour">Per hour</option>
+          </select>
+        </div>
       </form>
       <ErrorNote error={usage.error} />
       {t ? (
@@ -126,7 +150,7 @@ export function UsageScreen() {
       ) : null}
       {usage.data && !empty ? (
         <section className="panel" aria-labelledby="usage-chart-heading">
-          <h2 id="usage-chart-heading">Per day</h2>
+          <h2 id="usage-chart-heading">{granularity === 'day' ? 'Per day' : 'Per hour'}</h2>
           <figure className="chart" aria-label="Requests, items pushed and questions per day">
             <ResponsiveContainer width="100%" height={300}>
               <BarChart data={data} margin={{ top: 8, right: 16, bottom: 8, left: 0 }}>
@@ -189,6 +213,7 @@ export function UsageScreen() {
           </section>
         </div>
       ) : null}
+      {usage.data?.visitors ? <VisitorUsageSection visitors={usage.data.visitors} granularity={granularity} /> : null}
     </>
   );
 }

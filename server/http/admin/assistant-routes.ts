@@ -12,8 +12,12 @@ import { ApiError } from '../api-error.ts';
 import { answerQuestion } from '../ask-stream.ts';
 import { isoTime } from '../iso-time.ts';
 import { isoSeries, usageRange } from '../usage-query.ts';
+import { type VisitorUsageDeps, visitorUsage } from '../visitor-usage.ts';
+import type { VisitorConversations } from '../../domain/visitor-conversations.ts';
 
-export type AssistantAdminOptions = { assistant: Assistant; usage: UsageRepo; llmSettings: LlmSettings };
+export type AssistantAdminOptions = { assistant: Assistant; usage: UsageRepo; llmSettings: LlmSettings } & Pick<VisitorUsageDeps, 'visitorAnalytics'> & {
+  visitorConversations: VisitorConversations;
+};
 
 const llmSettingsSchema = z.strictObject({
   baseUrl: safeText(2_048).trim().nullable(),
@@ -27,7 +31,7 @@ const llmSettingsSchema = z.strictObject({
  * The dashboard's chat, usage charts and language model settings. The chat calls the same
  * assistant as `POST /knowledge-bases/{id}/ask`, with the session instead of an API key.
  */
-export const assistantAdminRoutes: FastifyPluginAsyncZod<AssistantAdminOptions> = async (app, { assistant, usage, llmSettings }) => {
+export const assistantAdminRoutes: FastifyPluginAsyncZod<AssistantAdminOptions> = async (app, { assistant, usage, llmSettings, visitorAnalytics, visitorConversations }) => {
   app.post(
     '/knowledge-bases/:knowledgeBaseId/ask',
     { config: { admin: 'member' }, schema: { params: knowledgeBaseParamsSchema, body: askRequestSchema } },
@@ -37,10 +41,10 @@ export const assistantAdminRoutes: FastifyPluginAsyncZod<AssistantAdminOptions> 
     },
   );
 
-  /** The same report as `GET /usage`, for every key and knowledge base. */
+  /** The same report as `GET /usage`, for every key and knowledge base, with the visitors' (whatever the key filter). */
   app.get('/usage', { config: { admin: 'member' }, schema: { querystring: usageQuerySchema } }, async (request) => {
-    const { granularity, keyId, knowledgeBaseId } = request.query;
-    const { from, to } = usageRange(request.query);
+    const { granularity, keyId, knowledgeBaseId, widgetId } = request.query;
+    const { from, to, size } = usageRange(request.query);
     const report = usage.query({ from, to, granularity, keyId, knowledgeBaseId });
     return {
       from: isoTime(from),
@@ -50,6 +54,7 @@ export const assistantAdminRoutes: FastifyPluginAsyncZod<AssistantAdminOptions> 
       totals: report.totals,
       byKey: report.byKey,
       byKnowledgeBase: report.byKnowledgeBase,
+      visitors: visitorUsage({ visitors: visitorConversations, visitorAnalytics }, { from, to, size, widgetId, knowledgeBaseId }),
     };
   });
 

@@ -18,9 +18,14 @@ import type { LlmSettings } from '../../retrieval/answer/llm-settings.ts';
 import type { UsageRepo } from '../../storage/usage-repo.ts';
 import type { VisitorConversations } from '../../domain/visitor-conversations.ts';
 import type { WidgetService } from '../../domain/widgets.ts';
+import type { QuestionGroupStore } from '../../domain/content-gaps.ts';
+import type { QuestionGrouper } from '../../retrieval/question-groups.ts';
+import { contentGapRoutes } from './content-gap-routes.ts';
+import type { VisitorAnalyticsRepo } from '../../storage/visitor-analytics-repo.ts';
 import { registerAdminAuth } from './admin-auth.ts';
 import { assistantAdminRoutes } from './assistant-routes.ts';
 import { backupRoutes } from './backup-routes.ts';
+import { conversationRoutes } from './conversation-routes.ts';
 import { importRoutes } from './import-routes.ts';
 import { keyRoutes } from './key-routes.ts';
 import { knowledgeAdminRoutes } from './knowledge-routes.ts';
@@ -53,6 +58,9 @@ export type AdminApiOptions = {
   widgets: WidgetService;
   visitorConversations: VisitorConversations;
   clock?: () => number;
+  questionGroups: QuestionGroupStore;
+  questionGrouper: QuestionGrouper;
+  visitorAnalytics: VisitorAnalyticsRepo;
 };
 
 /**
@@ -75,4 +83,6 @@ export const adminApi: FastifyPluginAsync<AdminApiOptions> = async (app, { prefi
   await app.register(backupRoutes, options);
   await app.register(importRoutes, options);
   await app.register(widgetRoutes, options);
+  await app.register(conversationRoutes, options);
+  await app.register(contentGapRoutes, options);
 };

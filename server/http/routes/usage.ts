@@ -1,18 +1,17 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { usageQuerySchema, usageResponseSchema } from '../../../common/contract/usage.ts';
 import type { UsageRepo } from '../../storage/usage-repo.ts';
-import type { VisitorConversations, VisitorUsage } from '../../domain/visitor-conversations.ts';
+import type { VisitorConversations } from '../../domain/visitor-conversations.ts';
+import type { VisitorAnalyticsRepo } from '../../storage/visitor-analytics-repo.ts';
 import { allowedKnowledgeBases, assertKnowledgeBaseAccess } from '../api-key-auth.ts';
 import { apiKeyErrorResponses, apiKeySecurity } from '../route-schemas.ts';
 import { isoTime } from '../iso-time.ts';
 import { isoSeries, usageRange } from '../usage-query.ts';
+import { NO_VISITORS, visitorUsage } from '../visitor-usage.ts';
 
-export type UsageRoutesOptions = { usage: UsageRepo; visitors: VisitorConversations };
+export type UsageRoutesOptions = { usage: UsageRepo; visitors: VisitorConversations; visitorAnalytics: VisitorAnalyticsRepo };
 
-/** Visitors use no API key: what a query for one key's usage finds of them. */
-const NO_VISITORS: VisitorUsage = { totals: { questions: 0, answered: 0, feedbackUp: 0, feedbackDown: 0 }, byWidget: [] };
-
-export const usageRoutes: FastifyPluginAsyncZod<UsageRoutesOptions> = async (app, { usage, visitors }) => {
+export const usageRoutes: FastifyPluginAsyncZod<UsageRoutesOptions> = async (app, { usage, visitors, visitorAnalytics }) => {
   app.get(
     '/usage',
     {
@@ -22,7 +21,8 @@ export const usageRoutes: FastifyPluginAsyncZod<UsageRoutesOptions> = async (app
         summary: 'Usage per key and per knowledge base, bucketed by hour or day (UTC)',
         description:
           'Requests per key and route, items pushed, jobs by outcome, chunks embedded, searches, questions and answer ' +
-          "latency, and the visitor assistant's questions, answers and feedback per widget. A key restricted to " +
+          "latency, and the visitor assistant's questions, answers and feedback per widget, with its sessions, answered share, " +
+          'answer times, top questions (grouped by meaning) and top cited items per bucket and knowledge base. A key restricted to ' +
           'knowledge bases sees only their usage.',
         security: apiKeySecurity,
         querystring: usageQuerySchema,
@@ -30,7 +30,7 @@ export const usageRoutes: FastifyPluginAsyncZod<UsageRoutesOptions> = async (app
       },
     },
     async (request) => {
-      const { granularity, keyId, knowledgeBaseId } = request.query;
+      const { granularity, keyId, knowledgeBaseId, widgetId } = request.query;
       const { from, to, size } = usageRange(request.query);
       if (knowledgeBaseId !== undefined) assertKnowledgeBaseAccess(request, [knowledgeBaseId]);
       const allowed = allowedKnowledgeBases(request);
@@ -49,7 +49,7 @@ export const usageRoutes: FastifyPluginAsyncZod<UsageRoutesOptions> = async (app
         visitors:
           keyId !== undefined && keyId !== ''
             ? NO_VISITORS
-            : visitors.usage({ from: first, to: last, knowledgeBaseId, knowledgeBaseIds: allowed ?? undefined }),
+            : visitorUsage({ visitors, visitorAnalytics }, { from: first, to: last, size, widgetId, knowledgeBaseId, knowledgeBaseIds: allowed ?? undefined }),
       };
     },
   );

@@ -1,0 +1,175 @@
+/**
+ * The owner's screens on what visitors asked, in Debian's Chromium against a real `localiq serve`:
+ * conversations seeded by visitors asking through the public widget API (several addresses,
+ * through the trusted proxy header), then the Conversations screen (filters, reading view, export,
+ * delete with confirmation), Content gaps (grouped questions, write the answer) and Usage (the
+ * visitor charts). Screenshots at 1280 and 390 px go to /tmp/visitor-insights-shots.
+ */
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import { before, describe, it } from 'node:test';
+import type { Page } from 'playwright-core';
+import { useDashboardSession } from './dashboard-session.ts';
+
+const SHOTS = '/tmp/visitor-insights-shots';
+const KB = 'bakery';
+const ORIGIN = 'https://shop.example';
+const ITEMS = [
+  { externalId: 'hours', title: 'Opening hours', content: 'The bakery opens at 7 in the morning from Monday to Saturday and closes at 6 in the evening. On Sundays it opens at 8 and closes at noon.' },
+  { externalId: 'delivery', title: 'Delivery', content: 'Bread and pastries are delivered by bicycle within five kilometres. Delivery is free for orders above 30 euros.' },
+];
+
+async function until(check: () => Promise<boolean>, what: string, page?: Page): Promise<void> {
+  for (let tries = 0; !(await check()); tries++) {
+    if (tries >= 300 && page) await page.screenshot({ path: `${SHOTS}/failure.png` });
+    if (tries >= 300) assert.fail(`${what}${page ? `; the page shows: ${(await page.evaluate(() => document.body.innerHTML)).slice(0, 3000)}` : ''}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+describe('Conversations, Content gaps and Usage screens (real server, real Chromium)', { timeout: 300_000 }, () => {
+  const app = useDashboardSession({ signInOwner: true, apiKey: { name: 'Bakery shop', scopes: 'iq:import,iq:read' }, env: { LOCALIQ_TRUSTED_PROXY: '127.0.0.1' } });
+  const shot = async (name: string) => {
+    for (const width of [1280, 390]) {
+      await app.page.setViewportSize({ width, height: 900 });
+      await app.page.evaluate(() => window.scrollTo(0, 0));
+      await app.page.screenshot({ path: `${SHOTS}/${name}-${width}.png`, fullPage: true });
+    }
+    await app.page.setViewportSize({ width: 1280, height: 900 });
+  };
+  let widgetId = '';
+  let visitors = 0;
+
+  /** A visitor from an address of its own asks questions in one session; returns the answers' `done` events. */
+  async function visitor(questions: string[], rateDown = false): Promise<void> {
+    const headers = { origin: ORIGIN, 'x-forwarded-for': `10.9.0.${++visitors}`, 'content-type': 'application/json' };
+    const session = await fetch(`${app.server.url}/v1/widget/${widgetId}/sessions`, { method: 'POST', headers });
+    assert.equal(session.status, 201, await session.clone().text());
+    const { token } = (await session.json()) as { token: string };
+    for (const question of questions) {
+      const res = await fetch(`${app.server.url}/v1/widget/${widgetId}/ask`, {
+        method: 'POST',
+        headers: { ...headers, authorization: `Bearer ${token}` },
+        body: JSON.stringify({ question }),
+      });
+      const text = await res.text();
+      const done = JSON.parse(/event: done\ndata: (.*)/.exec(text)![1]!) as { answerId: string };
+      if (rateDown) {
+        const rated = await fetch(`${app.server.url}/v1/widget/${widgetId}/feedback`, {
+          method: 'POST',
+          headers: { ...headers, authorization: `Bearer ${token}` },
+          body: JSON.stringify({ answerId: done.answerId, rating: 'down' }),
+        });
+        assert.equal(rated.status, 204);
+      }
+    }
+  }
+
+  const consoleErrors: string[] = [];
+  before(async () => {
+    fs.mkdirSync(SHOTS, { recursive: true });
+    app.page.on('console', (m) => {
+      if (m.type() === 'error') consoleErrors.push(m.text());
+    });
+    const items = ITEMS.map((i) => ({ integrationId: 'web', knowledgeBaseId: KB, sourceType: 'ARTICLE', externalId: i.externalId, data: { title: i.title, content: i.content, url: `https://shop.example/${i.externalId}` } }));
+    const pushed = await fetch(`${app.server.url}/ingest/bulk`, { method: 'POST', headers: { 'x-api-key': app.apiKey, 'content-type': 'application/json' }, body: JSON.stringify({ items }) });
+    assert.equal(pushed.status, 200, await pushed.text());
+    await until(async () => {
+      const job = await fetch(`${app.server.url}/jobs/web-delivery?knowledgeBaseId=${KB}`, { headers: { 'x-api-key': app.apiKey } });
+      return job.ok && ((await job.json()) as { status: string }).status === 'succeeded';
+    }, 'the items are indexed');
+    // The widget, through the dashboard's own API in the signed-in page.
+    widgetId = await app.page.evaluate(async (kb) => {
+      const session = await (await fetch('/admin/api/session')).json();
+      const res = await fetch('/admin/api/widgets', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-localiq-csrf': session.csrfToken },
+        body: JSON.stringify({ name: 'Bakery shop', knowledgeBaseIds: [kb], allowedOrigins: ['https://shop.example'], limits: { visitorQuestionsPerMinute: 600, widgetQuestionsPerMinute: 6000 } }),
+      });
+      return (await res.json()).id as string;
+    }, KB);
+    await visitor(['When do you open on Sundays?', 'Do you sell gift cards?']);
+    await visitor(['Can I buy a gift card for my friend?']);
+    await visitor(['do you sell gift cards']);
+    await visitor(['Is delivery free?'], true);
+    await visitor(['Where can I park my car?']);
+  });
+
+  it('Conversations: lists, filters, opens one, exports, and deletes with confirmation', async () => {
+    const { page } = app;
+    await page.goto(`${app.server.url}/#/conversations`);
+    const rows = page.locator('tr[data-conversation-id]');
+    await until(async () => (await rows.count()) === 5, 'five conversations listed');
+    await shot('conversations');
+    await page.getByLabel('Only unanswered').check();
+    await page.getByRole('button', { name: 'Apply' }).click();
+    await until(async () => (await rows.count()) === 4, 'four conversations with an unanswered question');
+    await page.getByLabel('Only unanswered').uncheck();
+    await page.getByLabel('Question contains').fill('gift');
+    await page.getByRole('button', { name: 'Apply' }).click();
+    await until(async () => (await rows.count()) === 3, 'three conversations ask about gift cards');
+    const csv = await page.evaluate(async (href) => (await fetch(href)).text(), (await page.getByTestId('export-csv').getAttribute('href'))!);
+    assert.equal(csv.trim().split('\r\n').length, 1 + 4, 'the export holds the filtered conversations: a header and four questions');
+    assert.ok(!csv.includes('10.9.0.'), 'no address in the export');
+    await page.getByRole('button', { name: 'Clear' }).click();
+    await until(async () => (await rows.count()) === 5, 'all again');
+
+    await rows.filter({ hasText: 'When do you open on Sundays?' }).getByRole('link', { name: /Read/ }).click();
+    await page.getByRole('heading', { name: 'Conversation' }).waitFor();
+    const turns = page.getByTestId('conversation-turn');
+    assert.equal(await turns.count(), 2);
+    assert.match((await turns.nth(0).textContent()) ?? '', /Opening hours/);
+    assert.match((await turns.nth(1).textContent()) ?? '', /not in the knowledge base/);
+    await shot('conversation');
+
+    await page.goto(`${app.server.url}/#/conversations`);
+    await rows.filter({ hasText: 'Where can I park my car?' }).getByRole('link', { name: /Read/ }).click();
+    await page.getByRole('button', { name: 'Delete' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Delete conversation' }).click();
+    await until(async () => (await rows.count()) === 4, 'the deleted conversation is gone');
+  });
+
+  it('Content gaps: one group for three wordings, most visitors first; the answer written in the form', async () => {
+    const { page } = app;
+    await page.goto(`${app.server.url}/#/content-gaps`);
+    const gaps = page.locator('li[data-gap-id]');
+    await until(async () => (await gaps.count()) >= 2, `the gift-card and delivery gaps (page errors: ${app.pageErrors.join('; ')}; console: ${consoleErrors.join('; ').slice(0, 1500)}; at ${app.page.url()})`, page);
+    const gift = gaps.first();
+    assert.match((await gift.locator('h2').textContent()) ?? '', /gift card/i);
+    assert.equal(await gift.locator('.stats dd').first().textContent(), '3', 'three visitors');
+    assert.equal(await gift.getByRole('region', { name: 'How visitors asked it' }).locator('li').count(), 3);
+    assert.ok((await gaps.filter({ hasText: 'Is delivery free?' }).count()) === 1, 'a thumbs-down answer is a gap');
+    await shot('content-gaps');
+
+    const giftId = await gift.getAttribute('data-gap-id');
+    await gift.getByRole('button', { name: 'Write the answer' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByLabel('Title').fill('Gift cards');
+    await dialog.getByRole('textbox', { name: 'Answer' }).fill('Yes, we sell gift cards in the shop for any amount from 10 euros. They are valid for two years.');
+    await shot('content-gaps-answer');
+    await dialog.getByRole('button', { name: 'Save the answer' }).click();
+    await page.getByRole('status').filter({ hasText: 'Answer saved' }).waitFor();
+    await until(async () => (await gaps.filter({ has: page.getByRole('heading', { name: /gift card/i }) }).count()) === 0, 'the group leaves the open gaps', page);
+    await until(async () => {
+      const job = await fetch(`${app.server.url}/jobs/dashboard-answer-${giftId}?knowledgeBaseId=${KB}`, { headers: { 'x-api-key': app.apiKey } });
+      return job.ok && ((await job.json()) as { status: string }).status === 'succeeded';
+    }, 'the answer is indexed');
+    await page.getByLabel('Show').selectOption('answered');
+    await until(async () => (await gaps.count()) === 1, 'the answered group');
+  });
+
+  it('Usage: the visitor totals, charts and tables', async () => {
+    const { page } = app;
+    await page.goto(`${app.server.url}/#/usage`);
+    const section = page.getByRole('region', { name: 'Website visitors' });
+    await until(async () => (await section.count()) === 1, 'the visitor section', page);
+    const stats = section.getByRole('definition');
+    await until(async () => (await stats.count()) === 7, 'the visitor totals');
+    assert.equal(await stats.nth(1).textContent(), '6', 'six questions');
+    await section.getByRole('figure', { name: 'Visitor sessions and questions' }).locator('svg').first().waitFor();
+    await shot('usage');
+    const top = await section.getByRole('table', { name: 'Top visitor questions' }).locator('tbody tr').allInnerTexts();
+    assert.ok(top.length >= 3, top.join(' / '));
+    assert.deepEqual(app.pageErrors, []);
+  });
+});
