@@ -8,7 +8,10 @@
  *
  * Measured per set and reading: of the set's queries (one relevant item each), how many are
  * answered, how many answers cite the relevant item first, and cite it at all; of the questions
- * no item answers, how many are declined. Results in docs/retrieval.md ("Languages").
+ * no item answers, how many are declined. Then, in the language's reading, the same counts were
+ * the coverage-only support threshold (abstention.ts) another, and were support English's blend of
+ * coverage and the embedder's cosine: what the threshold and the choice of coverage are judged by.
+ * Results in docs/retrieval.md ("Languages").
  *
  * Usage: node --import tsx bench/answer-language-eval.ts [--out FILE] [--show]
  *   --show  prints every question with its answer
@@ -19,6 +22,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../server/config.ts';
 import { startServer } from '../server/main.ts';
+import { ABSTAIN_BELOW, ABSTAIN_BELOW_COVERAGE_ONLY, support } from '../server/retrieval/answer/abstention.ts';
 import { benchEnv } from './lib/server-child.ts';
 import { FRENCH_SET, GERMAN_SET, type LanguageSet } from './retrieval/language-set.ts';
 
@@ -32,6 +36,7 @@ const log = (line: string) => process.stderr.write(`[answer-language-eval] ${lin
 
 type Answer = { answered: boolean; answer: string; citations: Array<{ externalId: string }> };
 type Row = { reading: string; answered: number; citedFirst: number; cited: number; declined: number };
+const THRESHOLDS = [0.3, ABSTAIN_BELOW_COVERAGE_ONLY, 0.4, 0.45, 0.5];
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'localiq-answer-language-eval-'));
 const server = await startServer(loadConfig({ ...process.env, ...benchEnv(dataDir) }, { workers: 2 }));
@@ -81,6 +86,32 @@ try {
     return row;
   };
 
+  /** Best coverage of each question (its best quotable sentence's item) against the thresholds. */
+  const sweep = async (set: LanguageSet, kb: string): Promise<string[]> => {
+    const analyze = (question: string) => server.services.assistant.analyze(kb, { question }, new AbortController().signal);
+    const answerable: Array<{ coverage: number; blended: number; right: boolean }> = [];
+    for (const { query, relevant } of set.queries) {
+      const a = await analyze(query);
+      const best = a.scored.find((s) => s.quotable);
+      const right = best !== undefined && a.candidates[best.passage]!.item.external_id === relevant;
+      answerable.push({ coverage: a.bestCoverage, blended: support(a.bestCoverage, a.bestCosine).score, right });
+    }
+    const unanswerable: Array<{ coverage: number; blended: number }> = [];
+    for (const question of set.unanswerable) {
+      const a = await analyze(question);
+      unanswerable.push({ coverage: a.bestCoverage, blended: support(a.bestCoverage, a.bestCosine).score });
+    }
+    const lines = ['| support | answered | best sentence from the relevant item | declined (no answer in the set) |', '|---|---|---|---|'];
+    const line = (label: string, passes: (q: { coverage: number; blended: number }) => boolean) => {
+      const answered = answerable.filter(passes);
+      const declined = unanswerable.filter((q) => !passes(q)).length;
+      lines.push(`| ${label} | ${answered.length}/${answerable.length} | ${answered.filter((a) => a.right).length}/${answerable.length} | ${declined}/${unanswerable.length} |`);
+    };
+    for (const t of THRESHOLDS) line(`coverage ≥ ${t}${t === ABSTAIN_BELOW_COVERAGE_ONLY ? ' (shipped)' : ''}`, (q) => q.coverage >= t);
+    line(`English's: 0.5 × coverage + 0.5 × cosine ≥ ${ABSTAIN_BELOW}`, (q) => q.blended >= ABSTAIN_BELOW);
+    return lines;
+  };
+
   for (const set of [GERMAN_SET, FRENCH_SET]) {
     const kb = `shop-${set.language}`;
     log(`${kb}: read as English`);
@@ -95,7 +126,7 @@ try {
     report.push(`### ${set.language === 'de' ? 'German' : 'French'}: ${set.items.length} items, ${n} queries, ${u} questions no item answers`, '');
     report.push('| keyword language | answered | relevant item cited first | cited at all | declined (no answer in the set) |', '|---|---|---|---|---|');
     for (const r of rows) report.push(`| ${r.reading} | ${r.answered}/${n} | ${r.citedFirst}/${n} | ${r.cited}/${n} | ${r.declined}/${u} |`);
-    report.push('');
+    report.push('', ...(await sweep(set, kb)), '');
   }
 } finally {
   await server.stop();
