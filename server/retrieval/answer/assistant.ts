@@ -1,6 +1,7 @@
 import { type AskEvent, type AskRequest, type AskResponse, askRequestSchema, type Citation } from '../../../common/contract/ask.ts';
 import type { SourceType } from '../../../common/contract/ingest.ts';
 import type { KeywordLanguage } from '../../../common/contract/knowledge.ts';
+import { isAnalyzed } from '../../domain/keyword-language.ts';
 import type { EmbeddingModel } from '../../indexes/embedding-model.ts';
 import type { TermStatsRepo } from '../../storage/term-stats-repo.ts';
 import type { Correction } from '../../indexes/keyword-index.ts';
@@ -132,7 +133,7 @@ export class Assistant {
     const { scored, support: s, bestCosine } = analysis;
     if (!scored.some((sentence) => sentence.quotable) || s.score < s.threshold) return false;
     const model = this.tuning.decision;
-    return model === null || bestCosine === null || analysis.language !== 'en' || passagesAnswer(analysis, model);
+    return model === null || bestCosine === null || isAnalyzed(analysis.language) || passagesAnswer(analysis, model);
   }
 
   /**
@@ -172,7 +173,7 @@ export class Assistant {
     const bestCoverage = Math.max(0, ...scored.map((s) => s.coverage));
     // The embedder is English: in another language its cosine says little (docs/retrieval.md,
     // "Languages"), so support leans on keyword coverage alone.
-    const s = support(bestCoverage, language === 'en' ? bestCosine : null, this.tuning.abstainBelow);
+    const s = support(bestCoverage, isAnalyzed(language) ? null : bestCosine, this.tuning.abstainBelow);
     return { question, correctedQuestion, language, terms, candidates, scored, bestCoverage, bestCosine, support: s };
   }
 

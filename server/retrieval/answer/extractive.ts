@@ -1,4 +1,5 @@
 import type { KeywordLanguage } from '../../../common/contract/knowledge.ts';
+import { isAnalyzed } from '../../domain/keyword-language.ts';
 import type { ItemSummaryRow } from '../../storage/search-repo.ts';
 import type { WeightedTerm } from './question-terms.ts';
 import { focusStem } from './answer-decision.ts';
@@ -106,7 +107,7 @@ const NO_INTENT: QuestionIntent = { price: false, duration: false, several: fals
  * (docs/assistant.md, "Other languages").
  */
 export function questionIntent(question: string, language: KeywordLanguage = 'en'): QuestionIntent {
-  if (language !== 'en') return NO_INTENT;
+  if (isAnalyzed(language)) return NO_INTENT;
   return { price: ASKS_PRICE.test(question), duration: expectedAnswerType(question) === 'duration', several: ASKS_SEVERAL.test(question) };
 }
 

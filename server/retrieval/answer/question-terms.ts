@@ -1,5 +1,6 @@
 import type { ConversationTurn } from '../../../common/contract/ask.ts';
 import type { KeywordLanguage } from '../../../common/contract/knowledge.ts';
+import { isAnalyzed } from '../../domain/keyword-language.ts';
 import { queryWords } from '../query-terms.ts';
 import { contentWords, wordTerm } from './terms.ts';
 
@@ -31,7 +32,7 @@ const CONTINUING = /^(and|or|but|also|what about|how about)\b/;
  */
 export function leansOnConversation(question: string, language: KeywordLanguage = 'en'): boolean {
   if (contentWords(question, language).length < 2) return true;
-  if (language !== 'en') return false;
+  if (isAnalyzed(language)) return false;
   const words = queryWords(question);
   return words.some((w) => REFERRING_WORDS.has(w)) || CONTINUING.test(words.join(' '));
 }
