@@ -56,7 +56,7 @@ export function stem(word: string): string {
 const QUESTION_WORDS: Record<AnalyzedLanguage, string> = {
   de: 'wann wer woher wohin warum wieso weshalb wieviel wieviele viele lange oft gibt könnt habt bitte',
   fr: 'quand comment quoi pourquoi combien temps longtemps puis peut pouvez svp',
-  es: 'cuándo cómo cuánto cuánta cuántos cuántas',
+  es: '', // Snowball's Spanish stop list holds its question words already.
   it: 'quando cosa quale quali quanto quanta quanti quante tempo posso potete',
   nl: 'wanneer waarom welke welk hoeveel lang jullie',
   pt: 'onde porque quais quanto quanta quantos quantas tempo posso pode',
