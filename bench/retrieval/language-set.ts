@@ -5,7 +5,16 @@
  * of them, the diacritics left out. Each query has one relevant item. Used by bench/language-eval.ts.
  */
 export type LanguageItem = { id: string; title: string; content: string };
-export type LanguageSet = { language: 'de' | 'fr'; items: LanguageItem[]; queries: Array<{ query: string; relevant: string }> };
+export type LanguageSet = {
+  language: 'de' | 'fr';
+  items: LanguageItem[];
+  queries: Array<{ query: string; relevant: string }>;
+  /**
+   * Questions a visitor of such a shop might ask that no item answers, some sharing a word with
+   * an item (delivery, jackets, opening hours): what the assistant must decline (bench/answer-language-eval.ts).
+   */
+  unanswerable: string[];
+};
 
 export const GERMAN_SET: LanguageSet = {
   language: 'de',
@@ -87,6 +96,18 @@ export const GERMAN_SET: LanguageSet = {
     { query: 'Was kostet es, wenn ich weniger als 50 Euro bestelle?', relevant: 'versand' },
     { query: 'Wie lange braucht ihr für eine Reparatur?', relevant: 'reparatur' },
     { query: 'Wie viel Wasser passt in die Flasche?', relevant: 'trinkflasche' },
+  ],
+  unanswerable: [
+    'Liefern Sie nach Island?',
+    'Verkaufen Sie Fahrräder?',
+    'Gibt es einen Parkplatz für Kunden?',
+    'Kann ich ein Zelt mieten?',
+    'Haben Sie Jacken in Übergröße?',
+    'Bieten Sie geführte Wanderungen an?',
+    'Gibt es einen Rabatt für Studenten?',
+    'Kann ich mit Bitcoin bezahlen?',
+    'Haben Sie am Heiligabend geöffnet?',
+    'Wo finde ich Ihre Filiale in Hamburg?',
   ],
 };
 
@@ -170,5 +191,17 @@ export const FRENCH_SET: LanguageSet = {
     { query: 'Combien ça coûte si je commande moins de 50 euros ?', relevant: 'livraison' },
     { query: 'Combien de temps dure une réparation ?', relevant: 'reparation' },
     { query: 'Quelle quantité d’eau contient la gourde ?', relevant: 'gourde' },
+  ],
+  unanswerable: [
+    'Livrez-vous en Islande ?',
+    'Vendez-vous des vélos ?',
+    'Avez-vous un parking pour les clients ?',
+    'Puis-je louer une tente ?',
+    'Avez-vous des vestes en grande taille ?',
+    'Proposez-vous des randonnées guidées ?',
+    'Y a-t-il une réduction pour les étudiants ?',
+    'Puis-je payer en bitcoin ?',
+    'Êtes-vous ouverts la veille de Noël ?',
+    'Où se trouve votre magasin à Lyon ?',
   ],
 };

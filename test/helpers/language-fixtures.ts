@@ -2,7 +2,8 @@
  * Two small outdoor-shop catalogues written in German and French (products and shop pages), for
  * the keyword languages: words inflected otherwise in the queries than in the items ("Jacken",
  * "chaussures"), diacritics left out ("Offnungszeiten", "feries"), stop words. Used by
- * test/unit/server/retrieval/keyword-languages.test.ts and test/integration/keyword-languages.test.ts.
+ * test/unit/server/retrieval/keyword-languages.test.ts, test/integration/keyword-languages.test.ts and
+ * test/integration/ask-languages.test.ts.
  */
 export type CatalogueItem = { externalId: string; sourceType: 'ARTICLE' | 'PRODUCT'; title: string; content: string };
 

@@ -1,5 +1,7 @@
 import { type AskEvent, type AskRequest, type AskResponse, askRequestSchema, type Citation } from '../../../common/contract/ask.ts';
 import type { SourceType } from '../../../common/contract/ingest.ts';
+import type { KeywordLanguage } from '../../../common/contract/knowledge.ts';
+import { isAnalyzed } from '../../domain/keyword-language.ts';
 import type { EmbeddingModel } from '../../indexes/embedding-model.ts';
 import type { TermStatsRepo } from '../../storage/term-stats-repo.ts';
 import type { Correction } from '../../indexes/keyword-index.ts';
@@ -110,8 +112,9 @@ export class Assistant {
       }
     }
 
-    const chosen = aboutProducts(selectSentences(scored, this.tuning.selection, questionIntent(analysis.question)), candidates, analysis.question);
-    const parts = composeAnswer(chosen, this.tuning.selection.maxChars, analysis.terms);
+    const { question, language } = analysis;
+    const chosen = aboutProducts(selectSentences(scored, this.tuning.selection, questionIntent(question, language)), candidates, question, language);
+    const parts = composeAnswer(chosen, this.tuning.selection.maxChars, analysis.terms, language);
     const citations: Citation[] = [];
     parts.forEach((part, i) => {
       emit({ type: 'answer', text: i > 0 ? ` ${part.text}` : part.text });
@@ -122,13 +125,15 @@ export class Assistant {
 
   /**
    * Whether to answer: the passages are about the question (support, abstention.ts) and, with a
-   * query vector to read their meaning, the fitted decision says they answer it.
+   * query vector to read their meaning, the fitted decision says they answer it. The decision's
+   * features and weights are English (question words, answer types, fitted on English sets), so a
+   * knowledge base in another language is answered on support alone.
    */
   answers(analysis: Awaited<ReturnType<Assistant['analyzeParsed']>>): boolean {
     const { scored, support: s, bestCosine } = analysis;
     if (!scored.some((sentence) => sentence.quotable) || s.score < s.threshold) return false;
     const model = this.tuning.decision;
-    return model === null || bestCosine === null || passagesAnswer(analysis, model);
+    return model === null || bestCosine === null || isAnalyzed(analysis.language) || passagesAnswer(analysis, model);
   }
 
   /**
@@ -145,27 +150,31 @@ export class Assistant {
    * read alone too, and answered from whichever reading the knowledge base supports better.
    */
   private async analyzeParsed(knowledgeBaseId: string, req: ParsedAskRequest, signal: AbortSignal) {
-    const context = contextTurns(req.question, req.conversation);
-    if (context.length === 0) return this.analyzeReading(knowledgeBaseId, req, [], signal);
-    const withContext = await this.analyzeReading(knowledgeBaseId, req, context, signal);
-    if (!namesOwnSubject(req.question)) return withContext;
-    const alone = await this.analyzeReading(knowledgeBaseId, req, [], signal);
+    // The language keyword search reads the knowledge base in: the question and its sentences are read so too.
+    const { language } = this.search.keywordIndex(knowledgeBaseId);
+    const context = contextTurns(req.question, req.conversation, language);
+    if (context.length === 0) return this.analyzeReading(knowledgeBaseId, req, [], language, signal);
+    const withContext = await this.analyzeReading(knowledgeBaseId, req, context, language, signal);
+    if (!namesOwnSubject(req.question, language)) return withContext;
+    const alone = await this.analyzeReading(knowledgeBaseId, req, [], language, signal);
     return withContext.support.score > alone.support.score ? withContext : alone;
   }
 
-  /** The analysis of the question read with the given earlier turns. */
-  private async analyzeReading(knowledgeBaseId: string, req: ParsedAskRequest, context: string[], signal: AbortSignal) {
+  /** The analysis of the question read with the given earlier turns, in the knowledge base's keyword language. */
+  private async analyzeReading(knowledgeBaseId: string, req: ParsedAskRequest, context: string[], language: KeywordLanguage, signal: AbortSignal) {
     const { candidates, bestCosine, corrections } = await this.retrieve(knowledgeBaseId, req, context, signal);
     // A misspelt word the search read as another is scored as that word: typed, it is in no passage.
     const replaced = new Map(corrections.filter((c) => c.absent).map((c) => [c.word, c.replacements[0]!]));
     const question = replaced.size ? replaceWords(req.question, replaced) : req.question;
     const correctedQuestion = question === req.question ? null : question;
     const chunks = this.termStats.chunkCount(knowledgeBaseId);
-    const terms = weightedTerms(question, context, (word) => this.idf(knowledgeBaseId, chunks, word));
-    const scored = scoreSentences(candidates, terms, questionIntent(question), question);
+    const terms = weightedTerms(question, context, (word) => this.idf(knowledgeBaseId, chunks, word), language);
+    const scored = scoreSentences(candidates, terms, questionIntent(question, language), question, language);
     const bestCoverage = Math.max(0, ...scored.map((s) => s.coverage));
-    const s = support(bestCoverage, bestCosine, this.tuning.abstainBelow);
-    return { question, correctedQuestion, terms, candidates, scored, bestCoverage, bestCosine, support: s };
+    // The embedder is English: in another language its cosine says little (docs/retrieval.md,
+    // "Languages"), so support leans on keyword coverage alone.
+    const s = support(bestCoverage, isAnalyzed(language) ? null : bestCosine, this.tuning.abstainBelow);
+    return { question, correctedQuestion, language, terms, candidates, scored, bestCoverage, bestCosine, support: s };
   }
 
   /** The retrieved passages, best item first, and the best passage's cosine similarity to the query. */

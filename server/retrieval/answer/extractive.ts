@@ -1,3 +1,5 @@
+import type { KeywordLanguage } from '../../../common/contract/knowledge.ts';
+import { isAnalyzed } from '../../domain/keyword-language.ts';
 import type { ItemSummaryRow } from '../../storage/search-repo.ts';
 import type { WeightedTerm } from './question-terms.ts';
 import { focusStem } from './answer-decision.ts';
@@ -101,11 +103,24 @@ const LIST_RATIO = 0.5;
 /** What the wording of a question asks for, beyond its words. */
 export type QuestionIntent = { price: boolean; duration: boolean; several: boolean };
 
-export function questionIntent(question: string): QuestionIntent {
+const NO_INTENT: QuestionIntent = { price: false, duration: false, several: false };
+
+/**
+ * Read from English wording only: in another language a question is matched by its words alone
+ * (docs/assistant.md, "Other languages").
+ */
+export function questionIntent(question: string, language: KeywordLanguage = 'en'): QuestionIntent {
+  if (isAnalyzed(language)) return NO_INTENT;
   return { price: ASKS_PRICE.test(question), duration: expectedAnswerType(question) === 'duration', several: ASKS_SEVERAL.test(question) };
 }
 
-export function scoreSentences(passages: CandidatePassage[], terms: WeightedTerm[], intent: QuestionIntent, question = ''): ScoredSentence[] {
+export function scoreSentences(
+  passages: CandidatePassage[],
+  terms: WeightedTerm[],
+  intent: QuestionIntent,
+  question = '',
+  language: KeywordLanguage = 'en',
+): ScoredSentence[] {
   const total = terms.reduce((sum, t) => sum + t.weight, 0);
   if (total === 0) return [];
   const subjectTerms = terms.filter((t) => !PRICE_STEMS.has(t.stem));
@@ -116,17 +131,17 @@ export function scoreSentences(passages: CandidatePassage[], terms: WeightedTerm
     .reduce<WeightedTerm | null>((r, t) => (r === null || t.weight > r.weight ? t : r), null);
   const scored: ScoredSentence[] = [];
   passages.forEach((passage, index) => {
-    const titleStems = contentTerms(passage.item.title);
+    const titleStems = contentTerms(passage.item.title, language);
     chunkSentences(passage.text, passage.before, passage.after).forEach((sentence, position) => {
       const text = shownText(sentence.piece);
       const whole = sentence.text === sentence.piece ? undefined : shownText(sentence.text);
-      const stems = contentTerms(text);
+      const stems = contentTerms(text, language);
       const statesPrice = intent.price && MONEY.test(text);
       if (text.split(/\s+/).length < MIN_WORDS && !statesPrice) return;
       let covered = 0;
       for (const term of terms) {
-        if (stems.some((s) => termsMatch(s, term.stem))) covered += term.weight;
-        else if (titleStems.some((s) => termsMatch(s, term.stem))) covered += term.weight * TITLE_CREDIT;
+        if (stems.some((s) => termsMatch(s, term.stem, language))) covered += term.weight;
+        else if (titleStems.some((s) => termsMatch(s, term.stem, language))) covered += term.weight * TITLE_CREDIT;
       }
       const coverage = covered / total;
       const statesDuration = intent.duration && holdsAnswerType('duration', text, question);
@@ -142,9 +157,9 @@ export function scoreSentences(passages: CandidatePassage[], terms: WeightedTerm
         stems,
         quotable: quotable(text, position),
         ...(whole === undefined ? {} : { whole: { text: whole, quotable: quotable(whole, position) && quotable(text, 1) } }),
-        namesSubject: subjectTerms.length === 0 || subjectTerms.some((t) => [...stems, ...titleStems].some((s) => termsMatch(s, t.stem))),
+        namesSubject: subjectTerms.length === 0 || subjectTerms.some((t) => [...stems, ...titleStems].some((s) => termsMatch(s, t.stem, language))),
         statesPrice,
-        holdsRarest: rarest !== null && stems.some((s) => termsMatch(s, rarest.stem)),
+        holdsRarest: rarest !== null && stems.some((s) => termsMatch(s, rarest.stem, language)),
       });
     });
   });
@@ -208,7 +223,12 @@ export type AnswerPart = { text: string; citation: number; passage: number };
  * pass the cap is shown the same way when at least a third of the cap is left and the part holds
  * one of the question's words, and is left out otherwise.
  */
-export function composeAnswer(chosen: ScoredSentence[], maxChars = DEFAULT_SELECTION.maxChars, terms: WeightedTerm[] = []): AnswerPart[] {
+export function composeAnswer(
+  chosen: ScoredSentence[],
+  maxChars = DEFAULT_SELECTION.maxChars,
+  terms: WeightedTerm[] = [],
+  language: KeywordLanguage = 'en',
+): AnswerPart[] {
   const numbers = new Map<number, number>();
   const parts: AnswerPart[] = [];
   let length = 0;
@@ -219,12 +239,12 @@ export function composeAnswer(chosen: ScoredSentence[], maxChars = DEFAULT_SELEC
     let text = sentence.text;
     if (length + separator + text.length + marker.length > maxChars) {
       const room = maxChars - length - separator - marker.length;
-      if (parts.length === 0) text = excerpt(text, room, terms).text;
+      if (parts.length === 0) text = excerpt(text, room, terms, language).text;
       else {
         // A later sentence is shown by its stretch around the question's words when a third of
         // the cap is left for it; otherwise it is left out.
         if (room < maxChars * LATER_EXCERPT_ROOM) continue;
-        const part = excerpt(text, room, terms);
+        const part = excerpt(text, room, terms, language);
         if (part.weight <= 0) continue;
         text = part.text;
       }
@@ -240,11 +260,11 @@ export function composeAnswer(chosen: ScoredSentence[], maxChars = DEFAULT_SELEC
  * The stretch of whole words of an over-long sentence, within `maxChars` with its "…" marks, that
  * holds the most weight of the question's words (the earliest such stretch on a tie).
  */
-function excerpt(text: string, maxChars: number, terms: WeightedTerm[]): { text: string; weight: number } {
+function excerpt(text: string, maxChars: number, terms: WeightedTerm[], language: KeywordLanguage): { text: string; weight: number } {
   const words = text.split(/\s+/);
   const weightOf = (word: string) => {
-    const [term] = contentTerms(word);
-    return term === undefined ? 0 : terms.filter((t) => termsMatch(t.stem, term)).reduce((sum, t) => sum + t.weight, 0);
+    const [term] = contentTerms(word, language);
+    return term === undefined ? 0 : terms.filter((t) => termsMatch(t.stem, term, language)).reduce((sum, t) => sum + t.weight, 0);
   };
   const weights = words.map(weightOf);
   const stretch = (start: number) => {

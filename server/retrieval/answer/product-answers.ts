@@ -3,13 +3,19 @@
  * names one product, or one product clearly leads the retrieved ones, the answer comes from it
  * alone; when several products answer, each is named before its sentences.
  */
+import type { KeywordLanguage } from '../../../common/contract/knowledge.ts';
 import type { CandidatePassage, ScoredSentence } from './extractive.ts';
 import { contentTerms, termsMatch } from './terms.ts';
 
 /** A product leads when the next product retrieved scores at most this share of it. */
 const LEAD_RATIO = 0.6;
 
-export function aboutProducts(chosen: ScoredSentence[], candidates: CandidatePassage[], question: string): ScoredSentence[] {
+export function aboutProducts(
+  chosen: ScoredSentence[],
+  candidates: CandidatePassage[],
+  question: string,
+  language: KeywordLanguage = 'en',
+): ScoredSentence[] {
   const productOf = (s: ScoredSentence) => {
     const item = candidates[s.passage]!.item;
     return item.source_type === 'PRODUCT' ? item : null;
@@ -17,8 +23,8 @@ export function aboutProducts(chosen: ScoredSentence[], candidates: CandidatePas
   const products = [...new Map(chosen.map(productOf).filter((p) => p !== null).map((p) => [p.id, p])).values()];
   if (products.length < 2) return chosen;
 
-  const asked = contentTerms(question);
-  const named = (title: string) => contentTerms(title).filter((t) => asked.some((a) => termsMatch(a, t)));
+  const asked = contentTerms(question, language);
+  const named = (title: string) => contentTerms(title, language).filter((t) => asked.some((a) => termsMatch(a, t, language)));
   const lead = products[0]!;
   const leadNamed = named(lead.title);
   const othersNamed = products.slice(1).flatMap((p) => named(p.title));

@@ -1,6 +1,8 @@
 import type { ConversationTurn } from '../../../common/contract/ask.ts';
+import type { KeywordLanguage } from '../../../common/contract/knowledge.ts';
+import { isAnalyzed } from '../../domain/keyword-language.ts';
 import { queryWords } from '../query-terms.ts';
-import { contentWords, stem } from './terms.ts';
+import { contentWords, wordTerm } from './terms.ts';
 
 /** A question word, weighted by how rare it is in the knowledge base. */
 export type WeightedTerm = { stem: string; word: string; weight: number };
@@ -12,7 +14,11 @@ const CONTEXT_TURNS = 2;
 /** Distinct words weighed at most (each costs one index lookup); the question's come first. */
 const MAX_TERMS = 48;
 
-/** Words that point back to something said before: "when are *they* baked?", "what does *it* cost?". */
+/**
+ * Words that point back to something said before: "when are *they* baked?", "what does *it* cost?".
+ * English, as the continuing openings below: in another language only a question naming almost
+ * nothing is read with the conversation.
+ */
 const REFERRING_WORDS = new Set(
   'it its they them their theirs this that these those he him his she her hers'.split(' '),
 );
@@ -24,25 +30,27 @@ const CONTINUING = /^(and|or|but|also|what about|how about)\b/;
  * question, or names almost nothing ("Price?"). A question that stands on its own is answered on
  * its own, so moving to a new subject mid-conversation is not answered from the old one.
  */
-export function leansOnConversation(question: string): boolean {
+export function leansOnConversation(question: string, language: KeywordLanguage = 'en'): boolean {
+  if (contentWords(question, language).length < 2) return true;
+  if (isAnalyzed(language)) return false;
   const words = queryWords(question);
-  return words.some((w) => REFERRING_WORDS.has(w)) || CONTINUING.test(words.join(' ')) || contentWords(question).length < 2;
+  return words.some((w) => REFERRING_WORDS.has(w)) || CONTINUING.test(words.join(' '));
 }
 
 /**
  * Whether a question has words enough to name its subject ("is it possible to get gluten-free
  * bread?"), unlike "how much does it cost?", which cannot be understood alone.
  */
-export function namesOwnSubject(question: string): boolean {
-  return contentWords(question).length >= 3;
+export function namesOwnSubject(question: string, language: KeywordLanguage = 'en'): boolean {
+  return contentWords(question, language).length >= 3;
 }
 
 /**
  * The earlier user turns that may shape the answer to this question: the last ones when it leans
  * on them, none when it stands on its own.
  */
-export function contextTurns(question: string, conversation: ConversationTurn[] = []): string[] {
-  if (!leansOnConversation(question)) return [];
+export function contextTurns(question: string, conversation: ConversationTurn[] = [], language: KeywordLanguage = 'en'): string[] {
+  if (!leansOnConversation(question, language)) return [];
   return conversation.filter((t) => t.role === 'user').slice(-CONTEXT_TURNS).map((t) => t.content);
 }
 
@@ -56,14 +64,15 @@ export function retrievalQuery(question: string, context: string[]): string {
 
 /**
  * The question's distinct content words with inverse-document-frequency weights; words of the
- * earlier turns it is read with that the question lacks join at a lower weight.
+ * earlier turns it is read with that the question lacks join at a lower weight. Words are read in
+ * the knowledge base's keyword language (terms.ts).
  */
-export function weightedTerms(question: string, context: string[], idf: (word: string) => number): WeightedTerm[] {
+export function weightedTerms(question: string, context: string[], idf: (word: string) => number, language: KeywordLanguage = 'en'): WeightedTerm[] {
   const terms = new Map<string, WeightedTerm>();
   const add = (text: string, factor: number) => {
-    for (const word of contentWords(text)) {
+    for (const word of contentWords(text, language)) {
       if (terms.size >= MAX_TERMS) return;
-      const s = stem(word);
+      const s = wordTerm(word, language);
       if (!terms.has(s)) terms.set(s, { stem: s, word, weight: idf(word) * factor });
     }
   };
