@@ -6,7 +6,8 @@
 import fs from 'node:fs';
 
 export type ProcessRss = { pid: number; name: string; rssMb: number };
-export type TreeRss = { totalMb: number; processes: ProcessRss[] };
+/** `atSeconds`: when it was sampled, from the sampler's start. */
+export type TreeRss = { totalMb: number; processes: ProcessRss[]; atSeconds?: number };
 
 const PAGE_KB = 4;
 
@@ -48,6 +49,7 @@ export function treeRss(rootPid: number): TreeRss {
 export class TreeRssSampler {
   private readonly timer: NodeJS.Timeout;
   private phase = 'start';
+  private readonly started = performance.now();
   readonly peaks = new Map<string, TreeRss>();
 
   constructor(
@@ -67,7 +69,7 @@ export class TreeRssSampler {
   }
 
   sample(): void {
-    const now = treeRss(this.rootPid);
+    const now: TreeRss = { ...treeRss(this.rootPid), atSeconds: Math.round((performance.now() - this.started) / 100) / 10 };
     if (now.processes.length === 0) return;
     const peak = this.peaks.get(this.phase);
     if (!peak || now.totalMb > peak.totalMb) this.peaks.set(this.phase, now);

@@ -38,6 +38,7 @@ export type UseLiteOptions = { batchSize?: number };
 export async function createUseLiteEmbedder(options: UseLiteOptions = {}): Promise<Embedder> {
   await wasmBackendReady();
   const model = await initModel(modelSource);
+  releaseLoadedWeights(model.model);
   // The same ids as the package's tokenizer (sentence-piece.ts), so the length of its output is
   // what the model sees (before the graph clips it at MAX_TOKENS). model.embed tokenizes its
   // inputs itself: it is handed this tokenizer, so a text counted before is not encoded again.
@@ -88,6 +89,18 @@ async function wasmBackendReady(timeoutMs = 60_000): Promise<void> {
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
   }
+}
+
+/**
+ * TensorFlow.js's GraphModel keeps the weight file it loaded (28 MB) in `artifacts.weightData`
+ * after copying every weight into the WASM backend's memory; only `save()` reads it again, and
+ * nothing here saves. Each thread holding the model (two pipeline workers and the query
+ * embedder) would otherwise carry a dead copy: ~84 MB of the server's peak (docs/benchmarks.md,
+ * "Cold start and memory").
+ */
+function releaseLoadedWeights(graphModel: unknown): void {
+  const artifacts = (graphModel as { artifacts?: { weightData?: unknown } }).artifacts;
+  if (artifacts) artifacts.weightData = undefined;
 }
 
 /** The tokenizer's encode, answering repeated texts from the most recent `capacity` encodings. */
