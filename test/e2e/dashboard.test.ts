@@ -235,7 +235,7 @@ describe('dashboard end to end (real server, real Chromium)', { timeout: 240_000
     await app.page.locator('figure.chart svg.recharts-surface').first().waitFor();
     const totals = app.page.getByRole('definition').filter({ hasText: /^\d/ });
     assert.ok((await totals.count()) > 0);
-    const text = await app.page.getByLabel('Totals for the period').innerText();
+    const text = await app.page.getByLabel('Totals for the period', { exact: true }).innerText();
     assert.match(text, /Items pushed\s*3/);
     assert.match(text, /Questions\s*2/);
     // The bulk push named no single knowledge base: its row says what such requests are.

@@ -282,6 +282,14 @@ describe('files upload limits and refusals (real HTTP)', () => {
     });
     assert.equal(json.status, 415);
     assert.match(((await json.json()) as any).message, /multipart\/form-data/);
+    // Said to be multipart, but not: no boundary ever comes (a 500 the fuzz run found).
+    const notMultipart = await fetch(`${url}/knowledge-bases/kb/files`, {
+      method: 'POST',
+      headers: { 'x-api-key': key, 'content-type': 'multipart/form-data; boundary=x' },
+      body: '[null,["a",false]]',
+    });
+    assert.equal(notMultipart.status, 400);
+    assert.match(((await notMultipart.json()) as any).message, /cut short or malformed/);
   });
 
   it('needs iq:import, and a key restricted to other knowledge bases is refused', async () => {

@@ -2,6 +2,7 @@ import { type FormEvent, useState } from 'react';
 import type { AdminKnowledgeBase, AdminWidgetList } from '../../../common/contract/admin.ts';
 import type { AdminContentGap, AdminContentGapReport, WriteAnswerResult } from '../../../common/contract/content-gaps.ts';
 import { get, post } from '../api.ts';
+import { FilterSelect } from '../components/filter-select.tsx';
 import { EmptyState, ErrorNote, Modal, PageHeader, errorText, useLoad } from '../components/ui.tsx';
 import { formatDate, formatNumber } from '../format.ts';
 import { href } from '../router.ts';
@@ -46,28 +47,8 @@ export function ContentGapsScreen() {
             <option value="all">All</option>
           </select>
         </div>
-        <div className="field">
-          <label htmlFor="gap-widget">Widget</label>
-          <select id="gap-widget" value={widgetId} onChange={(e) => setWidgetId(e.target.value)}>
-            <option value="">All widgets</option>
-            {(widgets.data?.data ?? []).map((w) => (
-              <option key={w.id} value={w.id}>
-                {w.name}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="field">
-          <label htmlFor="gap-kb">Knowledge base</label>
-          <select id="gap-kb" value={knowledgeBaseId} onChange={(e) => setKnowledgeBaseId(e.target.value)}>
-            <option value="">All knowledge bases</option>
-            {(kbs.data?.data ?? []).map((kb) => (
-              <option key={kb.id} value={kb.id}>
-                {kb.id}
-              </option>
-            ))}
-          </select>
-        </div>
+        <FilterSelect id="gap-widget" label="Widget" allLabel="All widgets" value={widgetId} onChange={setWidgetId} options={widgets.data?.data} name={(w) => w.name} />
+        <FilterSelect id="gap-kb" label="Knowledge base" allLabel="All knowledge bases" value={knowledgeBaseId} onChange={setKnowledgeBaseId} options={kbs.data?.data} />
       </form>
       <ErrorNote error={report.error} />
       {written ? (

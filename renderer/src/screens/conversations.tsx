@@ -2,6 +2,7 @@ import { type FormEvent, useState } from 'react';
 import { ADMIN_PREFIX, type AdminKnowledgeBase, type AdminWidgetList } from '../../../common/contract/admin.ts';
 import type { AdminConversation, AdminConversationList, AdminConversationSummary } from '../../../common/contract/conversations.ts';
 import { del, get, post, seg } from '../api.ts';
+import { FilterSelect } from '../components/filter-select.tsx';
 import { Badge, Confirm, DataTable, EmptyState, ErrorNote, PageHeader, errorText, useLoad } from '../components/ui.tsx';
 import { formatDate } from '../format.ts';
 import { href, navigate } from '../router.ts';
@@ -100,28 +101,8 @@ function ConversationList() {
           <label htmlFor="conv-q">Question contains</label>
           <input id="conv-q" type="search" value={draft.q} onChange={(e) => set('q', e.target.value)} maxLength={200} />
         </div>
-        <div className="field">
-          <label htmlFor="conv-widget">Widget</label>
-          <select id="conv-widget" value={draft.widgetId} onChange={(e) => set('widgetId', e.target.value)}>
-            <option value="">All widgets</option>
-            {(widgets.data?.data ?? []).map((w) => (
-              <option key={w.id} value={w.id}>
-                {w.name}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="field">
-          <label htmlFor="conv-kb">Knowledge base</label>
-          <select id="conv-kb" value={draft.knowledgeBaseId} onChange={(e) => set('knowledgeBaseId', e.target.value)}>
-            <option value="">All knowledge bases</option>
-            {(kbs.data?.data ?? []).map((kb) => (
-              <option key={kb.id} value={kb.id}>
-                {kb.id}
-              </option>
-            ))}
-          </select>
-        </div>
+        <FilterSelect id="conv-widget" label="Widget" allLabel="All widgets" value={draft.widgetId} onChange={(value) => set('widgetId', value)} options={widgets.data?.data} name={(w) => w.name} />
+        <FilterSelect id="conv-kb" label="Knowledge base" allLabel="All knowledge bases" value={draft.knowledgeBaseId} onChange={(value) => set('knowledgeBaseId', value)} options={kbs.data?.data} />
         <div className="field">
           <label htmlFor="conv-from">From</label>
           <input id="conv-from" type="date" value={draft.from} onChange={(e) => set('from', e.target.value)} />

@@ -4,6 +4,7 @@ import type { z } from 'zod';
 import type { AdminKey, AdminKnowledgeBase, AdminWidgetList } from '../../../common/contract/admin.ts';
 import type { usageResponseSchema } from '../../../common/contract/usage.ts';
 import { get } from '../api.ts';
+import { FilterSelect } from '../components/filter-select.tsx';
 import { DataTable, EmptyState, ErrorNote, PageHeader, useLoad } from '../components/ui.tsx';
 import { formatNumber } from '../format.ts';
 import { VisitorUsageSection } from './usage-visitors.tsx';
@@ -82,39 +83,9 @@ export function UsageScreen() {
             ))}
           </select>
         </div>
-        <div className="field">
-          <label htmlFor="usage-key">API key</label>
-          <select id="usage-key" value={keyId} onChange={(e) => setKeyId(e.target.value)}>
-            <option value="">All keys</option>
-            {(keys.data?.data ?? []).map((k) => (
-              <option key={k.id} value={k.id}>
-                {k.name} ({k.prefix})
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="field">
-          <label htmlFor="usage-kb">Knowledge base</label>
-          <select id="usage-kb" value={knowledgeBaseId} onChange={(e) => setKnowledgeBaseId(e.target.value)}>
-            <option value="">All knowledge bases</option>
-            {(kbs.data?.data ?? []).map((kb) => (
-              <option key={kb.id} value={kb.id}>
-                {kb.id}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="field">
-          <label htmlFor="usage-widget">Widget (visitors)</label>
-          <select id="usage-widget" value={widgetId} onChange={(e) => setWidgetId(e.target.value)}>
-            <option value="">All widgets</option>
-            {(widgets.data?.data ?? []).map((w) => (
-              <option key={w.id} value={w.id}>
-                {w.name}
-              </option>
-            ))}
-          </select>
-        </div>
+        <FilterSelect id="usage-key" label="API key" allLabel="All keys" value={keyId} onChange={setKeyId} options={keys.data?.data} name={(k) => `${k.name} (${k.prefix})`} />
+        <FilterSelect id="usage-kb" label="Knowledge base" allLabel="All knowledge bases" value={knowledgeBaseId} onChange={setKnowledgeBaseId} options={kbs.data?.data} />
+        <FilterSelect id="usage-widget" label="Widget (visitors)" allLabel="All widgets" value={widgetId} onChange={setWidgetId} options={widgets.data?.data} name={(w) => w.name} />
         <div className="field">
           <label htmlFor="usage-granularity">Buckets</label>
           <select id="usage-granularity" value={granularity} onChange={(e) => setGranularity(e.target.value as 'day' | 'hour')}>

@@ -186,7 +186,7 @@ function asApiError(error: unknown, limits: FileLimits): unknown {
   if (code === 'FST_INVALID_MULTIPART_CONTENT_TYPE' || code === 'FST_PROTO_VIOLATION') {
     return new ApiError('invalid_body', 'The multipart body could not be read; nothing was stored.');
   }
-  if (error instanceof Error && /Unexpected end of form|Malformed part header|Multipart: Boundary not found/i.test(error.message)) {
+  if (error instanceof Error && /Unexpected end of (form|multipart data)|Malformed part header|Multipart: Boundary not found/i.test(error.message)) {
     return new ApiError('invalid_body', `The multipart body is cut short or malformed (${error.message}); nothing was stored.`);
   }
   return error;

@@ -56,7 +56,7 @@ describe('attack table: the admin API', () => {
     const body = route.body?.();
     return t.app.inject({
       method: route.method,
-      url: `/admin/api${routeUrl({ path: route.path, params: route.params ?? {} })}${route.path === '/session/desktop' ? '?token=guess' : ''}`,
+      url: `/admin/api${routeUrl({ path: route.path, params: route.params ?? {} })}${route.query ?? ''}`,
       headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
       ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
     });

@@ -226,6 +226,8 @@ export type AdminRouteSpec = {
   path: string;
   access: AdminAccess;
   params?: Record<string, string>;
+  /** A query string the route needs to answer (`?…`). */
+  query?: string;
   body?: () => unknown;
 };
 
@@ -238,7 +240,7 @@ export const ADMIN_ROUTES: AdminRouteSpec[] = [
   { method: 'POST', path: '/setup', access: 'public', body: () => ({ username: 'intruder', password: 'intruder password 1' }) },
   { method: 'GET', path: '/session', access: 'public' },
   { method: 'POST', path: '/session', access: 'public', body: () => ({ username: 'owner', password: 'owner password 1' }) },
-  { method: 'GET', path: '/session/desktop', access: 'public', params: {} },
+  { method: 'GET', path: '/session/desktop', access: 'public', params: {}, query: '?token=guess' },
   { method: 'DELETE', path: '/session', access: 'member' },
   { method: 'POST', path: '/session/password', access: 'member', body: () => ({ currentPassword: 'owner password 1', newPassword: 'another password 2' }) },
   { method: 'GET', path: '/users', access: 'member' },
@@ -284,6 +286,13 @@ export const ADMIN_ROUTES: AdminRouteSpec[] = [
   { method: 'GET', path: '/widgets/:widgetId', access: 'member', params: { widgetId: 'wgt_00000000000000000000' } },
   { method: 'PATCH', path: '/widgets/:widgetId', access: 'manager', params: { widgetId: 'wgt_00000000000000000000' }, body: () => ({ allowedOrigins: ['https://evil.example'] }) },
   { method: 'DELETE', path: '/widgets/:widgetId', access: 'manager', params: { widgetId: 'wgt_00000000000000000000' } },
+  { method: 'GET', path: '/conversations', access: 'member' },
+  { method: 'GET', path: '/conversations/export', access: 'member', query: '?format=csv' },
+  { method: 'POST', path: '/conversations/delete-older', access: 'manager', body: () => ({ before: '2020-01-01T00:00:00Z' }) },
+  { method: 'GET', path: '/conversations/:conversationId', access: 'member', params: { conversationId: 'vs_0' } },
+  { method: 'DELETE', path: '/conversations/:conversationId', access: 'manager', params: { conversationId: 'vs_0' } },
+  { method: 'GET', path: '/content-gaps', access: 'member' },
+  { method: 'POST', path: '/content-gaps/:groupId/answer', access: 'manager', params: { groupId: '1' }, body: () => ({ title: 'Planted', content: 'Written without a session.' }) },
 ];
 
 /**
