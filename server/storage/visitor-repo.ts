@@ -291,15 +291,19 @@ export class VisitorRepo implements VisitorRepository {
   /**
    * The trigram query for a text search whose words are rare, or null. The search is a substring
    * search (each word anywhere in a question, `LIKE '%word%'`, ASCII case folded); the trigram
-   * index finds the questions that hold every word of 3 characters or more (a superset: it folds
-   * case beyond ASCII), and the LIKE decides. Words that many questions hold are found faster by
-   * walking the newest conversations (a page fills at once), and words shorter than 3 characters
-   * have no trigram: then null.
+   * index finds the questions holding every trigram of every word of 3 characters or more (a
+   * superset: the trigrams may lie apart, and the index folds case beyond ASCII), and the LIKE
+   * decides. Words that many questions hold are found faster by walking the newest conversations
+   * (a page fills at once), and words shorter than 3 characters have no trigram: then null.
    */
   private rareTextCandidates(words: string[]): string | null {
-    const long = words.filter((w) => [...w].length >= 3);
-    if (long.length === 0) return null;
-    const query = long.map((w) => `"${w.replace(/"/g, '""')}"`).join(' AND ');
+    const trigrams = new Set<string>();
+    for (const word of words) {
+      const chars = [...word];
+      for (let i = 0; i + 3 <= chars.length; i++) trigrams.add(chars.slice(i, i + 3).join(''));
+    }
+    if (trigrams.size === 0) return null;
+    const query = [...trigrams].map((t) => `"${t.replace(/"/g, '""')}"`).join(' AND ');
     return this.stmts.textHits.get(query, RARE_TEXT_HITS)!.n < RARE_TEXT_HITS ? query : null;
   }
 
