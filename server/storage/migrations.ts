@@ -573,9 +573,10 @@ export const MIGRATIONS: readonly string[] = [
     WHERE answered = 0 OR feedback = 'down';
   CREATE INDEX visitor_turns_gap_wordings ON visitor_turns (question_group, question, asked_at, widget_id, knowledge_base_id)
     WHERE answered = 0 OR feedback = 'down';
-  -- The analytics count each top group's wordings: an index that holds them in order, so the
-  -- count reads no turn rows.
-  CREATE INDEX visitor_turns_group_wordings ON visitor_turns (question_group, question, asked_at, widget_id, knowledge_base_id);
+  -- The analytics count each top group's wordings in the period: an index that holds them by
+  -- group and time, so the count reads no turn rows (it takes the place of visitor_turns_by_group).
+  DROP INDEX visitor_turns_by_group;
+  CREATE INDEX visitor_turns_group_wordings ON visitor_turns (question_group, asked_at, question, widget_id, knowledge_base_id);
   -- 2. The daily roll-up of visitor_group_counts, kept by triggers (so the grouping pass, a
   -- regrouping and retention, which all write the hourly rows, keep it too): a month's top
   -- questions read about 24 times fewer rows. A day that no longer counts anything goes.
