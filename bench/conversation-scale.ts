@@ -206,6 +206,11 @@ console.log(
       seedSeconds: Math.round(seedSeconds),
       timingsMs: timings,
       gapPlan,
+      // What the 30-day top questions read: hourly rows per group, or the daily roll-up's.
+      groupCountRows: {
+        hourly: (db.prepare('SELECT count(*) AS n FROM visitor_group_counts').get() as { n: number }).n,
+        daily: (db.prepare('SELECT count(*) AS n FROM visitor_group_days').get() as { n: number }).n,
+      },
       disk: {
         bytesPerConversation: Math.round(bytes / total),
         totalMB: Math.round(bytes / 1e5) / 10,
