@@ -158,17 +158,23 @@ export class QuestionGroupRepo implements QuestionGroupStore {
     }
     const status =
       filter.status === 'open'
-        ? 'HAVING g.answered_at IS NULL OR max(t.asked_at) > g.answered_at'
+        ? 'HAVING v.answered_at IS NULL OR max(v.last_asked) > v.answered_at'
         : filter.status === 'answered'
-          ? 'HAVING g.answered_at IS NOT NULL AND max(t.asked_at) <= g.answered_at'
+          ? 'HAVING v.answered_at IS NOT NULL AND max(v.last_asked) <= v.answered_at'
           : '';
-    const sql = `SELECT g.id, g.knowledge_base_id, g.label, g.answered_at, g.answered_item,
-        count(*) AS asked, count(DISTINCT s.ip_hash) AS visitors, max(t.asked_at) AS last_asked,
-        sum(CASE WHEN g.answered_at IS NOT NULL AND t.asked_at > g.answered_at THEN 1 ELSE 0 END) AS since_answer,
-        sum(t.answered = 0) AS abstained, sum(t.feedback IS 'down') AS thumbs_down
-      FROM visitor_turns t JOIN question_groups g ON g.id = t.question_group JOIN visitor_sessions s ON s.id = t.session_id
-      WHERE ${where.join(' AND ')}
-      GROUP BY g.id ${status}
+    // One row per group and visitor first (the gap index is in that order, so no sort and no
+    // join to the sessions), then per group: its visitors are its rows.
+    const sql = `SELECT v.id, v.knowledge_base_id, v.label, v.answered_at, v.answered_item,
+        sum(v.asked) AS asked, count(*) AS visitors, max(v.last_asked) AS last_asked,
+        sum(v.since_answer) AS since_answer, sum(v.abstained) AS abstained, sum(v.thumbs_down) AS thumbs_down
+      FROM (SELECT g.id, g.knowledge_base_id, g.label, g.answered_at, g.answered_item,
+          count(*) AS asked, max(t.asked_at) AS last_asked,
+          sum(CASE WHEN g.answered_at IS NOT NULL AND t.asked_at > g.answered_at THEN 1 ELSE 0 END) AS since_answer,
+          sum(t.answered = 0) AS abstained, sum(t.feedback IS 'down') AS thumbs_down
+        FROM visitor_turns t INDEXED BY visitor_turns_gap_visitors JOIN question_groups g ON g.id = t.question_group
+        WHERE ${where.join(' AND ')}
+        GROUP BY t.question_group, t.ip_hash) v
+      GROUP BY v.id ${status}
       ORDER BY visitors DESC, asked DESC, last_asked DESC LIMIT ?`;
     type Row = { id: number; knowledge_base_id: string; label: string; answered_at: number | null; answered_item: string | null; asked: number; visitors: number; last_asked: number; since_answer: number; abstained: number; thumbs_down: number };
     const rows = this.prepared<Row>(sql).all(...params, limit);
@@ -192,7 +198,7 @@ export class QuestionGroupRepo implements QuestionGroupStore {
     const out = new Map<number, Array<{ question: string; asked: number }>>();
     if (groupIds.length === 0) return out;
     const rows = this.prepared<{ question_group: number; question: string; asked: number }>(
-      `SELECT question_group, question, count(*) AS asked FROM visitor_turns t
+      `SELECT question_group, question, count(*) AS asked FROM visitor_turns t INDEXED BY visitor_turns_gap_wordings
         WHERE question_group IN (SELECT value FROM json_each(?)) AND ${GAP}
         GROUP BY question_group, question ORDER BY question_group, asked DESC, max(asked_at) DESC`,
     ).all(JSON.stringify(groupIds));

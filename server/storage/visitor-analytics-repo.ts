@@ -13,6 +13,8 @@ export type VisitorAnalyticsFilter = {
   top: number;
 };
 
+const DAY = 86_400_000;
+
 export type AnswerTime = { median: number | null; p95: number | null };
 export type VisitorCounts = { questions: number; answered: number; answeredShare: number | null; feedbackUp: number; feedbackDown: number };
 export type VisitorBucket = VisitorCounts & { start: number; sessions: number; answerTimeMs: AnswerTime };
@@ -82,20 +84,34 @@ export class VisitorAnalyticsRepo {
    * from the grouping pass's hourly counts; named by the group's first wording.
    */
   private topQuestions(filter: VisitorAnalyticsFilter): VisitorAnalytics['topQuestions'] {
-    const counts = this.where(filter, 'c.hour', 'c.knowledge_base_id', 'c.widget_id');
+    // Whole days from the daily roll-up, the hours before the first and after the last from the
+    // hourly counts: the same sums, from a third of the rows over a month (bench/conversation-scale.ts).
+    const firstDay = Math.ceil(filter.from / DAY) * DAY;
+    const lastDay = Math.max(firstDay, Math.floor(filter.to / DAY) * DAY);
+    const parts: Array<{ sql: string; params: Array<string | number> }> = [];
+    const hourly = (from: number, to: number) => {
+      const w = this.where({ ...filter, from, to }, 'hour', 'knowledge_base_id');
+      parts.push({ sql: `SELECT question_group, asked, answered FROM visitor_group_counts WHERE ${w.sql}`, params: w.params });
+    };
+    if (firstDay < lastDay) {
+      hourly(filter.from, firstDay);
+      const w = this.where({ ...filter, from: firstDay, to: lastDay }, 'day', 'knowledge_base_id');
+      parts.push({ sql: `SELECT question_group, asked, answered FROM visitor_group_days WHERE ${w.sql}`, params: w.params });
+      hourly(lastDay, filter.to);
+    } else hourly(filter.from, filter.to);
     const top = this.db
       .prepare<Array<string | number>, { id: number; question: string; asked: number; answered: number }>(
         `SELECT g.id, g.label AS question, sum(c.asked) AS asked, sum(c.answered) AS answered
-          FROM visitor_group_counts c JOIN question_groups g ON g.id = c.question_group
-          WHERE ${counts.sql} GROUP BY g.id ORDER BY asked DESC, g.id LIMIT ?`,
+          FROM (${parts.map((p) => p.sql).join(' UNION ALL ')}) c JOIN question_groups g ON g.id = c.question_group
+          GROUP BY g.id ORDER BY asked DESC, g.id LIMIT ?`,
       )
-      .all(...counts.params, filter.top);
+      .all(...parts.flatMap((p) => p.params), filter.top);
     if (top.length === 0) return [];
     const turns = this.where(filter, 't.asked_at', 't.knowledge_base_id', 't.widget_id');
     const wordings = new Map(
       this.db
         .prepare<Array<string | number>, { question_group: number; n: number }>(
-          `SELECT t.question_group, count(DISTINCT t.question) AS n FROM visitor_turns t
+          `SELECT t.question_group, count(DISTINCT t.question) AS n FROM visitor_turns t INDEXED BY visitor_turns_group_wordings
             WHERE t.question_group IN (SELECT value FROM json_each(?)) AND ${turns.sql} GROUP BY t.question_group`,
         )
         .all(JSON.stringify(top.map((q) => q.id)), ...turns.params)

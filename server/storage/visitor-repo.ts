@@ -35,6 +35,8 @@ type Metric = 'questions' | 'answered' | 'feedback_up' | 'feedback_down';
 const HOUR = 3_600_000;
 /** Turns wait in memory at most this long, so a burst of answers costs one commit, not one each. */
 const FLUSH_MS = 1_000;
+/** Below this many questions holding a search's words, the search starts from them (findConversations). */
+const RARE_TEXT_HITS = 2_000;
 const SESSION_COLUMNS = 'id, widget_id, origin, ip_hash, started_at, last_seen_at';
 const SUMMARY = `${SESSION_COLUMNS},
   (SELECT count(*) FROM visitor_turns t WHERE t.session_id = s.id) AS turns,
@@ -83,8 +85,10 @@ export class VisitorRepo implements VisitorRepository {
       ),
       getSession: db.prepare<[string], SessionRow>(`SELECT ${SESSION_COLUMNS} FROM visitor_sessions WHERE id = ?`),
       insertTurn: db.prepare<[TurnRow]>(
-        `INSERT INTO visitor_turns (id, session_id, widget_id, knowledge_base_id, question, answer, answered, citations, latency_ms, feedback, asked_at)
-         VALUES (@id, @session_id, @widget_id, @knowledge_base_id, @question, @answer, @answered, @citations, @latency_ms, @feedback, @asked_at)`,
+        // The session's ip_hash rides along for the content-gap report's distinct visitors.
+        `INSERT INTO visitor_turns (id, session_id, widget_id, knowledge_base_id, question, answer, answered, citations, latency_ms, feedback, asked_at, ip_hash)
+         VALUES (@id, @session_id, @widget_id, @knowledge_base_id, @question, @answer, @answered, @citations, @latency_ms, @feedback, @asked_at,
+           (SELECT ip_hash FROM visitor_sessions WHERE id = @session_id))`,
       ),
       touchSession: db.prepare<[number, string]>('UPDATE visitor_sessions SET last_seen_at = max(last_seen_at, ?) WHERE id = ?'),
       // Metrics: questions, answered, feedback_up/down, sessions, and latency_<bucket> (answer-time histogram).
@@ -116,6 +120,9 @@ export class VisitorRepo implements VisitorRepository {
         `SELECT ${SUMMARY} FROM visitor_sessions s WHERE widget_id = ? AND started_at < ? ORDER BY started_at DESC, id DESC LIMIT ?`,
       ),
       turns: db.prepare<[string], TurnRow>('SELECT * FROM visitor_turns WHERE session_id = ? ORDER BY asked_at, rowid'),
+      textHits: db.prepare<[string, number], { n: number }>(
+        'SELECT count(*) AS n FROM (SELECT 1 FROM visitor_questions_fts WHERE visitor_questions_fts MATCH ? LIMIT ?)',
+      ),
       questionsSince: db.prepare<[string, number], { n: number }>(
         "SELECT coalesce(sum(value), 0) AS n FROM visitor_usage WHERE widget_id = ? AND hour >= ? AND metric = 'questions'",
       ),
@@ -264,14 +271,40 @@ export class VisitorRepo implements VisitorRepository {
     }
     if (filter.unanswered) turnWhere.push('t.answered = 0');
     if (filter.thumbsDown) turnWhere.push("t.feedback = 'down'");
-    for (const word of (filter.text ?? '').split(/\s+/).filter(Boolean)) {
+    const words = (filter.text ?? '').split(/\s+/).filter(Boolean);
+    for (const word of words) {
       turnWhere.push("t.question LIKE ? ESCAPE '\\'");
       turnParams.push(`%${word.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
     }
     // A conversation is listed when one of its turns matches every turn filter (and it has a turn at all).
     where.push(`EXISTS (SELECT 1 FROM visitor_turns t WHERE ${turnWhere.join(' AND ')})`);
+    const candidates = this.rareTextCandidates(words);
+    if (candidates) {
+      // Few questions hold the words: start from them rather than walk every conversation.
+      where.push('s.id IN (SELECT c.session_id FROM visitor_turns c WHERE c.rowid IN (SELECT rowid FROM visitor_questions_fts WHERE visitor_questions_fts MATCH ?))');
+      turnParams.push(candidates);
+    }
     const sql = `SELECT ${LISTING} WHERE ${where.join(' AND ')} ORDER BY s.started_at DESC, s.id DESC LIMIT ?`;
     return this.prepared<ListingRow>(sql).all(...params, ...turnParams, limit).map(fromListingRow);
+  }
+
+  /**
+   * The trigram query for a text search whose words are rare, or null. The search is a substring
+   * search (each word anywhere in a question, `LIKE '%word%'`, ASCII case folded); the trigram
+   * index finds the questions holding every trigram of every word of 3 characters or more (a
+   * superset: the trigrams may lie apart, and the index folds case beyond ASCII), and the LIKE
+   * decides. Words that many questions hold are found faster by walking the newest conversations
+   * (a page fills at once), and words shorter than 3 characters have no trigram: then null.
+   */
+  private rareTextCandidates(words: string[]): string | null {
+    const trigrams = new Set<string>();
+    for (const word of words) {
+      const chars = [...word];
+      for (let i = 0; i + 3 <= chars.length; i++) trigrams.add(chars.slice(i, i + 3).join(''));
+    }
+    if (trigrams.size === 0) return null;
+    const query = [...trigrams].map((t) => `"${t.replace(/"/g, '""')}"`).join(' AND ');
+    return this.stmts.textHits.get(query, RARE_TEXT_HITS)!.n < RARE_TEXT_HITS ? query : null;
   }
 
   listing(sessionId: string): ConversationListing | null {
