@@ -117,7 +117,8 @@ describe('Conversations, Content gaps and Usage screens (real server, real Chrom
     await rows.filter({ hasText: 'When do you open on Sundays?' }).getByRole('link', { name: /Read/ }).click();
     await page.getByRole('heading', { name: 'Conversation' }).waitFor();
     const turns = page.getByTestId('conversation-turn');
-    assert.equal(await turns.count(), 2);
+    // The heading shows before the turns have loaded.
+    await until(async () => (await turns.count()) === 2, 'the conversation\'s two turns');
     assert.match((await turns.nth(0).textContent()) ?? '', /Opening hours/);
     assert.match((await turns.nth(1).textContent()) ?? '', /not in the knowledge base/);
     await shot('conversation');
