@@ -25,6 +25,7 @@ import { startServer } from '../server/main.ts';
 import { ABSTAIN_BELOW, ABSTAIN_BELOW_COVERAGE_ONLY, support } from '../server/retrieval/answer/abstention.ts';
 import { benchEnv } from './lib/server-child.ts';
 import { FRENCH_SET, GERMAN_SET, type LanguageSet } from './retrieval/language-set.ts';
+import { waitUntilIndexed } from './lib/wait-indexed.ts';
 
 const { values } = parseArgs({
   options: {
@@ -59,13 +60,7 @@ try {
     }));
     await post('/ingest/bulk', { items });
   }
-  for (;;) {
-    const counts = server.services.jobs.countByStatus();
-    if (counts.queued === 0 && counts.processing === 0) break;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  await server.services.keywords.ready();
-  await server.services.embedding.index()?.ready();
+  await waitUntilIndexed(server);
 
   const evaluate = async (set: LanguageSet, kb: string, reading: string): Promise<Row> => {
     const ask = (question: string) => post(`/knowledge-bases/${kb}/ask`, { question }) as Promise<Answer>;

@@ -34,6 +34,7 @@ import { benchEnv, percentile, tempDir } from './lib/server-child.ts';
 import { loadDataset } from './retrieval/datasets.ts';
 import { FRENCH_SET, GERMAN_SET, type LanguageSet } from './retrieval/language-set.ts';
 import { meanScores, type Metric, recallAt } from './retrieval/metrics.ts';
+import { waitUntilIndexed } from './lib/wait-indexed.ts';
 
 const { values } = parseArgs({
   options: { scale: { type: 'boolean', default: false }, out: { type: 'string', default: path.join(os.tmpdir(), 'localiq-language-eval.md') } },
@@ -84,13 +85,7 @@ try {
     });
     if (res.status !== 200) throw new Error(`ingest: ${res.status} ${await res.text()}`);
   }
-  for (;;) {
-    const counts = server.services.jobs.countByStatus();
-    if (counts.queued === 0 && counts.processing === 0) break;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  await server.services.keywords.ready();
-  await server.services.embedding.index()?.ready();
+  await waitUntilIndexed(server);
   for (const set of [GERMAN_SET, FRENCH_SET]) {
     const kb = `shop-${set.language}`;
     const rows: Row[] = [];

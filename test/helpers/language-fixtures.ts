@@ -7,6 +7,16 @@
  */
 export type CatalogueItem = { externalId: string; sourceType: 'ARTICLE' | 'PRODUCT'; title: string; content: string };
 
+/** Catalogue items as pushed to `POST /ingest/bulk` (integration `shop`). */
+export const pushedItems = (knowledgeBaseId: string, items: CatalogueItem[]) =>
+  items.map((item) => ({
+    integrationId: 'shop',
+    knowledgeBaseId,
+    sourceType: item.sourceType,
+    externalId: item.externalId,
+    data: { title: item.title, content: item.content },
+  }));
+
 export const GERMAN_KB = 'kb-laden';
 export const GERMAN_ITEMS: CatalogueItem[] = [
   { externalId: 'jacke', sourceType: 'PRODUCT', title: 'Wasserdichte Jacke', content: 'Eine leichte Jacke für Wanderungen im Regen, mit Kapuze und zwei Taschen.' },

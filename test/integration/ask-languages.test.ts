@@ -2,19 +2,10 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { askResponseSchema } from '../../common/contract/ask.ts';
 import type { RunningServer } from '../../server/main.ts';
-import { type CatalogueItem, FRENCH_ITEMS, FRENCH_KB, GERMAN_ITEMS, GERMAN_KB } from '../helpers/language-fixtures.ts';
+import { type CatalogueItem, pushedItems, FRENCH_ITEMS, FRENCH_KB, GERMAN_ITEMS, GERMAN_KB } from '../helpers/language-fixtures.ts';
 import { api, startPipelineServer, waitForIdle } from '../helpers/pipeline-app.ts';
 
 type Server = RunningServer & { key: string };
-
-const push = (kb: string, items: CatalogueItem[]) =>
-  items.map((item) => ({
-    integrationId: 'shop',
-    knowledgeBaseId: kb,
-    sourceType: item.sourceType,
-    externalId: item.externalId,
-    data: { title: item.title, content: item.content },
-  }));
 
 /** A product with a price sentence, beside the catalogue's own items. */
 const SOCKS: CatalogueItem = {
@@ -46,7 +37,7 @@ describe('the extractive assistant in a knowledge base\'s language (real pipelin
   let server: Server;
   before(async () => {
     server = await startPipelineServer();
-    const items = [...push(GERMAN_KB, [...GERMAN_ITEMS, SOCKS]), ...push(FRENCH_KB, FRENCH_ITEMS)];
+    const items = [...pushedItems(GERMAN_KB, [...GERMAN_ITEMS, SOCKS]), ...pushedItems(FRENCH_KB, FRENCH_ITEMS)];
     assert.equal((await api(server, 'POST', '/ingest/bulk', { items })).status, 200);
     await waitForIdle(server, 120_000);
   });

@@ -2,19 +2,10 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { RunningServer } from '../../server/main.ts';
 import { AdminClient, signedInAs } from '../helpers/admin-client.ts';
-import { type CatalogueItem, FRENCH_ITEMS, FRENCH_KB, FRENCH_QUERIES, GERMAN_ITEMS, GERMAN_KB, GERMAN_QUERIES } from '../helpers/language-fixtures.ts';
+import { pushedItems, FRENCH_ITEMS, FRENCH_KB, FRENCH_QUERIES, GERMAN_ITEMS, GERMAN_KB, GERMAN_QUERIES } from '../helpers/language-fixtures.ts';
 import { api, startPipelineServer, waitForIdle } from '../helpers/pipeline-app.ts';
 
 type Server = RunningServer & { key: string };
-
-const push = (kb: string, items: CatalogueItem[]) =>
-  items.map((item) => ({
-    integrationId: 'shop',
-    knowledgeBaseId: kb,
-    sourceType: item.sourceType,
-    externalId: item.externalId,
-    data: { title: item.title, content: item.content },
-  }));
 
 describe('knowledge-base languages through the API (real pipeline, model and SQLite)', { timeout: 240_000 }, () => {
   let server: Server;
@@ -23,7 +14,7 @@ describe('knowledge-base languages through the API (real pipeline, model and SQL
   let englishStopWords: string[] = [];
   before(async () => {
     server = await startPipelineServer();
-    const items = [...push(GERMAN_KB, GERMAN_ITEMS), ...push(FRENCH_KB, FRENCH_ITEMS)];
+    const items = [...pushedItems(GERMAN_KB, GERMAN_ITEMS), ...pushedItems(FRENCH_KB, FRENCH_ITEMS)];
     assert.equal((await api(server, 'POST', '/ingest/bulk', { items })).status, 200);
     await waitForIdle(server, 120_000);
     owner = new AdminClient(server.app);
@@ -104,7 +95,7 @@ describe('knowledge-base languages through the API (real pipeline, model and SQL
   });
 
   it("indexes an item pushed after the change in the knowledge base's language", async () => {
-    const item = push(GERMAN_KB, [{ externalId: 'socken', sourceType: 'PRODUCT', title: 'Wandersocken', content: 'Socken aus Merinowolle, an den Fersen verstärkt. Ein Paar kostet 14 Euro.' }]);
+    const item = pushedItems(GERMAN_KB, [{ externalId: 'socken', sourceType: 'PRODUCT', title: 'Wandersocken', content: 'Socken aus Merinowolle, an den Fersen verstärkt. Ein Paar kostet 14 Euro.' }]);
     assert.equal((await api(server, 'POST', '/ingest', item[0])).status, 200);
     await waitForIdle(server, 60_000);
     assert.deepEqual(ids(await search(GERMAN_KB, 'Socke')), ['socken']);
