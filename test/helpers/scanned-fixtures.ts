@@ -16,6 +16,8 @@ export type ScanOptions = {
   colour?: 'grey' | 'bilevel';
   /** The page slightly turned, as paper never lies quite straight on the glass (degrees). */
   skewDegrees?: number;
+  /** Pages (1-based) written as ordinary text instead, as when one scanned page is added to a document. */
+  textLayerPages?: number[];
 };
 
 const A4_POINTS = { width: 595.28, height: 841.89 };
@@ -24,7 +26,12 @@ const FONT_POINTS = 11;
 /** A PDF of scanned pages, each a list of paragraphs; no text layer at all. */
 export async function scannedTextPdf(pages: string[][], options: ScanOptions = {}): Promise<Buffer> {
   const doc = new PDFDocument({ autoFirstPage: false, info: { CreationDate: new Date('2026-01-01T00:00:00Z') } });
-  for (const paragraphs of pages) {
+  for (const [i, paragraphs] of pages.entries()) {
+    if (options.textLayerPages?.includes(i + 1)) {
+      doc.addPage({ size: 'A4', margin: 50 });
+      doc.font('Helvetica').fontSize(FONT_POINTS).text(paragraphs.join('\n\n'), { width: 495 });
+      continue;
+    }
     doc.addPage({ size: 'A4', margin: 0 });
     doc.image(await scannedPage(paragraphs, options), 0, 0, A4_POINTS);
   }

@@ -99,7 +99,7 @@ describe('file extraction (in process)', () => {
   });
 
   it('a scanned PDF with OCR off needs OCR, and the reason says how to turn it on', async () => {
-    const scan = await scannedTextPdf([['The warehouse opens at seven.']]);
+    const scan = await scannedTextPdf([['The warehouse opens at seven.']], { dpi: 100 });
     await refused(scan, 'pdf', /none of its 1 page\(s\) has a text layer \(scanned pages or pictures of text\): it needs OCR.*LOCALIQ_OCR=on/);
   });
 
