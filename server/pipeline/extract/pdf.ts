@@ -1,7 +1,7 @@
 import { getDocumentProxy } from 'unpdf';
 import { cleanLine, cleanText } from '../text/clean-text.ts';
 import { type DocumentSection, type ExtractedDocument, ExtractionError } from './document.ts';
-import { type Recognizer, startRecognizer } from './ocr.ts';
+import { OcrFailure, type Recognizer, startRecognizer } from './ocr.ts';
 import { pageImages } from './page-images.ts';
 
 export type PdfOptions = {
@@ -71,9 +71,9 @@ export async function extractPdf(bytes: Uint8Array, options: PdfOptions = { ocr:
     const title = typeof info.Title === 'string' ? cleanLine(info.Title) : '';
     return { title: title || null, sections, pages: pdf.numPages, ...(ocrPages.length > 0 ? { ocrPages } : {}) };
   } catch (error) {
-    throw error instanceof ExtractionError ? error : pdfError(error);
+    throw error instanceof ExtractionError || error instanceof OcrFailure ? error : pdfError(error);
   } finally {
-    await recognizer?.close();
+    await recognizer?.close().catch(() => {});
     await pdf.destroy();
   }
 }
