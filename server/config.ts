@@ -35,6 +35,8 @@ const envSchema = z.object({
   /** Longest a file's text extraction may take, and the memory its thread may use, before the job fails. */
   LOCALIQ_EXTRACT_TIMEOUT_MS: wholeNumber().pipe(z.number().min(100).max(3_600_000)).default(120_000),
   LOCALIQ_EXTRACT_MEMORY_MB: wholeNumber().pipe(z.number().min(64).max(16_384)).default(512),
+  /** Most characters of text one file may yield; a file with more fails (split it). */
+  LOCALIQ_FILE_MAX_TEXT_CHARS: positiveInt.default(FILE_LIMITS.textCharacters),
   LOCALIQ_BODY_TIMEOUT_MS: wholeNumber().pipe(z.number().min(1_000).max(3_600_000)).default(60_000),
   /** Requests per second each API key may make on average, and the burst it may spend at once. */
   LOCALIQ_RATE_LIMIT_PER_SECOND: positiveInt.default(100),
@@ -80,7 +82,7 @@ export type Config = {
   /** Upload limits of POST /knowledge-bases/{id}/files. */
   fileLimits: { fileBytes: number; requestBytes: number; filesPerRequest: number };
   /** What one file's extraction may cost before its job fails (server/pipeline/extract/). */
-  extraction: { timeoutMs: number; memoryMb: number };
+  extraction: { timeoutMs: number; memoryMb: number; maxTextChars: number };
   rateLimit: { perSecond: number; burst: number };
   maxAttempts: number;
   /** Days a finished job is kept once a newer job of its item exists; 0 keeps every job. */
@@ -127,7 +129,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       requestBytes: e.LOCALIQ_FILES_MAX_REQUEST_BYTES,
       filesPerRequest: e.LOCALIQ_FILES_PER_REQUEST,
     },
-    extraction: { timeoutMs: e.LOCALIQ_EXTRACT_TIMEOUT_MS, memoryMb: e.LOCALIQ_EXTRACT_MEMORY_MB },
+    extraction: { timeoutMs: e.LOCALIQ_EXTRACT_TIMEOUT_MS, memoryMb: e.LOCALIQ_EXTRACT_MEMORY_MB, maxTextChars: e.LOCALIQ_FILE_MAX_TEXT_CHARS },
     rateLimit: { perSecond: e.LOCALIQ_RATE_LIMIT_PER_SECOND, burst: e.LOCALIQ_RATE_LIMIT_BURST },
     maxAttempts: e.LOCALIQ_MAX_ATTEMPTS,
     jobHistoryDays: e.LOCALIQ_JOB_HISTORY_DAYS,

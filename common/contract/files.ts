@@ -41,6 +41,12 @@ export const FILE_LIMITS = {
   requestBytes: 200 * 1024 * 1024,
   /** Files in one request. */
   filesPerRequest: 100,
+  /**
+   * Characters of text extracted from one file (a pushed item's content holds at most 100,000):
+   * about 600 pages of dense prose, some 5,000 passages, which hold one pipeline worker for about
+   * ten minutes on two cores. A file with more fails with that reason; split it into several.
+   */
+  textCharacters: 2_000_000,
 } as const;
 
 /**
