@@ -42,11 +42,13 @@ export const FILE_LIMITS = {
   /** Files in one request. */
   filesPerRequest: 100,
   /**
-   * Characters of text extracted from one file (a pushed item's content holds at most 100,000):
-   * about 600 pages of dense prose, some 5,000 passages, which hold one pipeline worker for about
-   * ten minutes on two cores. A file with more fails with that reason; split it into several.
+   * Characters of text extracted from one file: the specification's content limit (§3), where a
+   * pushed item's content is held to 100,000 (LIMITS.contentLength) since a JSON push can be cut
+   * into items and a document cannot. About 300 pages of dense prose, some 2,500 passages, which
+   * hold one pipeline worker for about five minutes on two cores. A file with more fails with
+   * that reason (cutting it short would leave its end unsearchable unnoticed); split it.
    */
-  textCharacters: 2_000_000,
+  textCharacters: 1_000_000,
 } as const;
 
 /**
