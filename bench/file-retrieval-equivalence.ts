@@ -7,8 +7,13 @@
  * paragraph it shares most runs of 8 consecutive words with (a file's chunk may hold the end of one
  * paragraph and the start of the next); recall@5 is whether the gold paragraph is among the first
  * five distinct paragraphs so reached. For JSON items this is the usual item recall@5. Also: how
- * many PDF hits carry the page the gold paragraph is on.
- * Usage: npm run bench:file-retrieval --  [--articles 10] [--questions 400]
+ * many PDF hits carry the page the gold paragraph is on, and how many DOCX and Markdown hits carry
+ * the article's heading. A second JSON knowledge base holds each article as one item (its
+ * passages joined by blank lines), the same split as a file, to tell what the file formats cost
+ * from what one item per article costs.
+ * Usage: npm run bench:file-retrieval --  [--articles 10] [--questions 400] [--data-dir DIR] [--kbs json,pdf]
+ * `--data-dir` keeps the index (a knowledge base already holding items there is not pushed again);
+ * `--kbs` pushes and scores only those knowledge bases.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -19,7 +24,20 @@ import { startServer } from '../server/main.ts';
 import { docxFile, pdfFile } from '../test/helpers/document-fixtures.ts';
 import { benchEnv, EVAL_DIR, readJsonl } from './lib/server-child.ts';
 
-const { values } = parseArgs({ options: { articles: { type: 'string', default: '10' }, questions: { type: 'string', default: '400' } } });
+const { values } = parseArgs({
+  options: {
+    articles: { type: 'string', default: '10' },
+    questions: { type: 'string', default: '400' },
+    'data-dir': { type: 'string' },
+    kbs: { type: 'string', default: 'json,json-article,pdf,docx,md' },
+  },
+});
+const ALL_KBS = ['json', 'json-article', 'pdf', 'docx', 'md'] as const;
+type Kb = (typeof ALL_KBS)[number];
+const kbs = values.kbs.split(',').map((kb) => {
+  if (!(ALL_KBS as readonly string[]).includes(kb)) throw new Error(`--kbs: unknown knowledge base ${kb} (${ALL_KBS.join(', ')})`);
+  return kb as Kb;
+});
 type Passage = { id: string; title: string; text: string };
 type Question = { id: string; question: string; gold_passage_id: string };
 const PER_PAGE = 3;
@@ -60,7 +78,9 @@ function paragraphOf(passageText: string): string | null {
   return best;
 }
 
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'localiq-file-eq-'));
+const keep = values['data-dir'] !== undefined;
+const dataDir = values['data-dir'] ?? fs.mkdtempSync(path.join(os.tmpdir(), 'localiq-file-eq-'));
+fs.mkdirSync(dataDir, { recursive: true });
 const server = await startServer(loadConfig({ ...process.env, ...benchEnv(dataDir) }, { workers: 2 }));
 const key = server.services.keys.create({ name: 'bench', scopes: ['iq:import', 'iq:read'] }).value;
 const call = async (method: string, url: string, body?: unknown) => {
@@ -76,9 +96,25 @@ const call = async (method: string, url: string, body?: unknown) => {
 
 try {
   const started = performance.now();
-  await call('POST', '/ingest/bulk', {
-    items: passages.map((p) => ({ integrationId: 'json', knowledgeBaseId: 'json', sourceType: 'ARTICLE', externalId: p.id, data: { title: p.title, content: p.text } })),
-  });
+  const holding = (kb: string) =>
+    server.services.db.prepare<[string], { n: number }>('SELECT count(*) AS n FROM items WHERE knowledge_base_id = ?').get(kb)!.n > 0;
+  const toPush = new Set(kbs.filter((kb) => !holding(kb)));
+  if (toPush.has('json')) {
+    await call('POST', '/ingest/bulk', {
+      items: passages.map((p) => ({ integrationId: 'json', knowledgeBaseId: 'json', sourceType: 'ARTICLE', externalId: p.id, data: { title: p.title, content: p.text } })),
+    });
+  }
+  if (toPush.has('json-article')) {
+    await call('POST', '/ingest/bulk', {
+      items: titles.map((title) => ({
+        integrationId: 'json',
+        knowledgeBaseId: 'json-article',
+        sourceType: 'ARTICLE',
+        externalId: title,
+        data: { title, content: passages.filter((p) => p.title === title).map((p) => p.text).join('\n\n') },
+      })),
+    });
+  }
   for (const title of titles) {
     const mine = passages.filter((p) => p.title === title);
     const pages: string[][] = [];
@@ -87,12 +123,14 @@ try {
       pages.at(-1)!.push(p.text);
     });
     const name = title.replace(/[^\w-]+/g, '_');
-    const files: Array<[string, string, Buffer | string]> = [
-      ['pdf', `${name}.pdf`, await pdfFile(pages, { title })],
-      ['docx', `${name}.docx`, await docxFile([{ heading: 1, text: title }, ...mine.map((p) => ({ text: p.text }))], title)],
-      ['md', `${name}.md`, `# ${title}\n\n${mine.map((p) => p.text).join('\n\n')}\n`],
+    const files: Array<[Kb, string, () => Promise<Buffer | string>]> = [
+      ['pdf', `${name}.pdf`, () => pdfFile(pages, { title })],
+      ['docx', `${name}.docx`, () => docxFile([{ heading: 1, text: title }, ...mine.map((p) => ({ text: p.text }))], title)],
+      ['md', `${name}.md`, async () => `# ${title}\n\n${mine.map((p) => p.text).join('\n\n')}\n`],
     ];
-    for (const [kb, file, bytes] of files) {
+    for (const [kb, file, make] of files) {
+      if (!toPush.has(kb)) continue;
+      const bytes = await make();
       const form = new FormData();
       form.append('file', new Blob([typeof bytes === 'string' ? bytes : new Uint8Array(bytes)]), file);
       await call('POST', `/knowledge-bases/${kb}/files`, form);
@@ -113,33 +151,41 @@ try {
     for (const p of passages) if (!pageOf.has(p.id) && fromGold(row.text, p.id) && words(row.text).length > 0) pageOf.set(p.id, row.page);
   }
 
-  const kbs = ['json', 'pdf', 'docx', 'md'] as const;
-  const hits: Record<string, number> = { json: 0, pdf: 0, docx: 0, md: 0 };
-  let pdfPageRight = 0;
+  const hits: Record<string, number> = Object.fromEntries(kbs.map((kb) => [kb, 0]));
+  /** Hits whose passage cites the gold paragraph's page (PDF) or the article's heading (DOCX, Markdown). */
+  const cited: Record<string, number> = Object.fromEntries(kbs.map((kb) => [kb, 0]));
   for (const q of questions) {
     for (const kb of kbs) {
       const answer = await call('POST', `/knowledge-bases/${kb}/search`, { query: q.question, mode: 'hybrid', topK: 5, passages: 5 });
-      const reached: Array<{ paragraph: string; page?: number | undefined }> = [];
-      for (const passage of (answer.results as Array<{ passages: Array<{ text: string; page?: number }> }>).flatMap((r) => r.passages)) {
+      const reached: Array<{ paragraph: string; page?: number | undefined; section?: string | undefined }> = [];
+      for (const passage of (answer.results as Array<{ passages: Array<{ text: string; page?: number; section?: string }> }>).flatMap((r) => r.passages)) {
         const paragraph = paragraphOf(passage.text);
-        if (paragraph && !reached.some((r) => r.paragraph === paragraph)) reached.push({ paragraph, page: passage.page });
+        if (paragraph && !reached.some((r) => r.paragraph === paragraph)) reached.push({ paragraph, page: passage.page, section: passage.section });
         if (reached.length === 5) break;
       }
       const hit = reached.find((r) => r.paragraph === q.gold_passage_id);
       if (hit) {
         hits[kb]!++;
-        if (kb === 'pdf' && hit.page === pageOf.get(q.gold_passage_id)) pdfPageRight++;
+        if (kb === 'pdf' && hit.page === pageOf.get(q.gold_passage_id)) cited[kb]!++;
+        if ((kb === 'docx' || kb === 'md') && hit.section === byId.get(q.gold_passage_id)!.title) cited[kb]!++;
       }
     }
   }
   const n = questions.length;
+  const against = (kb: Kb) => {
+    if (!kbs.includes('json') || kb === 'json') return '';
+    const d = (hits[kb]! - hits.json!) / n;
+    return `  (${d >= 0 ? '+' : ''}${d.toFixed(3)} against JSON)`;
+  };
   const lines = [
     `SQuAD dev, ${titles.length} articles, ${passages.length} passages, ${n} questions; paragraph recall@5 (hybrid):`,
-    ...kbs.map((kb) => `  ${kb.padEnd(5)} ${(hits[kb]! / n).toFixed(3)}${kb === 'json' ? '' : `  (${(hits[kb]! / n - hits.json! / n >= 0 ? '+' : '')}${((hits[kb]! - hits.json!) / n).toFixed(3)} against JSON)`}`),
-    `  PDF hits citing the gold paragraph's page: ${pdfPageRight} of ${hits.pdf}`,
+    ...kbs.map((kb) => `  ${kb.padEnd(12)} ${(hits[kb]! / n).toFixed(3)}${against(kb)}`),
+    ...(kbs.includes('pdf') ? [`  PDF hits citing the gold paragraph's page: ${cited.pdf} of ${hits.pdf}`] : []),
+    ...(['docx', 'md'] as const).filter((kb) => kbs.includes(kb)).map((kb) => `  ${kb} hits citing the article's heading: ${cited[kb]} of ${hits[kb]}`),
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
 } finally {
   await server.stop();
-  fs.rmSync(dataDir, { recursive: true, force: true });
+  if (keep) process.stderr.write(`index kept in ${dataDir}\n`);
+  else fs.rmSync(dataDir, { recursive: true, force: true });
 }

@@ -37,6 +37,8 @@ const envSchema = z.object({
   LOCALIQ_EXTRACT_MEMORY_MB: wholeNumber().pipe(z.number().min(64).max(16_384)).default(512),
   /** Text recognition of PDF pages without a text layer (scanned pages): docs/pipeline.md#ocr. */
   LOCALIQ_OCR: z.enum(['on', 'off']).default('on'),
+  /** Most characters of text one file may yield; a file with more fails (split it). */
+  LOCALIQ_FILE_MAX_TEXT_CHARS: positiveInt.default(FILE_LIMITS.textCharacters),
   LOCALIQ_BODY_TIMEOUT_MS: wholeNumber().pipe(z.number().min(1_000).max(3_600_000)).default(60_000),
   /** Requests per second each API key may make on average, and the burst it may spend at once. */
   LOCALIQ_RATE_LIMIT_PER_SECOND: positiveInt.default(100),
@@ -85,7 +87,7 @@ export type Config = {
    * What one file's extraction may cost before its job fails (server/pipeline/extract/), and
    * whether scanned PDF pages are read by text recognition (OCR).
    */
-  extraction: { timeoutMs: number; memoryMb: number; ocr: boolean };
+  extraction: { timeoutMs: number; memoryMb: number; ocr: boolean; maxTextChars: number };
   rateLimit: { perSecond: number; burst: number };
   maxAttempts: number;
   /** Days a finished job is kept once a newer job of its item exists; 0 keeps every job. */
@@ -132,7 +134,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       requestBytes: e.LOCALIQ_FILES_MAX_REQUEST_BYTES,
       filesPerRequest: e.LOCALIQ_FILES_PER_REQUEST,
     },
-    extraction: { timeoutMs: e.LOCALIQ_EXTRACT_TIMEOUT_MS, memoryMb: e.LOCALIQ_EXTRACT_MEMORY_MB, ocr: e.LOCALIQ_OCR === 'on' },
+    extraction: {
+      timeoutMs: e.LOCALIQ_EXTRACT_TIMEOUT_MS,
+      memoryMb: e.LOCALIQ_EXTRACT_MEMORY_MB,
+      ocr: e.LOCALIQ_OCR === 'on',
+      maxTextChars: e.LOCALIQ_FILE_MAX_TEXT_CHARS,
+    },
     rateLimit: { perSecond: e.LOCALIQ_RATE_LIMIT_PER_SECOND, burst: e.LOCALIQ_RATE_LIMIT_BURST },
     maxAttempts: e.LOCALIQ_MAX_ATTEMPTS,
     jobHistoryDays: e.LOCALIQ_JOB_HISTORY_DAYS,

@@ -84,7 +84,7 @@ export async function startServer(config: Config, logs: Logs = createLogs(config
   void Promise.all([services.keywords.load(), services.embedding.index()?.load()]).then(() =>
     running.log.info({ ms: Math.round(performance.now() - loading) }, 'search indexes loaded'),
   );
-  const retention = new JobHistoryRetention(new JobHistory(services.db), config.jobHistoryDays, (removed) =>
+  const retention = new JobHistoryRetention(new JobHistory(services.db, services.originals), config.jobHistoryDays, (removed) =>
     running.log.info({ removed, days: config.jobHistoryDays }, 'job history: removed finished jobs that newer jobs of their items replaced'),
   );
   retention.start();

@@ -9,12 +9,22 @@
  * is that arrival time + level × AGING_MS (jobs.ts), so priorities and aging work as before.
  */
 
+import { FILE_LIMITS } from '../../common/contract/files.ts';
+import { fileOf } from './file-items.ts';
+
 /** The fixed work of one job (claim, transaction, index writes), counted as this many characters. */
 export const JOB_OVERHEAD_CHARACTERS = 1_000;
 
-/** What one item costs the pipeline, in characters of text to chunk and embed plus its fixed work. */
+/**
+ * What one item costs the pipeline, in characters of text to chunk and embed plus its fixed work.
+ * An uploaded file's text is not known before the pipeline extracts it: its size in bytes stands
+ * for it, up to the most text one file may yield (a PDF's bytes are mostly fonts and pictures, so
+ * this errs on the side of a file waiting its turn rather than cutting in).
+ */
 export function jobCost(data: { title: string; content: string }): number {
-  return data.title.length + data.content.length + JOB_OVERHEAD_CHARACTERS;
+  const file = fileOf(data);
+  const text = file ? Math.min(file.bytes, FILE_LIMITS.textCharacters) : data.title.length + data.content.length;
+  return text + JOB_OVERHEAD_CHARACTERS;
 }
 
 /** The lane of an item pushed by this integration in a push of `pushSize` items. */

@@ -1,6 +1,7 @@
 /**
  * Chunk stage for an extracted file: each section (a PDF page, or the text under one heading) is
- * chunked on its own, so no passage spans two pages or two headings, and every passage carries
+ * chunked on its own, so no passage spans two pages or two headings, nor holds parts of two
+ * paragraphs (`wholeParagraphs`), and every passage carries
  * its page or its heading path, which is also embedded with it as its context
  * ("Returns policy › Returns › Damaged goods" before the passage).
  */
@@ -23,7 +24,7 @@ export function chunkDocument(document: ExtractedDocument, fileName: string, opt
     lastHeadings = headingPath;
     paragraphs.push(section.text);
     const context = [title, ...section.headings].join(HEADING_SEPARATOR);
-    for (const chunk of chunkItem({ title: context, text: section.text }, options)) {
+    for (const chunk of chunkItem({ title: context, text: section.text }, { ...options, wholeParagraphs: true })) {
       chunks.push({
         ...chunk,
         index: chunks.length,

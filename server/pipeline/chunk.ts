@@ -2,7 +2,8 @@
  * Chunk stage: normalized text → passages whose embedText (title carried in, then the passage)
  * fits the embedder's token window, so no part of a passage is invisible to semantic search.
  *
- * Text is cut at paragraph breaks first, then sentences, then (for one over-long sentence) words.
+ * Text is cut at paragraph breaks first, then sentences, then (for one over-long sentence) words;
+ * with `wholeParagraphs` (documents) a passage never holds parts of two paragraphs.
  * Each unit is counted once and counts are summed (see token-costs.ts for why that is close
  * enough); every finished chunk is then recounted for real and split again if it is over, so the
  * limit holds whatever the tokenizer does. Passages are verbatim slices of the text, so they can
@@ -69,7 +70,10 @@ class ItemChunker {
       // A heading travels with the paragraph it introduces rather than ending a chunk on its own.
       const introduced = i > 0 && this.isHeading(paragraphs[i - 1]!);
       const section = this.isHeading(units) ? [...units, ...(paragraphs[i + 1] ?? [])] : units;
-      if (!introduced) packer.startParagraph(sumCosts(section));
+      if (introduced) {
+        // The heading before it started the group.
+      } else if (this.options.wholeParagraphs) packer.startWholeParagraph(sumCosts(section));
+      else packer.startParagraph(sumCosts(section));
       for (const unit of units) packer.add(unit);
     });
     return packer.finish().flatMap((group) => this.withinLimit(group));

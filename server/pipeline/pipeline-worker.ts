@@ -3,6 +3,7 @@
  * claim order, processes them in batches and reports each batch to the main thread.
  */
 import { parentPort, workerData } from 'node:worker_threads';
+import { FILE_LIMITS } from '../../common/contract/files.ts';
 import { isDiskFull } from '../domain/disk-condition.ts';
 import { openDatabase } from '../storage/db.ts';
 import { IndexRepo } from '../storage/index-repo.ts';
@@ -20,7 +21,7 @@ const port = parentPort!;
 const send = (message: FromPipelineWorker) => port.postMessage(message);
 
 /** What a file's extraction may cost when the server does not say (config.ts has the same defaults). */
-const DEFAULT_EXTRACTION = { timeoutMs: 120_000, memoryMb: 512, ocr: true };
+const DEFAULT_EXTRACTION = { timeoutMs: 120_000, memoryMb: 512, ocr: true, maxTextChars: FILE_LIMITS.textCharacters };
 
 /** Longest sleep when idle: jobs in backoff become due without anyone waking the worker. */
 const MAX_IDLE_MS = 1_000;

@@ -105,7 +105,7 @@ export async function processBatch(jobs: JobRow[], deps: PipelineDeps): Promise<
     try {
       const data = JSON.parse(job.data) as IngestItem['data'];
       const chunkOptions = { maxTokens: embedder.maxTokens, overlapTokens: deps.overlapTokens, countTokens: embedder.countTokens };
-      const item = fileOf(data) ? await prepareFile(data, chunkOptions, deps) : prepareItem(job, data, chunkOptions);
+      const item = fileOf(data) ? await prepareFile(job, data, chunkOptions, deps) : prepareItem(job, data, chunkOptions);
       prepared.push({ job, data, ...item, replacedOriginal: stored.originalSha256 });
       report.cost += jobCost(item.original ? { title: item.title, content: item.text } : data) - JOB_OVERHEAD_CHARACTERS;
     } catch (error) {
@@ -151,14 +151,16 @@ function prepareItem(job: JobRow, data: IngestItem['data'], options: ChunkOption
  * A file's item: its original read by the extraction thread (never on this thread's own loop:
  * a hostile file ends that thread, not this one), then chunked by its pages or headings.
  */
-async function prepareFile(data: IngestItem['data'], options: ChunkOptions, deps: PipelineDeps) {
+async function prepareFile(job: JobRow, data: IngestItem['data'], options: ChunkOptions, deps: PipelineDeps) {
   const file = fileOf(data)!;
   const kind = fileKindOf(file.name);
   if (!deps.files) throw new Error('this pipeline does not read files');
   if (!kind) throw new JobFailure(`${file.name}: not a kind of file LocalIQ reads`, true);
   const path = deps.files.originals.pathOf(file.sha256);
   if (!deps.files.originals.has(file.sha256)) {
-    throw new JobFailure(`${file.name}: the uploaded file is no longer in the data folder; upload it again`, true);
+    // Tried once more: an upload of the same bytes racing a deletion puts its copy back right
+    // after its commit (storage/originals.ts), which a worker claiming at once could precede.
+    throw new JobFailure(`${file.name}: the uploaded file is no longer in the data folder; upload it again`, job.attempts > 1);
   }
   try {
     const document = await deps.files.extractor.extract(path, kind);

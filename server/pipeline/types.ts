@@ -33,4 +33,11 @@ export type ChunkOptions = {
   /** Tokens of the previous chunk's tail repeated at the start of the next. */
   overlapTokens: number;
   countTokens: TokenCounter;
+  /**
+   * A passage holds whole paragraphs, or part of one (a paragraph too long for one passage is
+   * cut into passages of its own, overlapping only each other). For documents, whose paragraphs
+   * are the author's units of meaning: a passage that ran on into the next paragraph would be
+   * found for, and cited as, neither well.
+   */
+  wholeParagraphs?: boolean;
 };

@@ -41,7 +41,7 @@ const PRICE_PAGES = [
 describe('files as knowledge: upload, extraction, citations (real HTTP, real pipeline)', () => {
   let server: Server;
   before(async () => {
-    server = await startPipelineServer({ extraction: { timeoutMs: 8_000, memoryMb: 512, ocr: false } });
+    server = await startPipelineServer({ extraction: { timeoutMs: 8_000, memoryMb: 512, ocr: false, maxTextChars: 20_000 } });
   });
   after(() => server.stop());
 
@@ -144,6 +144,8 @@ describe('files as knowledge: upload, extraction, citations (real HTTP, real pip
       [{ name: 'renamed.docx', bytes: pdf }, /name says it is a Word document, but its content is a PDF/],
       [{ name: 'bomb.docx', bytes: await zipBombDocx(210_000_000, false) }, /unpacks to more than 200 MB/],
       [{ name: 'slow.pdf', bytes: pathologicalPdf(2_000_000) }, /took longer than 8 s/],
+      // Over the server's cap of extracted text (20,000 characters here): failed, not cut short.
+      [{ name: 'long.md', bytes: `# Long\n\n${'Umbrellas keep the rain off. '.repeat(800)}` }, /its text is 23,\d{3} characters, more than the 20,000 one file may hold \(LOCALIQ_FILE_MAX_TEXT_CHARS\); split it/],
     ];
     const good = { name: 'umbrellas.docx', bytes: docx };
     const answer = await upload(server, 'hostile', [...cases.map(([file]) => file), good]);

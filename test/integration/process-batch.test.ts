@@ -1,6 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { createHash } from 'node:crypto';
+import { fileItem } from '../../server/domain/file-items.ts';
+import { FileExtractor } from '../../server/pipeline/extract/extractor.ts';
 import { processBatch, type PipelineDeps } from '../../server/pipeline/process-batch.ts';
+import { JobRepo } from '../../server/storage/jobs/job-repo.ts';
 import type { Embedder } from '../../server/embedders/embedder.ts';
 import { IndexRepo } from '../../server/storage/index-repo.ts';
 import { JobRuns } from '../../server/storage/jobs/job-runs.ts';
@@ -85,6 +89,30 @@ describe('processBatch', () => {
       }
     }
     assert.deepEqual(runAts, [2000, 4000, 8000, 16000]);
+    await t.close();
+  });
+
+  it("a file whose original is missing is tried once more (a racing re-upload puts it back), then fails with the reason", async () => {
+    const now = { t: Date.now() };
+    const { t, deps } = await setup(fakeEmbedder(), now);
+    const extractor = new FileExtractor({ timeoutMs: 10_000, memoryMb: 128 });
+    deps.files = { originals: t.services.originals, extractor };
+    const sha256 = createHash('sha256').update('never kept').digest('hex');
+    new JobRepo(t.services.db).enqueue(
+      [{ items: [fileItem('kb-main', { integrationId: 'files', sourceType: 'PAGE' }, { sha256, name: 'gone.pdf', bytes: 10 }, 'gone.pdf')], apiKeyId: null }],
+      { now: now.t, maxAttempts: 5, activeModelId: null },
+    );
+    const first = deps.runs.claim(8, now.t);
+    await processBatch(first, deps);
+    const retried = t.services.jobs.get(first[0]!.id)!;
+    assert.equal(retried.status, 'queued', 'a second attempt after the backoff');
+    assert.match(retried.lastError!, /gone\.pdf: the uploaded file is no longer in the data folder/);
+    now.t = retried.runAt;
+    await processBatch(deps.runs.claim(8, now.t), deps);
+    const failed = t.services.jobs.get(first[0]!.id)!;
+    assert.equal(failed.status, 'failed');
+    assert.equal(failed.attempts, 2, 'not the five attempts of a fault that may pass');
+    await extractor.close();
     await t.close();
   });
 

@@ -136,13 +136,18 @@ export const fileRoutes: FastifyPluginAsyncZod<FileRoutesOptions> = async (app, 
         originals.adopt(incoming, file.sha256);
         return fileItem(knowledgeBaseId, options, file, id ?? file.name);
       });
+      let answer: Awaited<ReturnType<typeof queueBulk>>;
       try {
-        return await queueBulk(queue, items, request.apiKey!.id);
+        answer = await queueBulk(queue, items, request.apiKey!.id);
       } catch (error) {
         // Not queued (a full disk): the originals just kept are no item's.
+        discard(received);
         originals.removeUnused(db, items.map((item) => item.data.file.sha256));
         throw error;
       }
+      // Committed: a deletion of the same bytes that ran meanwhile cannot have left the jobs without their file.
+      for (const { incoming, file } of received) originals.settle(incoming, file.sha256);
+      return answer;
     },
   );
 };

@@ -1,20 +1,28 @@
 import { Worker } from 'node:worker_threads';
-import type { FileKind } from '../../../common/contract/files.ts';
+import { FILE_LIMITS, type FileKind } from '../../../common/contract/files.ts';
 import { workerModule } from '../../worker-module.ts';
 import { type ExtractedDocument, ExtractionError } from './document.ts';
 import type { ExtractReply, ExtractRequest } from './extractor-messages.ts';
 
 const { entry: ENTRY, module: MODULE } = workerModule('extractor-thread');
 
-/** `ocr`: pages without a text layer are read by text recognition (LOCALIQ_OCR; off when absent). */
-export type ExtractionLimits = { timeoutMs: number; memoryMb: number; ocr?: boolean };
+export type ExtractionLimits = {
+  timeoutMs: number;
+  memoryMb: number;
+  /** Pages without a text layer are read by text recognition (LOCALIQ_OCR; off when absent). */
+  ocr?: boolean;
+  /** Most characters of text one file may yield (FILE_LIMITS.textCharacters when not given). */
+  maxTextChars?: number;
+};
 
 /**
  * Text extraction off the pipeline worker's own thread, with a cap on its time and memory: a file
  * that holds the parser longer than `timeoutMs`, or needs more than `memoryMb` of heap, ends its
- * thread (the job fails with that reason) and the next file gets a fresh one. One file at a time.
- * Text recognition runs in a thread of its own that the extraction thread starts (tesseract.js):
- * ending the extraction thread ends it too, and the time cap covers it.
+ * thread (the job fails with that reason) and the next file gets a fresh one. A file whose text is
+ * longer than `maxTextChars` fails too: cutting it short would leave its end unsearchable without
+ * anyone knowing. One file at a time. Text recognition runs in a thread of its own that the
+ * extraction thread starts (tesseract.js): ending the extraction thread ends it too, and the time
+ * cap covers it.
  */
 export class FileExtractor {
   private worker: Worker | null = null;
@@ -41,7 +49,10 @@ export class FileExtractor {
       const onMessage = (reply: ExtractReply) => {
         if (reply.id !== id) return;
         if ('progress' in reply) progress = reply.progress;
-        else if (reply.ok) finish(() => resolve(reply.document));
+        else if (reply.ok) {
+          const problem = textOverCap(reply.document, this.limits.maxTextChars ?? FILE_LIMITS.textCharacters);
+          finish(() => (problem ? reject(problem) : resolve(reply.document)));
+        }
         else finish(() => reject(reply.fileFault ? new ExtractionError(reply.message) : new Error(reply.message)));
       };
       const onError = (error: Error & { code?: string }) => {
@@ -94,4 +105,15 @@ export class FileExtractor {
     this.worker = null;
     await worker?.terminate();
   }
+}
+
+/** The failure of a document whose text is longer than one file may hold, or null. */
+export function textOverCap(document: ExtractedDocument, maxChars: number): ExtractionError | null {
+  let length = 0;
+  for (const section of document.sections) length += section.text.length;
+  if (length <= maxChars) return null;
+  const n = (count: number) => count.toLocaleString('en-US');
+  return new ExtractionError(
+    `its text is ${n(length)} characters, more than the ${n(maxChars)} one file may hold (LOCALIQ_FILE_MAX_TEXT_CHARS); split it into smaller files`,
+  );
 }

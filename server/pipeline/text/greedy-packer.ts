@@ -14,6 +14,8 @@ export class GreedyPacker {
   private used = 0;
   /** Units added since the last flush; the rest of `current` is overlap. */
   private fresh = 0;
+  /** Groups finished when the current paragraph started (whole-paragraph packing). */
+  private groupsAtParagraph = 0;
 
   constructor(
     private readonly budget: number,
@@ -29,6 +31,21 @@ export class GreedyPacker {
     if (this.fresh === 0 || this.used + cost <= this.budget || this.used < this.budget / 2) return;
     const carried = sumCosts(this.overlapOf(this.current));
     if (carried + cost <= this.budget) this.flush();
+  }
+
+  /**
+   * Whole-paragraph packing: a paragraph joins the group only whole, and only after whole
+   * paragraphs; otherwise it starts a group of its own, carrying nothing of the one before.
+   */
+  startWholeParagraph(cost: number): void {
+    const previousWasCut = this.groups.length > this.groupsAtParagraph;
+    if (this.fresh > 0 && (previousWasCut || this.used + cost > this.budget)) this.groups.push(this.current);
+    if (this.fresh === 0 || previousWasCut || this.used + cost > this.budget) {
+      this.current = [];
+      this.used = 0;
+      this.fresh = 0;
+    }
+    this.groupsAtParagraph = this.groups.length;
   }
 
   add(unit: Unit): void {

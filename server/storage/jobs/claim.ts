@@ -1,3 +1,4 @@
+import { FILE_LIMITS } from '../../../common/contract/files.ts';
 import type { Db } from '../db.ts';
 import type { JobRow } from './job-row.ts';
 
@@ -8,12 +9,18 @@ import type { JobRow } from './job-row.ts';
 export const CLAIM_CHARACTERS = 20_000;
 
 /**
+ * A job's characters: its payload's, or for an uploaded file (whose payload only names it) its
+ * size, up to the most text one file may yield, as its queue cost counts it (domain/fair-queue.ts).
+ */
+const FILE_CHARACTERS = `coalesce(min(json_extract(data, '$.file.bytes'), ${FILE_LIMITS.textCharacters}), length(data))`;
+
+/**
  * The due jobs in claim order, stopping after `limit`. Left to itself, the planner read every
  * queued job through the status index and sorted them all, inside the write transaction that
  * every commit waits for (bench/queue-scale.ts); test/unit/server/storage/jobs/job-repo.test.ts
  * checks the plan.
  */
-export const CLAIM_ORDER_SQL = `SELECT id, length(data) AS characters FROM jobs INDEXED BY jobs_claim_order
+export const CLAIM_ORDER_SQL = `SELECT id, ${FILE_CHARACTERS} AS characters FROM jobs INDEXED BY jobs_claim_order
   WHERE status = 'queued' AND run_at <= @now ORDER BY sort_key LIMIT @limit`;
 
 /**

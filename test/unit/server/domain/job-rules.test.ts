@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import { AGING_MS, backoffMs, contentHash, formatEstimate, sortKey } from '../../../../server/domain/jobs.ts';
 import { JOB_OVERHEAD_CHARACTERS, jobCost, LaneClock, laneOf } from '../../../../server/domain/fair-queue.ts';
 import { ThroughputMeter } from '../../../../server/domain/throughput.ts';
+import { FILE_LIMITS } from '../../../../common/contract/files.ts';
 
 describe('job rules', () => {
   it('claim order: high before normal before low, FIFO within a level, no starvation', () => {
@@ -21,6 +22,14 @@ describe('job rules', () => {
     assert.equal(lanes.arrive(laneOf('crm', 500), t0 + 100, 250), t0 + 100);
     assert.equal(lanes.arrive(laneOf('import', 500), t0 + 5_000, 250), t0 + 5_000, 'a lane that caught up starts from now');
     assert.equal(jobCost({ title: 'ab', content: 'cde' }), 5 + JOB_OVERHEAD_CHARACTERS);
+  });
+
+  it("an uploaded file costs its size, not its name's length, up to the most text one file may yield", () => {
+    const sha256 = 'a'.repeat(64);
+    const file = (bytes: number) => ({ title: 'catalogue.pdf', content: 'catalogue.pdf', file: { sha256, name: 'catalogue.pdf', bytes } });
+    assert.equal(jobCost(file(300_000)), 300_000 + JOB_OVERHEAD_CHARACTERS);
+    assert.equal(jobCost(file(50 * 1024 * 1024)), FILE_LIMITS.textCharacters + JOB_OVERHEAD_CHARACTERS);
+    assert.ok(jobCost(file(300_000)) > 100 * jobCost({ title: 'catalogue.pdf', content: 'catalogue.pdf' }));
   });
 
   it("the pipeline's capacity counts the time it worked, not the time it waited for pushes", () => {

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { chunkDocument } from '../../../../server/pipeline/chunk-document.ts';
+import { chunkItem } from '../../../../server/pipeline/chunk.ts';
 
 const countTokens = (text: string) => text.split(/\s+/).filter(Boolean).length;
 const options = { maxTokens: 40, overlapTokens: 0, countTokens };
@@ -41,5 +42,20 @@ describe('chunkDocument', () => {
       assert.equal(chunk.page, 2);
       assert.ok(chunk.tokenCount <= options.maxTokens);
     }
+  });
+
+  it('a passage holds whole paragraphs, or part of one: a long paragraph is cut into passages of its own', () => {
+    const paragraph = (tag: string, sentences: number) => Array.from({ length: sentences }, (_, i) => `${tag}${i} holds four words.`).join(' ');
+    const text = [paragraph('A', 3), paragraph('B', 14), paragraph('C', 2), paragraph('D', 2)].join('\n\n');
+    const item = chunkDocument({ title: 'Doc', sections: [{ headings: [], text }] }, 'doc.md', { maxTokens: 30, overlapTokens: 8, countTokens });
+    const tags = item.chunks.map((chunk) => [...new Set(chunk.text.match(/\b[A-D](?=\d)/g))].join(''));
+    // A alone (B does not fit after it); B cut in three, overlapping only itself; C and D whole, together.
+    assert.deepEqual(tags, ['A', 'B', 'B', 'B', 'CD']);
+    assert.ok(item.chunks[2]!.text.startsWith('B'), 'the overlap repeats B within B');
+    assert.ok(item.chunks.every((chunk) => chunk.tokenCount <= 30));
+    assert.equal(item.chunks[4]!.text, `${paragraph('C', 2)}\n\n${paragraph('D', 2)}`);
+    // A pushed item of the same text packs across paragraphs, as before.
+    const pushed = chunkItem({ title: 'Doc', text }, { maxTokens: 30, overlapTokens: 8, countTokens });
+    assert.ok(pushed.some((chunk) => /A\d/.test(chunk.text) && /B\d/.test(chunk.text)));
   });
 });

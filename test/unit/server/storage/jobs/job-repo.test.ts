@@ -5,6 +5,7 @@ import { contentHash, jobIdSplits } from '../../../../../server/domain/jobs.ts';
 import { openDatabase, type Db } from '../../../../../server/storage/db.ts';
 import { IndexRepo } from '../../../../../server/storage/index-repo.ts';
 import { ItemRepo } from '../../../../../server/storage/item-repo.ts';
+import { fileItem } from '../../../../../server/domain/file-items.ts';
 import { CLAIM_ORDER_SQL } from '../../../../../server/storage/jobs/claim.ts';
 import { COUNT_QUEUED_UP_TO_SQL, JobRepo } from '../../../../../server/storage/jobs/job-repo.ts';
 import { JobRuns } from '../../../../../server/storage/jobs/job-runs.ts';
@@ -177,6 +178,21 @@ describe('job repository', () => {
     repo.enqueue([{ items: [large, ...small], apiKeyId: null }], { now: Date.now(), maxAttempts: 3, activeModelId: null });
     assert.deepEqual(runs.claim(8, Date.now()).map((job) => job.external_id), ['manual']);
     assert.deepEqual(runs.claim(8, Date.now()).map((job) => job.external_id).sort(), ['a', 'b']);
+    db.close();
+  });
+
+  it('a claim counts an uploaded file by its size: a large one goes alone, small ones share a batch', () => {
+    const db = openDatabase(tempDataDir());
+    const repo = new JobRepo(db);
+    const runs = new JobRuns(db);
+    const uploaded = (name: string, bytes: number) =>
+      fileItem('kb-main', { integrationId: 'files', sourceType: 'PAGE' }, { sha256: name.padEnd(64, '0').replace(/[^0-9a-f]/g, '0'), name, bytes }, name);
+    const now = Date.now();
+    repo.enqueue([{ items: [uploaded('big.pdf', 8_000_000), uploaded('a.md', 2_000), uploaded('b.md', 3_000)], apiKeyId: null }], {
+      now, maxAttempts: 3, activeModelId: null,
+    });
+    assert.deepEqual(runs.claim(8, now).map((job) => job.external_id), ['big.pdf']);
+    assert.deepEqual(runs.claim(8, now).map((job) => job.external_id).sort(), ['a.md', 'b.md']);
     db.close();
   });
 
