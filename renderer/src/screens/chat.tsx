@@ -4,6 +4,7 @@ import { get, postStream, seg } from '../api.ts';
 import { CodeBlock, EmptyState, ErrorNote, errorText, PageHeader, useLoad } from '../components/ui.tsx';
 import { curlExample } from './keys.tsx';
 import { itemHref } from './knowledge.tsx';
+import { documentHref } from './document-view.tsx';
 
 type Turn = {
   question: string;
@@ -21,6 +22,16 @@ type Turn = {
 /** The conversation lives in memory only, so it survives opening a cited item and coming back. */
 let remembered: { knowledgeBaseId: string; turns: Turn[] } = { knowledgeBaseId: '', turns: [] };
 
+/** A passage from a file's page or section opens the document there; any other, the item. */
+function citationHref(c: Citation): string {
+  return c.page !== undefined || c.section !== undefined ? documentHref(c, { page: c.page, section: c.section }) : itemHref(c);
+}
+
+/** ", page 4" or ", Returns › Damaged goods": where in the document the passage is. */
+function citationPlace(c: Citation): string {
+  return c.page !== undefined ? `, page ${c.page}` : c.section ? `, ${c.section}` : '';
+}
+
 function AnswerText({ text, citations }: { text: string; citations: Citation[] }) {
   const parts = text.split(/(\[\d+\])/g);
   return (
@@ -29,7 +40,7 @@ function AnswerText({ text, citations }: { text: string; citations: Citation[] }
         const match = /^\[(\d+)\]$/.exec(part);
         const cited = match ? citations.find((c) => c.number === Number(match[1])) : undefined;
         return cited ? (
-          <a key={i} className="cite" href={itemHref(cited)} title={cited.title} aria-label={`Source ${cited.number}: ${cited.title}`}>
+          <a key={i} className="cite" href={citationHref(cited)} title={cited.title} aria-label={`Source ${cited.number}: ${cited.title}`}>
             [{cited.number}]
           </a>
         ) : (
@@ -152,8 +163,9 @@ export function ChatScreen() {
                     <ol className="citations" aria-label="Sources">
                       {t.citations.map((c) => (
                         <li key={c.number}>
-                          <a href={itemHref(c)} data-testid="citation">
+                          <a href={citationHref(c)} data-testid="citation">
                             [{c.number}] {c.title || c.externalId}
+                            {citationPlace(c)}
                           </a>
                           <blockquote>{c.passage}</blockquote>
                         </li>

@@ -15,6 +15,8 @@ import { useSession } from '../session.tsx';
 import { curlExample } from './keys.tsx';
 import { KnowledgeLanguagePanel } from './knowledge-language.tsx';
 import { SynonymsEditor } from './synonyms-editor.tsx';
+import { DocumentView, documentHref, originalUrl } from './document-view.tsx';
+import { FileUploadPanel } from './file-upload.tsx';
 
 export function itemHref(item: { knowledgeBaseId: string; integrationId: string; externalId: string }): string {
   return href('knowledge', item.knowledgeBaseId, 'items', item.integrationId, item.externalId);
@@ -72,7 +74,8 @@ function ItemList({ knowledgeBaseId }: { knowledgeBaseId: string }) {
     for (const [k, v] of Object.entries({ ...filter, ...extra })) if (v) params.set(k, v);
     return `/knowledge-bases/${seg(knowledgeBaseId)}/items?${params}`;
   };
-  const { error } = useLoad(
+  const { session } = useSession();
+  const { error, reload } = useLoad(
     async (signal) => {
       const page = await get<{ data: AdminItemSummary[]; nextCursor: string | null }>(query(), signal);
       setPages([page.data]);
@@ -100,6 +103,7 @@ function ItemList({ knowledgeBaseId }: { knowledgeBaseId: string }) {
           All knowledge bases
         </a>
       </PageHeader>
+      {session.canManage ? <FileUploadPanel knowledgeBaseId={knowledgeBaseId} onIndexed={reload} /> : null}
       <KnowledgeLanguagePanel knowledgeBaseId={knowledgeBaseId} />
       <form className="filters" role="search" aria-label="Filter items" onSubmit={submit}>
         <div className="field">
@@ -213,6 +217,16 @@ function ItemDetail({ knowledgeBaseId, integrationId, externalId }: { knowledgeB
         <a className="button secondary" href={href('knowledge', knowledgeBaseId)}>
           Back to {knowledgeBaseId}
         </a>
+        {data?.indexed && (data.original || data.chunks.some((c) => c.page !== undefined || c.section !== undefined)) ? (
+          <a className="button secondary" href={documentHref({ knowledgeBaseId, integrationId, externalId })}>
+            Read as a document
+          </a>
+        ) : null}
+        {data?.indexed && data.original ? (
+          <a className="button secondary" href={originalUrl({ knowledgeBaseId, integrationId, externalId }, data.original)} target="_blank" rel="noopener noreferrer">
+            Open original
+          </a>
+        ) : null}
         {session.canManage && data && (data.indexed || !data.deleted) ? (
           <button type="button" className="danger" onClick={() => setConfirming(true)}>
             Delete item
@@ -277,7 +291,11 @@ function ItemDetail({ knowledgeBaseId, integrationId, externalId }: { knowledgeB
                 {data.chunks.map((c) => (
                   <li key={c.id} id={`chunk-${c.id}`}>
                     <p>{c.text}</p>
-                    <span className="hint">{c.tokenCount} tokens</span>
+                    <span className="hint">
+                      {c.tokenCount} tokens
+                      {c.page !== undefined ? `, page ${c.page}` : ''}
+                      {c.section ? `, ${c.section}` : ''}
+                    </span>
                   </li>
                 ))}
               </ol>
@@ -306,7 +324,11 @@ function ItemDetail({ knowledgeBaseId, integrationId, externalId }: { knowledgeB
 }
 
 export function KnowledgeScreen({ route }: { route: string[] }) {
-  const [, kb, section, integrationId, externalId] = route;
+  const [, kb, section, integrationId, externalId, view, placeKind, place] = route;
+  if (kb && section === 'items' && integrationId && externalId && view === 'document') {
+    const at = placeKind === 'page' && place && /^\d+$/.test(place) ? { page: Number(place) } : placeKind === 'section' && place ? { section: place } : {};
+    return <DocumentView item={{ knowledgeBaseId: kb, integrationId, externalId }} at={at} />;
+  }
   if (kb && section === 'items' && integrationId && externalId) {
     return <ItemDetail knowledgeBaseId={kb} integrationId={integrationId} externalId={externalId} />;
   }
