@@ -3,7 +3,6 @@ import { ErrorAnswer } from '../../../common/contract/errors.ts';
 import { FILE_LIMITS, fileSkipReason, SUPPORTED_FILE_EXTENSIONS } from '../../../common/contract/files.ts';
 import { isFinalJobStatus, type JobView } from '../../../common/contract/jobs.ts';
 import { get, postForm, seg } from '../api.ts';
-import { Badge } from '../components/ui.tsx';
 import { formatBytes, formatNumber } from '../format.ts';
 import { chosenFiles, droppedFiles, type PickedFile } from './dropped-files.ts';
 import { documentHref } from './document-view.tsx';
@@ -28,20 +27,18 @@ type Upload = {
   file: File | null;
 };
 
-const BADGE: Record<Phase, string> = {
-  'not sent': 'skipped',
-  waiting: 'queued',
-  uploading: 'processing',
-  queued: 'queued',
-  processing: 'processing',
-  indexed: 'succeeded',
-  unchanged: 'skipped',
-  failed: 'failed',
-  cancelled: 'cancelled',
+/** The colour of a state's line: done well, done badly, left out, or under way. */
+const TONE: Record<Phase, string> = {
+  'not sent': 'muted',
+  waiting: 'info',
+  uploading: 'info',
+  queued: 'info',
+  processing: 'info',
+  indexed: 'ok',
+  unchanged: 'muted',
+  failed: 'bad',
+  cancelled: 'bad',
 };
-
-/** One word for a state that says it in more. */
-const LABEL: Partial<Record<Phase, string>> = { 'not sent': 'skipped', unchanged: 'skipped' };
 
 const FINAL: Phase[] = ['not sent', 'indexed', 'unchanged', 'failed', 'cancelled'];
 
@@ -246,8 +243,8 @@ export function FileUploadPanel({ knowledgeBaseId, onIndexed }: { knowledgeBaseI
                 {u.phase === 'uploading' || u.phase === 'waiting' ? (
                   <progress max={u.bytes || 1} value={u.sent} aria-label={`Upload of ${u.path}`} />
                 ) : null}
-                <p className="upload-state">
-                  <Badge value={BADGE[u.phase]} label={LABEL[u.phase] ?? u.phase} /> <span data-testid="upload-state">{describe(u)}</span>
+                <p className={`upload-state ${TONE[u.phase]}`} data-testid="upload-state">
+                  {describe(u)}
                 </p>
               </li>
             ))}

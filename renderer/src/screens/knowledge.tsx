@@ -1,4 +1,4 @@
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useCallback, useState } from 'react';
 import {
   type AdminItemDetail,
   type AdminIntegration,
@@ -22,7 +22,29 @@ export function itemHref(item: { knowledgeBaseId: string; integrationId: string;
   return href('knowledge', item.knowledgeBaseId, 'items', item.integrationId, item.externalId);
 }
 
+/** A knowledge base appears with its first item: this names one, whose page then takes its files. */
+function NewKnowledgeBaseForm() {
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const name = String(new FormData(event.currentTarget).get('name') ?? '').trim();
+    if (name) navigate('knowledge', name);
+  };
+  return (
+    <form className="inline-form panel" aria-labelledby="new-kb-heading" onSubmit={submit}>
+      <h2 id="new-kb-heading">Upload files to a new knowledge base</h2>
+      <div className="field">
+        <label htmlFor="new-kb">Name</label>
+        <input id="new-kb" name="name" required maxLength={256} pattern="[^\u0000-\u001f\u007f]+" placeholder="support" />
+      </div>
+      <button type="submit" className="secondary">
+        Continue
+      </button>
+    </form>
+  );
+}
+
 function KnowledgeBaseList() {
+  const { session } = useSession();
   const { data, error } = useLoad((signal) => get<{ data: AdminKnowledgeBase[] }>('/knowledge-bases', signal), []);
   return (
     <>
@@ -61,6 +83,7 @@ function KnowledgeBaseList() {
           </li>
         ))}
       </ul>
+      {session.canManage ? <NewKnowledgeBaseForm /> : null}
     </>
   );
 }
@@ -85,6 +108,15 @@ function ItemList({ knowledgeBaseId }: { knowledgeBaseId: string }) {
     [knowledgeBaseId, filter],
   );
   const integrations = useLoad((signal) => get<{ data: AdminIntegration[] }>(`/knowledge-bases/${seg(knowledgeBaseId)}/integrations`, signal), [knowledgeBaseId]);
+  // A knowledge base named here for its first upload has no settings or synonyms until its first item.
+  const knowledgeBases = useLoad((signal) => get<{ data: AdminKnowledgeBase[] }>('/knowledge-bases', signal), [knowledgeBaseId]);
+  const exists = knowledgeBases.data?.data.some((kb) => kb.id === knowledgeBaseId) ?? false;
+  const onIndexed = useCallback(() => {
+    reload();
+    integrations.reload();
+    knowledgeBases.reload();
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [reload]);
   const more = async () => {
     const page = await get<{ data: AdminItemSummary[]; nextCursor: string | null }>(query({ cursor: cursor! }));
     setPages((p) => [...p, page.data]);
@@ -103,8 +135,8 @@ function ItemList({ knowledgeBaseId }: { knowledgeBaseId: string }) {
           All knowledge bases
         </a>
       </PageHeader>
-      {session.canManage ? <FileUploadPanel knowledgeBaseId={knowledgeBaseId} onIndexed={reload} /> : null}
-      <KnowledgeLanguagePanel knowledgeBaseId={knowledgeBaseId} />
+      {session.canManage ? <FileUploadPanel knowledgeBaseId={knowledgeBaseId} onIndexed={onIndexed} /> : null}
+      {exists ? <KnowledgeLanguagePanel knowledgeBaseId={knowledgeBaseId} /> : null}
       <form className="filters" role="search" aria-label="Filter items" onSubmit={submit}>
         <div className="field">
           <label htmlFor="item-q">Search</label>
@@ -168,7 +200,7 @@ function ItemList({ knowledgeBaseId }: { knowledgeBaseId: string }) {
           Load more
         </button>
       ) : null}
-      <SynonymsEditor knowledgeBaseId={knowledgeBaseId} />
+      {exists ? <SynonymsEditor knowledgeBaseId={knowledgeBaseId} /> : null}
     </>
   );
 }
