@@ -115,6 +115,16 @@ describe('files in the dashboard: drop, progress, document view, original, cited
     app.page.on('request', (r) => {
       if (r.method() === 'POST' && r.url().endsWith('/files')) uploadRequests.push({ path: new URL(r.url()).pathname, apiKey: r.headers()['x-api-key'], type: r.headers()['content-type'] });
     });
+    // Every state each upload shows, as the page shows them.
+    await app.page.evaluate(`(() => {
+      window.seenPhases = {};
+      const note = (el) => {
+        const list = (window.seenPhases[el.dataset.path] ??= []);
+        if (list.at(-1) !== el.dataset.phase) list.push(el.dataset.phase);
+      };
+      new MutationObserver(() => document.querySelectorAll('[data-testid="upload"]').forEach(note))
+        .observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-phase'] });
+    })()`);
     await drop([
       asDrop('price-list.pdf', pdf, 'application/pdf'),
       asDrop('policy.docx', docx),
@@ -127,6 +137,14 @@ describe('files in the dashboard: drop, progress, document view, original, cited
     for (const file of ['price-list.pdf', 'policy.docx', 'care.md']) await waitFor(file, 'indexed');
     for (const file of ['price-list.pdf', 'policy.docx', 'care.md']) assert.equal(await stateOf(file), 'Indexed');
     await app.page.getByTestId('upload-summary').filter({ hasText: 'All 4 files done: 3 indexed, 1 skipped, 0 failed.' }).waitFor();
+    const seen = (await app.page.evaluate('window.seenPhases')) as Record<string, string[]>;
+    for (const file of ['price-list.pdf', 'policy.docx', 'care.md']) {
+      // Sent with its progress shown, then followed through the pipeline to indexed.
+      assert.ok(seen[file]!.includes('uploading'), `${file}: ${seen[file]}`);
+      assert.ok(seen[file]!.includes('queued') || seen[file]!.includes('processing'), `${file}: ${seen[file]}`);
+      assert.equal(seen[file]!.at(-1), 'indexed');
+    }
+    assert.deepEqual(seen['photo.png'], ['not sent']);
     // One request per file, to the dashboard's route, with the session and no key; the picture never left.
     assert.deepEqual(
       uploadRequests.map((r) => ({ ...r, type: r.type?.split(';')[0] })).sort((a, b) => a.path.localeCompare(b.path)),
@@ -144,6 +162,45 @@ describe('files in the dashboard: drop, progress, document view, original, cited
     await drop([asDrop('price-list.pdf', pdf, 'application/pdf')]);
     await app.page.locator('[data-testid="upload"][data-path="price-list.pdf"][data-phase="unchanged"]').waitFor({ timeout: 60_000 });
     assert.equal(await app.page.locator('[data-testid="upload"][data-phase="unchanged"]').getByTestId('upload-state').innerText(), 'Skipped: identical to the file already indexed');
+
+    // A file the server refuses shows the server's reason; one whose extraction fails, the job's.
+    await drop([asDrop('broken.pdf', 'this is not a PDF at all', 'application/pdf'), asDrop('tab\there.md', '# Tab\n\nx\n')]);
+    await waitFor('broken.pdf', 'failed');
+    assert.equal(await stateOf('broken.pdf'), 'Failed: broken.pdf: its name says it is a PDF, but its content is text');
+    await waitFor('tab\there.md', 'failed');
+    assert.match(await stateOf('tab\there.md'), /^Failed: .*control characters/);
+
+    // A dropped folder is walked through its entries. Headless Chromium cannot drag a folder from
+    // the desktop, so this drop's entries are a FAKE of the browser's FileSystemEntry API (the
+    // shapes Chromium hands over: batches from readEntries until an empty one, nested folders).
+    // (A string, not a function: the test's TypeScript compiler would add helpers the page lacks.)
+    await app.page.evaluate(`(() => {
+      const file = (path, content) => ({
+        isFile: true, isDirectory: false, name: path.split('/').pop(), fullPath: '/' + path,
+        file: (ok) => setTimeout(() => ok(new File([content], path.split('/').pop(), { type: 'text/markdown' }))),
+      });
+      const folder = (path, batches) => ({
+        isFile: false, isDirectory: true, name: path.split('/').pop(), fullPath: '/' + path,
+        createReader: () => {
+          let next = 0;
+          return { readEntries: (ok) => setTimeout(() => ok(batches[next++] ?? [])) };
+        },
+      });
+      const handbook = folder('handbook', [
+        [file('handbook/returns-policy.md', '# Returns policy\\n\\nReturns are accepted for 30 days.\\n'),
+         folder('handbook/.git', [[file('handbook/.git/config.md', '# Config\\n\\nx\\n')]])],
+        [folder('handbook/shipping', [[file('handbook/shipping/zones.md', '# Shipping zones\\n\\nZone one is Germany.\\n')]])],
+      ]);
+      const real = DataTransferItem.prototype.webkitGetAsEntry;
+      DataTransferItem.prototype.webkitGetAsEntry = function () {
+        DataTransferItem.prototype.webkitGetAsEntry = real;
+        return handbook;
+      };
+    })()`);
+    await drop([asDrop('handbook', '')]);
+    await waitFor('handbook/returns-policy.md', 'indexed');
+    await waitFor('handbook/shipping/zones.md', 'indexed');
+    assert.equal(await stateOf('handbook/.git/config.md'), 'Skipped: hidden');
 
     await app.page.getByTestId('choose-folder').setInputFiles(path.join(folder, 'guide'));
     await waitFor('guide/opening-hours.md', 'indexed');
