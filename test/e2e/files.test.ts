@@ -111,6 +111,7 @@ describe('files in the dashboard: drop, progress, document view, original, cited
     await app.page.getByLabel('Name').fill(KB);
     await app.page.getByRole('button', { name: 'Continue' }).click();
     await app.page.getByRole('heading', { name: 'Add files' }).waitFor();
+    await shot('new-knowledge-base');
     const uploadRequests: Array<{ path: string; apiKey: string | undefined; type: string | undefined }> = [];
     app.page.on('request', (r) => {
       if (r.method() === 'POST' && r.url().endsWith('/files')) uploadRequests.push({ path: new URL(r.url()).pathname, apiKey: r.headers()['x-api-key'], type: r.headers()['content-type'] });
@@ -250,10 +251,20 @@ describe('files in the dashboard: drop, progress, document view, original, cited
     await shot('document');
     await axe('main');
 
+    // The item's own page links to the document view and lists each chunk's page.
+    await app.page.getByRole('link', { name: 'Item details' }).click();
+    await app.page.getByRole('heading', { name: 'Chunks (3)' }).waitFor();
+    assert.match(await app.page.locator('#chunks ~ ol li').nth(1).innerText(), /tokens, page 2$/);
+    await app.page.getByRole('link', { name: 'Read as a document' }).click();
+    await app.page.getByRole('navigation', { name: 'Pages' }).waitFor();
+
     // The Word document reads by its sections.
     await app.page.goto(`${app.server.url}/#/knowledge/${KB}/items/files/policy.docx/document`);
     const sections = app.page.getByRole('navigation', { name: 'Sections' });
     await sections.getByRole('link', { name: 'Returns › Damaged goods' }).waitFor();
+    // Browsers do not show Word documents: its original is offered as a download.
+    assert.equal(await app.page.getByRole('link', { name: 'Download original' }).getAttribute('download'), 'policy.docx');
+    await shot('sections');
   });
 
   it('the chat answers from the PDF citing "page 2", and the citation opens the document at page 2', async () => {

@@ -50,6 +50,23 @@ function isAt(part: Part, at: DocumentPlace): boolean {
   return at.page !== undefined ? part.page === at.page : at.section !== undefined && part.section === at.section;
 }
 
+/**
+ * The link to an item's uploaded file: opened in a new tab (a PDF at the page), or for a Word
+ * document, which browsers do not show, downloaded.
+ */
+export function OriginalLink({ item, original, page, className }: { item: ItemIdentity; original: AdminOriginal; page?: number | undefined; className: string }) {
+  const url = originalUrl(item, original, page);
+  return original.kind === 'docx' ? (
+    <a className={className} href={url} download={original.fileName}>
+      Download original
+    </a>
+  ) : (
+    <a className={className} href={url} target="_blank" rel="noopener noreferrer">
+      Open original
+    </a>
+  );
+}
+
 /** An item read as a document: its pages or sections with their text, and its original file. */
 export function DocumentView({ item, at }: { item: ItemIdentity; at: DocumentPlace }) {
   const path = `/knowledge-bases/${seg(item.knowledgeBaseId)}/items/${seg(item.integrationId)}/${seg(item.externalId)}`;
@@ -72,11 +89,7 @@ export function DocumentView({ item, at }: { item: ItemIdentity; at: DocumentPla
         <a className="button secondary" href={itemLink}>
           Item details
         </a>
-        {detail?.original ? (
-          <a className="button primary" href={originalUrl(item, detail.original, at.page)} target="_blank" rel="noopener noreferrer">
-            Open original
-          </a>
-        ) : null}
+        {detail?.original ? <OriginalLink item={item} original={detail.original} page={at.page} className="button primary" /> : null}
       </PageHeader>
       <ErrorNote error={error} />
       {data && !data.indexed ? (

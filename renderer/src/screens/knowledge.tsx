@@ -15,7 +15,7 @@ import { useSession } from '../session.tsx';
 import { curlExample } from './keys.tsx';
 import { KnowledgeLanguagePanel } from './knowledge-language.tsx';
 import { SynonymsEditor } from './synonyms-editor.tsx';
-import { DocumentView, documentHref, originalUrl } from './document-view.tsx';
+import { DocumentView, documentHref, OriginalLink } from './document-view.tsx';
 import { FileUploadPanel } from './file-upload.tsx';
 
 export function itemHref(item: { knowledgeBaseId: string; integrationId: string; externalId: string }): string {
@@ -255,9 +255,7 @@ function ItemDetail({ knowledgeBaseId, integrationId, externalId }: { knowledgeB
           </a>
         ) : null}
         {data?.indexed && data.original ? (
-          <a className="button secondary" href={originalUrl({ knowledgeBaseId, integrationId, externalId }, data.original)} target="_blank" rel="noopener noreferrer">
-            Open original
-          </a>
+          <OriginalLink item={{ knowledgeBaseId, integrationId, externalId }} original={data.original} className="button secondary" />
         ) : null}
         {session.canManage && data && (data.indexed || !data.deleted) ? (
           <button type="button" className="danger" onClick={() => setConfirming(true)}>
