@@ -22,65 +22,6 @@ type Received = { incoming: string; file: FileReference; externalId: string | nu
 const FIELD_NAMES = new Set(['integrationId', 'sourceType', 'priority', 'externalId']);
 const SHARED_FIELDS = ['integrationId', 'sourceType', 'priority'] as const;
 
-/** The name of the file without any folders a client put in it (both separators). */
-function baseName(filename: string | undefined): string {
-  return (filename ?? '').split(/[\\/]/).pop()!.trim();
-}
-
-/** On disk before it is acknowledged, as a pushed item is. */
-async function syncFile(file: string): Promise<void> {
-  const handle = await fs.promises.open(file, 'r+');
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-}
-
-function discard(received: Received[]): void {
-  for (const { incoming } of received) fs.rmSync(incoming, { force: true });
-}
-
-function requestTooLarge(limits: FileLimits): ApiError {
-  return new ApiError('payload_too_large', `The files of one request may take at most ${limits.requestBytes} bytes together; nothing was stored.`);
-}
-
-/** The multipart reader's limits, answered in the error shape. */
-function asApiError(error: unknown, limits: FileLimits): unknown {
-  if (error instanceof ApiError) return error;
-  const code = (error as { code?: string }).code;
-  if (code === 'FST_REQ_FILE_TOO_LARGE') {
-    return new ApiError('payload_too_large', `A file may take at most ${limits.fileBytes} bytes; nothing was stored.`);
-  }
-  if (code === 'FST_FILES_LIMIT') {
-    return new ApiError('too_many_items', `One request takes at most ${limits.filesPerRequest} files; nothing was stored.`);
-  }
-  if (code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT') {
-    return new ApiError('invalid_body', 'The form has too many parts; nothing was stored.');
-  }
-  if (code === 'FST_INVALID_MULTIPART_CONTENT_TYPE' || code === 'FST_PROTO_VIOLATION') {
-    return new ApiError('invalid_body', 'The multipart body could not be read; nothing was stored.');
-  }
-  if (error instanceof Error && /Unexpected end of (form|multipart data)|Malformed part header|Multipart: Boundary not found/i.test(error.message)) {
-    return new ApiError('invalid_body', `The multipart body is cut short or malformed (${error.message}); nothing was stored.`);
-  }
-  return error;
-}
-
-/** The fields shared by every file of the request, checked; problems are added to the list (null when there are any). */
-function parseFields(fields: Record<string, string[]>, problems: ErrorDetail[]) {
-  for (const name of Object.keys(fields)) {
-    if (!FIELD_NAMES.has(name)) problems.push({ path: name, message: `unknown field; the fields are ${[...FIELD_NAMES].join(', ')}` });
-    else if (fields[name]!.length > 1) problems.push({ path: name, message: 'given more than once' });
-  }
-  const parsed = fileUploadFieldsSchema.safeParse(Object.fromEntries(SHARED_FIELDS.map((name) => [name, fields[name]?.[0]])));
-  if (!parsed.success) {
-    for (const issue of parsed.error.issues) problems.push({ path: issue.path.join('.'), message: issue.message });
-    return null;
-  }
-  return parsed.data;
-}
-
 /**
  * Receives a multipart upload of documents for one knowledge base and queues each file as one
  * item: the one place both `POST /knowledge-bases/{id}/files` (API key) and the dashboard's
@@ -175,4 +116,63 @@ export async function receiveFileUpload(request: FastifyRequest, knowledgeBaseId
     originals.removeUnused(db, items.map((item) => item.data.file.sha256));
     throw error;
   }
+}
+
+/** The name of the file without any folders a client put in it (both separators). */
+function baseName(filename: string | undefined): string {
+  return (filename ?? '').split(/[\\/]/).pop()!.trim();
+}
+
+/** On disk before it is acknowledged, as a pushed item is. */
+async function syncFile(file: string): Promise<void> {
+  const handle = await fs.promises.open(file, 'r+');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+function discard(received: Received[]): void {
+  for (const { incoming } of received) fs.rmSync(incoming, { force: true });
+}
+
+function requestTooLarge(limits: FileLimits): ApiError {
+  return new ApiError('payload_too_large', `The files of one request may take at most ${limits.requestBytes} bytes together; nothing was stored.`);
+}
+
+/** The multipart reader's limits, answered in the error shape. */
+function asApiError(error: unknown, limits: FileLimits): unknown {
+  if (error instanceof ApiError) return error;
+  const code = (error as { code?: string }).code;
+  if (code === 'FST_REQ_FILE_TOO_LARGE') {
+    return new ApiError('payload_too_large', `A file may take at most ${limits.fileBytes} bytes; nothing was stored.`);
+  }
+  if (code === 'FST_FILES_LIMIT') {
+    return new ApiError('too_many_items', `One request takes at most ${limits.filesPerRequest} files; nothing was stored.`);
+  }
+  if (code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT') {
+    return new ApiError('invalid_body', 'The form has too many parts; nothing was stored.');
+  }
+  if (code === 'FST_INVALID_MULTIPART_CONTENT_TYPE' || code === 'FST_PROTO_VIOLATION') {
+    return new ApiError('invalid_body', 'The multipart body could not be read; nothing was stored.');
+  }
+  if (error instanceof Error && /Unexpected end of (form|multipart data)|Malformed part header|Multipart: Boundary not found/i.test(error.message)) {
+    return new ApiError('invalid_body', `The multipart body is cut short or malformed (${error.message}); nothing was stored.`);
+  }
+  return error;
+}
+
+/** The fields shared by every file of the request, checked; problems are added to the list (null when there are any). */
+function parseFields(fields: Record<string, string[]>, problems: ErrorDetail[]) {
+  for (const name of Object.keys(fields)) {
+    if (!FIELD_NAMES.has(name)) problems.push({ path: name, message: `unknown field; the fields are ${[...FIELD_NAMES].join(', ')}` });
+    else if (fields[name]!.length > 1) problems.push({ path: name, message: 'given more than once' });
+  }
+  const parsed = fileUploadFieldsSchema.safeParse(Object.fromEntries(SHARED_FIELDS.map((name) => [name, fields[name]?.[0]])));
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) problems.push({ path: issue.path.join('.'), message: issue.message });
+    return null;
+  }
+  return parsed.data;
 }

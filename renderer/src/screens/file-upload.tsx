@@ -12,6 +12,8 @@ const INTEGRATION = 'files';
 /** Files sent at once: each is its own request, so its progress and its refusal are its own. */
 const PARALLEL_UPLOADS = 2;
 const POLL_MS = 1_000;
+/** Jobs read per poll: with many files waiting for the pipeline, each is read in turn, not all every second. */
+const POLLS_PER_TICK = 8;
 
 type Phase = 'not sent' | 'waiting' | 'uploading' | 'queued' | 'processing' | 'indexed' | 'unchanged' | 'failed' | 'cancelled';
 
@@ -86,6 +88,7 @@ export function FileUploadPanel({ knowledgeBaseId, onIndexed }: { knowledgeBaseI
   const filesInput = useRef<HTMLInputElement>(null);
   const folderInput = useRef<HTMLInputElement>(null);
   const active = useRef(0);
+  const polledAt = useRef(new Map<number, number>());
   const live = useRef(true);
   const uploadsRef = useRef(uploads);
   uploadsRef.current = uploads;
@@ -129,9 +132,13 @@ export function FileUploadPanel({ knowledgeBaseId, onIndexed }: { knowledgeBaseI
   useEffect(() => {
     if (!following) return;
     const timer = setInterval(async () => {
-      const open = uploadsRef.current.filter((u) => u.jobId && (u.phase === 'queued' || u.phase === 'processing'));
+      const open = uploadsRef.current
+        .filter((u) => u.jobId && (u.phase === 'queued' || u.phase === 'processing'))
+        .sort((a, b) => (polledAt.current.get(a.id) ?? 0) - (polledAt.current.get(b.id) ?? 0))
+        .slice(0, POLLS_PER_TICK);
       let indexed = false;
       for (const upload of open) {
+        polledAt.current.set(upload.id, Date.now());
         try {
           const query = new URLSearchParams({ knowledgeBaseId, integrationId: INTEGRATION });
           const job = await get<JobView>(`/jobs/${seg(upload.jobId!)}?${query}`);

@@ -135,7 +135,8 @@ function ItemList({ knowledgeBaseId }: { knowledgeBaseId: string }) {
           All knowledge bases
         </a>
       </PageHeader>
-      {session.canManage ? <FileUploadPanel knowledgeBaseId={knowledgeBaseId} onIndexed={onIndexed} /> : null}
+      {/* Keyed: files dropped on one knowledge base never go to the next one opened. */}
+      {session.canManage ? <FileUploadPanel key={knowledgeBaseId} knowledgeBaseId={knowledgeBaseId} onIndexed={onIndexed} /> : null}
       {exists ? <KnowledgeLanguagePanel knowledgeBaseId={knowledgeBaseId} /> : null}
       <form className="filters" role="search" aria-label="Filter items" onSubmit={submit}>
         <div className="field">
