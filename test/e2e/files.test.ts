@@ -288,6 +288,43 @@ describe('files in the dashboard: drop, progress, document view, original, cited
     await openedInPdfViewer(() => app.page.getByRole('link', { name: 'Open original' }).click(), atPage, 'original-page-2');
     await shot('cited-page');
     await axe('main');
+  });
+
+  it('a Member reads the document and opens the original, but is offered no upload and refused one', async () => {
+    const member = { username: 'mia', password: 'member password 1' };
+    await app.page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Settings', exact: true }).click();
+    await app.page.getByLabel('Username').fill(member.username);
+    await app.page.getByLabel('Initial password').fill(member.password);
+    await app.page.getByLabel('Role', { exact: true }).selectOption('member');
+    await app.page.getByRole('button', { name: 'Add user' }).click();
+    await app.page.getByRole('cell', { name: member.username, exact: true }).waitFor();
+
+    const context = await app.browser.newContext();
+    try {
+      const page = await context.newPage();
+      page.setDefaultTimeout(20_000);
+      await page.goto(`${app.server.url}/#/knowledge/${KB}`);
+      await page.getByLabel('Username').fill(member.username);
+      await page.getByLabel('Password').fill(member.password);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByRole('table', { name: 'Items' }).getByRole('link', { name: 'Price list 2026' }).waitFor();
+      assert.equal(await page.getByRole('heading', { name: 'Add files' }).count(), 0);
+      await page.goto(`${app.server.url}/#/knowledge/${KB}/items/files/price-list.pdf/document/page/3`);
+      await page.locator('[data-testid="document-part"].current').filter({ hasText: 'Delivery within Germany' }).waitFor();
+      const href = (await page.getByRole('link', { name: 'Open original' }).getAttribute('href'))!;
+      assert.equal((await page.request.get(new URL(href, app.server.url).toString())).status(), 200);
+      // Going around the UI does not help: the route refuses a Member's upload.
+      const status = await page.evaluate(async (kb) => {
+        const session = (await (await fetch('/admin/api/session')).json()) as { csrfToken: string };
+        const form = new FormData();
+        form.append('file', new File(['# Sneaky\n\nx\n'], 'sneaky.md'));
+        const res = await fetch(`/admin/api/knowledge-bases/${kb}/files`, { method: 'POST', headers: { 'x-localiq-csrf': session.csrfToken }, body: form });
+        return res.status;
+      }, KB);
+      assert.equal(status, 403);
+    } finally {
+      await context.close();
+    }
     assert.deepEqual(app.pageErrors, []);
   });
 });
