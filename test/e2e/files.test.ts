@@ -63,6 +63,7 @@ describe('files in the dashboard: drop, progress, document view, original, cited
     for (const width of [1280, 768, 390]) {
       await app.page.setViewportSize({ width, height: 900 });
       await app.page.screenshot({ path: `${SHOTS}/${name}-${width}.png`, fullPage: true });
+      assert.ok((await app.page.evaluate(() => document.documentElement.scrollWidth)) <= width, `${name} is wider than ${width} px`);
     }
     await app.page.setViewportSize({ width: 1280, height: 900 });
   };
@@ -163,6 +164,27 @@ describe('files in the dashboard: drop, progress, document view, original, cited
     await drop([asDrop('price-list.pdf', pdf, 'application/pdf')]);
     await app.page.locator('[data-testid="upload"][data-path="price-list.pdf"][data-phase="unchanged"]').waitFor({ timeout: 60_000 });
     assert.equal(await app.page.locator('[data-testid="upload"][data-phase="unchanged"]').getByTestId('upload-state').innerText(), 'Skipped: identical to the file already indexed');
+
+    // A larger file on a slow link: its bar shows the bytes sent so far.
+    const cdp = await app.context.newCDPSession(app.page);
+    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: 256 * 1024 });
+    // Large in bytes, short in text (blank lines), so indexing it stays quick.
+    const notes = `# Receipts\n\nThe shop keeps its receipts for ten years.\n${'\n'.repeat(400_000)}`;
+    await drop([asDrop('receipts.txt', notes, 'text/plain')]);
+    const bar = upload('receipts.txt').getByRole('progressbar', { name: 'Upload of receipts.txt' });
+    let midway: { value: number; max: number; state: string } | null = null;
+    for (let tries = 0; !midway && tries < 400; tries++) {
+      const seen = await bar.evaluate((el: HTMLProgressElement) => ({ value: el.value, max: el.max, state: el.parentElement!.querySelector('[data-testid="upload-state"]')!.textContent! })).catch(() => null);
+      if (seen && seen.value > 0 && seen.value < seen.max) midway = seen;
+      else await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    assert.ok(midway, 'the bar never showed a part of the file sent');
+    assert.equal(midway.max, Buffer.byteLength(notes));
+    assert.match(midway.state, /^Uploading \d{1,2}%$/);
+    await app.page.screenshot({ path: `${SHOTS}/uploading-1280.png` });
+    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+    await cdp.detach();
+    await waitFor('receipts.txt', 'indexed');
 
     // A file the server refuses shows the server's reason; one whose extraction fails, the job's.
     await drop([asDrop('broken.pdf', 'this is not a PDF at all', 'application/pdf'), asDrop('tab\there.md', '# Tab\n\nx\n')]);

@@ -56,7 +56,8 @@ function describe(upload: Upload): string {
     case 'waiting':
       return 'Waiting to upload';
     case 'uploading':
-      return `Uploading ${upload.bytes ? Math.floor((upload.sent / upload.bytes) * 100) : 0}%`;
+      // The bytes sent include the form's own few hundred: never past 100%.
+      return `Uploading ${upload.bytes ? Math.min(100, Math.floor((upload.sent / upload.bytes) * 100)) : 0}%`;
     case 'queued':
       return 'Uploaded, waiting for the pipeline';
     case 'processing':
@@ -248,7 +249,7 @@ export function FileUploadPanel({ knowledgeBaseId, onIndexed }: { knowledgeBaseI
                   <span className="hint">{formatBytes(u.bytes)}</span>
                 </div>
                 {u.phase === 'uploading' || u.phase === 'waiting' ? (
-                  <progress max={u.bytes || 1} value={u.sent} aria-label={`Upload of ${u.path}`} />
+                  <progress max={u.bytes || 1} value={Math.min(u.sent, u.bytes)} aria-label={`Upload of ${u.path}`} />
                 ) : null}
                 <p className={`upload-state ${TONE[u.phase]}`} data-testid="upload-state">
                   {describe(u)}
