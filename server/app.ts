@@ -52,6 +52,8 @@ import type { ItemRepo } from './storage/item-repo.ts';
 import type { JobRepo } from './storage/jobs/job-repo.ts';
 import { visitorSurface } from './http/public/index.ts';
 import type { VisitorConversations } from './domain/visitor-conversations.ts';
+import type { Conversations } from './domain/conversations.ts';
+import type { DashboardConversations } from './domain/dashboard-conversations.ts';
 import type { VisitorLimits } from './domain/visitor-limits.ts';
 import type { VisitorSessions } from './domain/visitor-sessions.ts';
 import type { WidgetService } from './domain/widgets.ts';
@@ -93,6 +95,8 @@ export type AppDeps = {
   visitorSessions: VisitorSessions;
   visitorConversations: VisitorConversations;
   visitorLimits: VisitorLimits;
+  dashboardConversations: DashboardConversations;
+  conversations: Conversations;
   /** The time sign-in delays are counted in (Services' clock); the wall clock when absent. */
   clock?: () => number;
   questionGroups: QuestionGroupStore;

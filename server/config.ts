@@ -35,6 +35,8 @@ const envSchema = z.object({
   /** Longest a file's text extraction may take, and the memory its thread may use, before the job fails. */
   LOCALIQ_EXTRACT_TIMEOUT_MS: wholeNumber().pipe(z.number().min(100).max(3_600_000)).default(120_000),
   LOCALIQ_EXTRACT_MEMORY_MB: wholeNumber().pipe(z.number().min(64).max(16_384)).default(512),
+  /** Text recognition of PDF pages without a text layer (scanned pages): docs/pipeline.md#ocr. */
+  LOCALIQ_OCR: z.enum(['on', 'off']).default('on'),
   LOCALIQ_BODY_TIMEOUT_MS: wholeNumber().pipe(z.number().min(1_000).max(3_600_000)).default(60_000),
   /** Requests per second each API key may make on average, and the burst it may spend at once. */
   LOCALIQ_RATE_LIMIT_PER_SECOND: positiveInt.default(100),
@@ -79,8 +81,11 @@ export type Config = {
   bodyTimeoutMs: number;
   /** Upload limits of POST /knowledge-bases/{id}/files. */
   fileLimits: { fileBytes: number; requestBytes: number; filesPerRequest: number };
-  /** What one file's extraction may cost before its job fails (server/pipeline/extract/). */
-  extraction: { timeoutMs: number; memoryMb: number };
+  /**
+   * What one file's extraction may cost before its job fails (server/pipeline/extract/), and
+   * whether scanned PDF pages are read by text recognition (OCR).
+   */
+  extraction: { timeoutMs: number; memoryMb: number; ocr: boolean };
   rateLimit: { perSecond: number; burst: number };
   maxAttempts: number;
   /** Days a finished job is kept once a newer job of its item exists; 0 keeps every job. */
@@ -127,7 +132,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       requestBytes: e.LOCALIQ_FILES_MAX_REQUEST_BYTES,
       filesPerRequest: e.LOCALIQ_FILES_PER_REQUEST,
     },
-    extraction: { timeoutMs: e.LOCALIQ_EXTRACT_TIMEOUT_MS, memoryMb: e.LOCALIQ_EXTRACT_MEMORY_MB },
+    extraction: { timeoutMs: e.LOCALIQ_EXTRACT_TIMEOUT_MS, memoryMb: e.LOCALIQ_EXTRACT_MEMORY_MB, ocr: e.LOCALIQ_OCR === 'on' },
     rateLimit: { perSecond: e.LOCALIQ_RATE_LIMIT_PER_SECOND, burst: e.LOCALIQ_RATE_LIMIT_BURST },
     maxAttempts: e.LOCALIQ_MAX_ATTEMPTS,
     jobHistoryDays: e.LOCALIQ_JOB_HISTORY_DAYS,

@@ -88,8 +88,8 @@ export async function startServer(config: Config, logs: Logs = createLogs(config
     running.log.info({ removed, days: config.jobHistoryDays }, 'job history: removed finished jobs that newer jobs of their items replaced'),
   );
   retention.start();
-  const visitorRetention = new VisitorRetention(services.visitorConversations, (removed) => {
-    running.log.info({ removed, days: services.visitorConversations.retentionDays() }, 'visitor conversations: removed those past their retention period');
+  const visitorRetention = new VisitorRetention(services.conversations, (removed) => {
+    running.log.info({ removed, days: services.visitorConversations.retentionDays() }, 'conversations: removed those past their retention period');
     // Question groups are kept with the questions that name them: those with none left go too.
     services.questionGrouper.prune().catch((error: unknown) => running.log.warn({ err: error }, 'removing empty question groups failed'));
   });

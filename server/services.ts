@@ -40,6 +40,9 @@ import { VisitorLimits } from './domain/visitor-limits.ts';
 import { VisitorSessions } from './domain/visitor-sessions.ts';
 import { WidgetService } from './domain/widgets.ts';
 import { VisitorRepo } from './storage/visitor-repo.ts';
+import { DashboardConversationRepo } from './storage/dashboard-conversation-repo.ts';
+import { DashboardConversations } from './domain/dashboard-conversations.ts';
+import { Conversations } from './domain/conversations.ts';
 import { QuestionGroupRepo } from './storage/question-group-repo.ts';
 import { VisitorAnalyticsRepo } from './storage/visitor-analytics-repo.ts';
 import { QuestionGrouper } from './retrieval/question-groups.ts';
@@ -83,6 +86,9 @@ export type Services = {
   visitorSessions: VisitorSessions;
   visitorConversations: VisitorConversations;
   visitorLimits: VisitorLimits;
+  /** The dashboard chat's conversations, and every conversation as the owner's screen lists them. */
+  dashboardConversations: DashboardConversations;
+  conversations: Conversations;
   /** The time every rule reads (key expiry, sessions, sign-in delays); tests move it. */
   clock: () => number;
   /** Visitors' questions grouped by meaning: content gaps and top questions. */
@@ -140,6 +146,7 @@ export async function openServices(
     const visitorRepo = new VisitorRepo(db);
     const originals = new Originals(config.dataDir);
     const visitorConversations = new VisitorConversations(visitorRepo, settings, clock);
+    const dashboardConversations = new DashboardConversations(new DashboardConversationRepo(db), clock);
     const questionGroups = new QuestionGroupRepo(db, () => visitorRepo.flush());
     const questionGrouper = new QuestionGrouper({
       store: questionGroups,
@@ -176,6 +183,8 @@ export async function openServices(
       visitorSessions: new VisitorSessions(secret.secret),
       visitorConversations,
       visitorLimits: new VisitorLimits((widgetId, since) => visitorConversations.questionsSince(widgetId, since)),
+      dashboardConversations,
+      conversations: new Conversations(visitorConversations, dashboardConversations),
       clock,
       questionGroups,
       questionGrouper,

@@ -176,13 +176,7 @@ export class VisitorConversations {
   async deleteOlderThan(cutoff: number, page = 500): Promise<number> {
     // A date to come would take conversations still going on: that is deleting one by one.
     if (cutoff > this.clock()) throw new RangeError('The date must not be in the future.');
-    let removed = 0;
-    for (;;) {
-      const pruned = this.repo.pruneBefore(cutoff, page);
-      removed += pruned.sessions;
-      if (pruned.sessions < page && pruned.turns < page) return removed;
-      await nextTurn();
-    }
+    return deleteInPages((limit) => this.repo.pruneBefore(cutoff, limit), page);
   }
 
   conversation(sessionId: string): { session: VisitorSessionRecord; turns: VisitorTurnRecord[] } | null {
@@ -212,9 +206,28 @@ export class VisitorConversations {
     this.settings.set(RETENTION_SETTING, String(days));
   }
 
+  /** Where the retention period starts now: conversations last active before it go (dashboard ones too). */
+  retentionCutoff(): number {
+    return this.clock() - this.retentionDays() * 86_400_000;
+  }
+
   /** Removes up to `limit` sessions (and turns) older than the retention period. */
   pruneExpired(limit: number): PruneResult {
-    return this.repo.pruneBefore(this.clock() - this.retentionDays() * 86_400_000, limit);
+    return this.repo.pruneBefore(this.retentionCutoff(), limit);
+  }
+}
+
+/**
+ * Runs `prune` a page at a time, a turn of the event loop between pages, until a page comes back
+ * short; says how many conversations went.
+ */
+export async function deleteInPages(prune: (limit: number) => PruneResult, page = 500): Promise<number> {
+  let removed = 0;
+  for (;;) {
+    const pruned = prune(page);
+    removed += pruned.sessions;
+    if (pruned.sessions < page && pruned.turns < page) return removed;
+    await nextTurn();
   }
 }
 

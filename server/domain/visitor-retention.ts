@@ -1,5 +1,5 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import type { VisitorConversations } from './visitor-conversations.ts';
+import type { PruneResult } from './visitor-conversations.ts';
 
 /** A pass a day keeps conversations within a day of their retention period. */
 const PASS_EVERY_MS = 24 * 60 * 60_000;
@@ -7,8 +7,8 @@ const PASS_EVERY_MS = 24 * 60 * 60_000;
 export const VISITOR_PRUNE_PAGE = 200;
 
 /**
- * Removes visitor conversations older than the retention period (VisitorConversations'
- * setting, read at each pass): one pass at start-up and one a day, a page per turn of the event
+ * Removes conversations (visitors' and the dashboard's: Conversations.pruneExpired) older than the
+ * retention period (VisitorConversations' setting, read at each pass): one pass at start-up and one a day, a page per turn of the event
  * loop, so visitors' questions keep being answered during a long first pass.
  */
 export class VisitorRetention {
@@ -17,7 +17,7 @@ export class VisitorRetention {
   private stopped = false;
 
   constructor(
-    private readonly conversations: VisitorConversations,
+    private readonly conversations: { pruneExpired(limit: number): PruneResult },
     /** Hears how many conversations a pass removed, when it removed any. */
     private readonly onPass: (removed: number) => void = () => {},
   ) {}

@@ -1,5 +1,7 @@
 import type { ConversationExportRow, ExportFormat } from '../../common/contract/conversations.ts';
-import type { ConversationFilter, ConversationListing, ConversationPosition, VisitorConversations, VisitorTurnRecord } from '../domain/visitor-conversations.ts';
+import type { Conversations, OwnerConversation, OwnerConversationFilter } from '../domain/conversations.ts';
+import type { ConversationTurnRecord } from '../domain/dashboard-conversations.ts';
+import type { ConversationPosition } from '../domain/visitor-conversations.ts';
 import { isoTime } from './iso-time.ts';
 
 /** Conversations read per page while exporting: the export streams, so its size is unbounded. */
@@ -7,9 +9,11 @@ const EXPORT_PAGE = 200;
 
 export const CSV_COLUMNS = [
   'conversationId',
+  'source',
   'widgetId',
   'widgetName',
   'origin',
+  'userName',
   'startedAt',
   'answerId',
   'askedAt',
@@ -22,13 +26,18 @@ export const CSV_COLUMNS = [
   'citations',
 ] as const satisfies ReadonlyArray<keyof ConversationExportRow>;
 
-/** One row per question: what was asked, what was answered, from which conversation. Never an address or its hash. */
-export function exportRow(conversation: ConversationListing, turn: VisitorTurnRecord): ConversationExportRow {
+/**
+ * One row per question: what was asked, what was answered, from which conversation and who asked
+ * (the widget, or the dashboard user's name). Never an address or its hash, nor a user's id.
+ */
+export function exportRow(conversation: OwnerConversation, turn: ConversationTurnRecord): ConversationExportRow {
   return {
     conversationId: conversation.id,
+    source: conversation.source,
     widgetId: conversation.widgetId,
     widgetName: conversation.widgetName,
     origin: conversation.origin,
+    userName: conversation.user?.name ?? null,
     startedAt: isoTime(conversation.startedAt),
     answerId: turn.id,
     askedAt: isoTime(turn.askedAt),
@@ -64,7 +73,7 @@ export function csvLine(row: ConversationExportRow): string {
  * The filtered conversations, oldest question first within each, newest conversation first, as
  * CSV (with a header line) or JSON Lines, a page at a time.
  */
-export async function* exportConversations(conversations: VisitorConversations, filter: ConversationFilter, format: ExportFormat): AsyncGenerator<string> {
+export async function* exportConversations(conversations: Conversations, filter: OwnerConversationFilter, format: ExportFormat): AsyncGenerator<string> {
   if (format === 'csv') yield `\uFEFF${CSV_COLUMNS.map(csvCell).join(',')}\r\n`;
   let after: ConversationPosition | null = null;
   do {

@@ -20,7 +20,7 @@ const port = parentPort!;
 const send = (message: FromPipelineWorker) => port.postMessage(message);
 
 /** What a file's extraction may cost when the server does not say (config.ts has the same defaults). */
-const DEFAULT_EXTRACTION = { timeoutMs: 120_000, memoryMb: 512 };
+const DEFAULT_EXTRACTION = { timeoutMs: 120_000, memoryMb: 512, ocr: true };
 
 /** Longest sleep when idle: jobs in backoff become due without anyone waking the worker. */
 const MAX_IDLE_MS = 1_000;

@@ -52,6 +52,8 @@ type Prepared = {
   /** The uploaded file it was extracted from; the original its stored version had. */
   original: string | null;
   replacedOriginal: string | null;
+  /** Said on the finished job: how its text was obtained when that is worth knowing (OCR). */
+  note?: string;
 };
 
 /** A file job that cannot succeed: its reason, and whether trying again is pointless. */
@@ -161,11 +163,17 @@ async function prepareFile(data: IngestItem['data'], options: ChunkOptions, deps
   try {
     const document = await deps.files.extractor.extract(path, kind);
     const item = chunkDocument(document, file.name, options);
-    return { ...item, content: item.text, original: file.sha256 };
+    return { ...item, content: item.text, original: file.sha256, ...(document.ocrPages ? { note: ocrNote(document.ocrPages) } : {}) };
   } catch (error) {
     if (error instanceof ExtractionError) throw new JobFailure(`${file.name}: ${error.message}`, true);
     throw error;
   }
+}
+
+/** The finished job says its text was recognised in pictures, so misread words are no surprise. */
+export function ocrNote(pages: number[]): string {
+  const list = pages.length <= 10 ? pages.join(', ') : `${pages.slice(0, 10).join(', ')} and ${pages.length - 10} more`;
+  return `text read by OCR (text recognition) from ${pages.length} scanned page(s) without a text layer: page(s) ${list}`;
 }
 
 export function embedHash(text: string): string {
@@ -228,7 +236,7 @@ function writeItem(item: Prepared, vectors: Map<string, Float32Array>, deps: Pip
         now,
       );
       const outcome = written ? 'succeeded' : 'cancelled';
-      deps.runs.finish(job.id, outcome, now, written ? null : 'superseded by a newer version');
+      deps.runs.finish(job.id, outcome, now, written ? (item.note ?? null) : 'superseded by a newer version');
       return outcome;
     })
     .immediate();

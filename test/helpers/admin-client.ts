@@ -29,7 +29,8 @@ export class AdminClient {
       const [pair] = c.split(';');
       if (pair!.startsWith('localiq_session=')) this.cookie = pair!.endsWith('=') ? null : pair!;
     }
-    if (res.statusCode < 300 && String(res.headers['content-type'] ?? '').includes('json')) {
+    // application/json only: an export in JSON Lines (application/x-ndjson) is many documents.
+    if (res.statusCode < 300 && String(res.headers['content-type'] ?? '').startsWith('application/json')) {
       const json = res.json() as { csrfToken?: string };
       if (json && typeof json.csrfToken === 'string') this.csrf = json.csrfToken;
     }

@@ -49,7 +49,7 @@ describe('files in the dashboard: upload with a session, the original served (re
     });
 
   before(async () => {
-    server = await startPipelineServer({ extraction: { timeoutMs: 8_000, memoryMb: 512 } });
+    server = await startPipelineServer({ extraction: { timeoutMs: 8_000, memoryMb: 512, ocr: false } });
     owner = new AdminClient(server.app);
     assert.equal((await owner.post('/setup', { username: 'owner', password: 'owner password 1' })).statusCode, 201);
     member = await signedInAs(owner, server.app, 'member');

@@ -41,7 +41,7 @@ const PRICE_PAGES = [
 describe('files as knowledge: upload, extraction, citations (real HTTP, real pipeline)', () => {
   let server: Server;
   before(async () => {
-    server = await startPipelineServer({ extraction: { timeoutMs: 8_000, memoryMb: 512 } });
+    server = await startPipelineServer({ extraction: { timeoutMs: 8_000, memoryMb: 512, ocr: false } });
   });
   after(() => server.stop());
 

@@ -94,6 +94,9 @@ const STATE_CLASS: Record<string, string> = {
   cancelled: 'muted',
   revoked: 'bad',
   failed: 'bad',
+  // Who asked, on the Conversations screen.
+  dashboard: 'info',
+  visitor: 'muted',
 };
 
 export function Badge({ value, label }: { value: string; label?: string }) {

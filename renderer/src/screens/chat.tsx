@@ -1,6 +1,7 @@
 import { type FormEvent, useEffect, useRef, useState } from 'react';
-import type { AdminKnowledgeBase, AskResponse, Citation } from '../../../common/contract/admin.ts';
-import { get, postStream, seg } from '../api.ts';
+import type { AdminKnowledgeBase, Citation } from '../../../common/contract/admin.ts';
+import type { DashboardAnswer } from '../../../common/contract/conversations.ts';
+import { get, postStream, put, seg } from '../api.ts';
 import { CodeBlock, EmptyState, ErrorNote, errorText, PageHeader, useLoad } from '../components/ui.tsx';
 import { curlExample } from './keys.tsx';
 import { itemHref } from './knowledge.tsx';
@@ -17,10 +18,17 @@ type Turn = {
   error: string | null;
   /** How the assistant read a question with a misspelt word (typo tolerance), else null. */
   correctedQuery: string | null;
+  /** Where the server kept the answer (for thumbs up/down), once it is complete. */
+  answerId: string | null;
+  feedback: 'up' | 'down' | null;
 };
 
-/** The conversation lives in memory only, so it survives opening a cited item and coming back. */
-let remembered: { knowledgeBaseId: string; turns: Turn[] } = { knowledgeBaseId: '', turns: [] };
+/**
+ * The chat on screen lives in memory, so it survives opening a cited item and coming back. The
+ * server keeps each answer in this chat's conversation (Conversations screen): its id comes with
+ * the first answer and goes with every next question, until "New conversation".
+ */
+let remembered: { knowledgeBaseId: string; turns: Turn[]; conversationId: string | null } = { knowledgeBaseId: '', turns: [], conversationId: null };
 
 /** A passage from a file's page or section opens the document there; any other, the item. */
 function citationHref(c: Citation): string {
@@ -55,6 +63,7 @@ export function ChatScreen() {
   const kbs = useLoad((signal) => get<{ data: AdminKnowledgeBase[] }>('/knowledge-bases', signal), []);
   const [knowledgeBaseId, setKnowledgeBaseId] = useState(remembered.knowledgeBaseId);
   const [turns, setTurns] = useState<Turn[]>(remembered.turns);
+  const [conversationId, setConversationId] = useState<string | null>(remembered.conversationId);
   const [busy, setBusy] = useState(false);
   const abort = useRef<AbortController | null>(null);
   const endRef = useRef<HTMLDivElement>(null);
@@ -64,9 +73,9 @@ export function ChatScreen() {
     if (!knowledgeBaseId && list[0]) setKnowledgeBaseId(list[0].id);
   }, [list, knowledgeBaseId]);
   useEffect(() => {
-    remembered = { knowledgeBaseId, turns };
+    remembered = { knowledgeBaseId, turns, conversationId };
     endRef.current?.scrollIntoView({ block: 'end' });
-  }, [knowledgeBaseId, turns]);
+  }, [knowledgeBaseId, turns, conversationId]);
   useEffect(() => () => abort.current?.abort(), []);
 
   const update = (index: number, change: Partial<Turn> | ((t: Turn) => Partial<Turn>)) =>
@@ -86,20 +95,32 @@ export function ChatScreen() {
         { role: 'user' as const, content: t.question.slice(0, 8000) },
         { role: 'assistant' as const, content: t.answer.slice(0, 8000) },
       ]);
-    setTurns((all) => [...all, { question, answer: '', citations: [], done: false, answered: null, method: null, note: null, error: null, correctedQuery: null }]);
+    setTurns((all) => [
+      ...all,
+      { question, answer: '', citations: [], done: false, answered: null, method: null, note: null, error: null, correctedQuery: null, answerId: null, feedback: null },
+    ]);
     setBusy(true);
     abort.current = new AbortController();
     try {
       await postStream(
         `/knowledge-bases/${seg(knowledgeBaseId)}/ask`,
-        { question, stream: true, ...(conversation.length ? { conversation } : {}) },
+        { question, stream: true, ...(conversation.length ? { conversation } : {}), ...(conversationId ? { conversationId } : {}) },
         (type, data) => {
           if (type === 'answer') update(index, (t) => ({ answer: t.answer + (data as { text: string }).text }));
           else if (type === 'fallback') update(index, { answer: '', note: (data as { reason: string }).reason });
           else if (type === 'citations') update(index, { citations: (data as { citations: Citation[] }).citations });
           else if (type === 'done') {
-            const r = data as AskResponse;
-            update(index, { answer: r.answer, citations: r.citations, answered: r.answered, method: r.method, correctedQuery: r.correctedQuery ?? null, done: true });
+            const r = data as DashboardAnswer;
+            if (r.conversationId) setConversationId(r.conversationId);
+            update(index, {
+              answer: r.answer,
+              citations: r.citations,
+              answered: r.answered,
+              method: r.method,
+              correctedQuery: r.correctedQuery ?? null,
+              answerId: r.answerId ?? null,
+              done: true,
+            });
           } else if (type === 'error') update(index, { error: (data as { message: string }).message, done: true });
         },
         abort.current.signal,
@@ -112,11 +133,30 @@ export function ChatScreen() {
     }
   };
 
+  const rate = async (index: number, rating: 'up' | 'down') => {
+    const turn = turns[index];
+    if (!turn?.answerId || !conversationId) return;
+    try {
+      await put(`/conversations/${seg(conversationId)}/answers/${seg(turn.answerId)}/feedback`, { rating });
+      update(index, { feedback: rating });
+    } catch (e) {
+      update(index, { error: errorText(e) });
+    }
+  };
+
   return (
     <>
       <PageHeader title="Chat">
         {turns.length ? (
-          <button type="button" className="secondary" onClick={() => setTurns([])} disabled={busy}>
+          <button
+            type="button"
+            className="secondary"
+            onClick={() => {
+              setTurns([]);
+              setConversationId(null);
+            }}
+            disabled={busy}
+          >
             New conversation
           </button>
         ) : null}
@@ -173,6 +213,16 @@ export function ChatScreen() {
                     </ol>
                   ) : null}
                   {t.done && t.method ? <p className="hint">{answerHint(t)}</p> : null}
+                  {t.answerId ? (
+                    <p className="rating" role="group" aria-label="Was this answer helpful?">
+                      <button type="button" className="secondary" aria-pressed={t.feedback === 'up'} onClick={() => void rate(i, 'up')}>
+                        Helpful
+                      </button>
+                      <button type="button" className="secondary" aria-pressed={t.feedback === 'down'} onClick={() => void rate(i, 'down')}>
+                        Not helpful
+                      </button>
+                    </p>
+                  ) : null}
                 </div>
               </li>
             ))}

@@ -9,14 +9,20 @@ import { href, navigate } from '../router.ts';
 import { useSession } from '../session.tsx';
 
 /** The filters as the form holds them; empty strings and false mean "any". */
-type Filters = { widgetId: string; knowledgeBaseId: string; from: string; to: string; unanswered: boolean; thumbsDown: boolean; q: string };
-const NO_FILTERS: Filters = { widgetId: '', knowledgeBaseId: '', from: '', to: '', unanswered: false, thumbsDown: false, q: '' };
+type Filters = { source: string; widgetId: string; knowledgeBaseId: string; from: string; to: string; unanswered: boolean; thumbsDown: boolean; q: string };
+const NO_FILTERS: Filters = { source: '', widgetId: '', knowledgeBaseId: '', from: '', to: '', unanswered: false, thumbsDown: false, q: '' };
+/** The Source filter's choices: who asked. */
+const SOURCES = [
+  { id: 'visitor', name: 'Website visitors' },
+  { id: 'dashboard', name: 'Dashboard chat (staff)' },
+];
 /** Kept while the dashboard is open, so coming back from a conversation finds the same list. */
 let lastFilters = NO_FILTERS;
 
 /** The query string of a filter set (dates are whole days in the browser's time zone). */
 function filterParams(f: Filters): URLSearchParams {
   const params = new URLSearchParams();
+  if (f.source) params.set('source', f.source);
   if (f.widgetId) params.set('widgetId', f.widgetId);
   if (f.knowledgeBaseId) params.set('knowledgeBaseId', f.knowledgeBaseId);
   if (f.from) params.set('from', new Date(`${f.from}T00:00`).toISOString());
@@ -87,7 +93,10 @@ function ConversationList() {
           </button>
         ) : null}
       </PageHeader>
-      <p className="hint">What visitors asked your website's assistant, and what it answered. The export holds what the filters below select.</p>
+      <p className="hint">
+        What visitors asked your website's assistant and what your team asked in the dashboard's chat, with what it answered. The export holds
+        what the filters below select.
+      </p>
       {!session.canManage ? <p className="note">You can read and export conversations; only the Owner and Admins can delete them.</p> : null}
       <form
         className="filters"
@@ -101,6 +110,7 @@ function ConversationList() {
           <label htmlFor="conv-q">Question contains</label>
           <input id="conv-q" type="search" value={draft.q} onChange={(e) => set('q', e.target.value)} maxLength={200} />
         </div>
+        <FilterSelect id="conv-source" label="Source" allLabel="Visitors and dashboard" value={draft.source} onChange={(value) => set('source', value)} options={SOURCES} name={(s) => s.name} />
         <FilterSelect id="conv-widget" label="Widget" allLabel="All widgets" value={draft.widgetId} onChange={(value) => set('widgetId', value)} options={widgets.data?.data} name={(w) => w.name} />
         <FilterSelect id="conv-kb" label="Knowledge base" allLabel="All knowledge bases" value={draft.knowledgeBaseId} onChange={(value) => set('knowledgeBaseId', value)} options={kbs.data?.data} />
         <div className="field">
@@ -145,23 +155,25 @@ function ConversationList() {
       {page.data && rows.length === 0 ? (
         filtered ? (
           <EmptyState title="No conversation matches these filters">
-            <p>Widen the dates, choose all widgets, or clear the filters.</p>
+            <p>Widen the dates, choose all widgets and both sources, or clear the filters.</p>
           </EmptyState>
         ) : (
           <EmptyState title="No conversations yet">
             <p>
               Visitors' questions show up here once a widget is on your website. <a href={href('widgets')}>Create a widget</a> and paste its
-              line into your shop's pages.
+              line into your shop's pages. Questions asked in the dashboard's <a href={href('chat')}>Chat</a> show up here too.
             </p>
           </EmptyState>
         )
       ) : null}
       {rows.length > 0 ? (
-        <DataTable caption="Conversations" columns={['Started', 'Widget', 'First question', 'Questions', 'Outcome', '']}>
+        <DataTable caption="Conversations" columns={['Started', 'Asked by', 'First question', 'Questions', 'Outcome', '']}>
           {rows.map((c) => (
             <tr key={c.id} data-conversation-id={c.id}>
               <td>{formatDate(c.startedAt)}</td>
-              <td>{c.widgetName ?? <span className="hint">deleted widget</span>}</td>
+              <td>
+                <AskedBy conversation={c} />
+              </td>
               <td>{c.firstQuestion}</td>
               <td className="number">{c.turns}</td>
               <td>
@@ -207,6 +219,22 @@ function ConversationList() {
   );
 }
 
+/** Who asked: the dashboard user, or the widget a visitor used. */
+function AskedBy({ conversation: c }: { conversation: AdminConversationSummary }) {
+  if (c.source === 'dashboard') {
+    return (
+      <>
+        <Badge value="dashboard" /> {c.user?.name}
+      </>
+    );
+  }
+  return (
+    <>
+      <Badge value="visitor" /> {c.widgetName ?? <span className="hint">deleted widget</span>}
+    </>
+  );
+}
+
 function Outcome({ conversation: c }: { conversation: AdminConversationSummary }) {
   return (
     <>
@@ -238,13 +266,26 @@ function ConversationPage({ id }: { id: string }) {
         <>
           <dl className="meta">
             <div>
-              <dt>Widget</dt>
-              <dd>{c.widgetName ?? 'deleted widget'}</dd>
+              <dt>Source</dt>
+              <dd>{c.source === 'dashboard' ? 'Dashboard chat' : 'Website visitor'}</dd>
             </div>
-            <div>
-              <dt>Page</dt>
-              <dd>{c.origin}</dd>
-            </div>
+            {c.source === 'dashboard' ? (
+              <div>
+                <dt>User</dt>
+                <dd>{c.user?.name}</dd>
+              </div>
+            ) : (
+              <>
+                <div>
+                  <dt>Widget</dt>
+                  <dd>{c.widgetName ?? 'deleted widget'}</dd>
+                </div>
+                <div>
+                  <dt>Page</dt>
+                  <dd>{c.origin}</dd>
+                </div>
+              </>
+            )}
             <div>
               <dt>Started</dt>
               <dd>{formatDate(c.startedAt)}</dd>
@@ -260,7 +301,7 @@ function ConversationPage({ id }: { id: string }) {
             {c.turnList.map((t) => (
               <li key={t.id} className="turn" data-testid="conversation-turn">
                 <p className="question">
-                  <span className="sr-only">The visitor asked: </span>
+                  <span className="sr-only">{c.source === 'dashboard' ? `${c.user?.name ?? 'The user'} asked: ` : 'The visitor asked: '}</span>
                   {t.question}
                 </p>
                 <div className="answer">
@@ -282,7 +323,7 @@ function ConversationPage({ id }: { id: string }) {
                   ) : null}
                   <p className="hint">
                     {formatDate(t.askedAt)} · {t.knowledgeBaseId} · {Math.round(t.latencyMs)} ms ·{' '}
-                    {t.answered ? 'answered' : <strong>not in the knowledge base (the fallback message was shown)</strong>}
+                    {t.answered ? 'answered' : <strong>{c.source === 'dashboard' ? 'not in the knowledge base' : 'not in the knowledge base (the fallback message was shown)'}</strong>}
                     {t.feedback ? ` · rated ${t.feedback === 'up' ? 'helpful (thumbs up)' : 'not helpful (thumbs down)'}` : ''}
                   </p>
                 </div>

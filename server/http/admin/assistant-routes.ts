@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { askRequestSchema } from '../../../common/contract/ask.ts';
+import { dashboardAskRequestSchema, dashboardFeedbackSchema } from '../../../common/contract/conversations.ts';
 import { knowledgeBaseParamsSchema } from '../../../common/contract/knowledge.ts';
 import { safeText } from '../../../common/contract/text-rules.ts';
 import { usageQuerySchema } from '../../../common/contract/usage.ts';
@@ -14,10 +14,16 @@ import { isoTime } from '../iso-time.ts';
 import { isoSeries, usageRange } from '../usage-query.ts';
 import { type VisitorUsageDeps, visitorUsage } from '../visitor-usage.ts';
 import type { VisitorConversations } from '../../domain/visitor-conversations.ts';
+import type { DashboardConversations } from '../../domain/dashboard-conversations.ts';
+import { visitorCitations } from '../public/visitor-answer.ts';
+import { sessionOf } from './admin-auth.ts';
 
 export type AssistantAdminOptions = { assistant: Assistant; usage: UsageRepo; llmSettings: LlmSettings } & Pick<VisitorUsageDeps, 'visitorAnalytics'> & {
   visitorConversations: VisitorConversations;
+  dashboardConversations: DashboardConversations;
 };
+
+const feedbackParamsSchema = z.strictObject({ conversationId: z.string().min(1).max(64), answerId: z.string().min(1).max(64) });
 
 const llmSettingsSchema = z.strictObject({
   baseUrl: safeText(2_048).trim().nullable(),
@@ -29,15 +35,44 @@ const llmSettingsSchema = z.strictObject({
 
 /**
  * The dashboard's chat, usage charts and language model settings. The chat calls the same
- * assistant as `POST /knowledge-bases/{id}/ask`, with the session instead of an API key.
+ * assistant as `POST /knowledge-bases/{id}/ask`, with the session instead of an API key, and
+ * keeps each answer in the user's dashboard conversation (listed on the Conversations screen).
  */
-export const assistantAdminRoutes: FastifyPluginAsyncZod<AssistantAdminOptions> = async (app, { assistant, usage, llmSettings, visitorAnalytics, visitorConversations }) => {
+export const assistantAdminRoutes: FastifyPluginAsyncZod<AssistantAdminOptions> = async (
+  app,
+  { assistant, usage, llmSettings, visitorAnalytics, visitorConversations, dashboardConversations },
+) => {
   app.post(
     '/knowledge-bases/:knowledgeBaseId/ask',
-    { config: { admin: 'member' }, schema: { params: knowledgeBaseParamsSchema, body: askRequestSchema } },
+    { config: { admin: 'member' }, schema: { params: knowledgeBaseParamsSchema, body: dashboardAskRequestSchema } },
     async (request, reply) => {
       const { knowledgeBaseId } = request.params;
-      return answerQuestion(request, reply, { assistant, usage }, knowledgeBaseId, request.body, null);
+      const { conversationId, ...question } = request.body;
+      const { user } = sessionOf(request);
+      return answerQuestion(request, reply, { assistant, usage }, knowledgeBaseId, question, null, (response, elapsedMs) => {
+        const turn = dashboardConversations.recordTurn({ id: user.id, name: user.username }, conversationId ?? null, {
+          knowledgeBaseId,
+          question: question.question,
+          answer: response.answer,
+          answered: response.answered,
+          citations: visitorCitations(response.citations),
+          latencyMs: elapsedMs,
+        });
+        return { conversationId: turn.conversationId, answerId: turn.id };
+      });
+    },
+  );
+
+  /** Thumbs up or down in the dashboard's chat, on an answer of the user's own conversation. */
+  app.put(
+    '/conversations/:conversationId/answers/:answerId/feedback',
+    { config: { admin: 'member' }, schema: { params: feedbackParamsSchema, body: dashboardFeedbackSchema } },
+    async (request, reply) => {
+      const { conversationId, answerId } = request.params;
+      if (!dashboardConversations.rate(sessionOf(request).user.id, conversationId, answerId, request.body.rating)) {
+        throw new ApiError('not_found', `No answer "${answerId}" in a conversation of yours.`);
+      }
+      return reply.code(204).send();
     },
   );
 

@@ -6,17 +6,19 @@ import {
   type AdminConversationList,
   type AdminConversationSummary,
   type ConversationFilterQuery,
+  type ConversationSource,
   conversationDeleteOlderSchema,
   conversationExportQuerySchema,
   conversationListQuerySchema,
 } from '../../../common/contract/conversations.ts';
 import { decodeTimeCursor, encodeTimeCursor } from '../../domain/cursor.ts';
-import type { ConversationFilter, ConversationListing, VisitorConversations } from '../../domain/visitor-conversations.ts';
+import type { Conversations, OwnerConversation, OwnerConversationFilter } from '../../domain/conversations.ts';
+import type { ConversationFilter } from '../../domain/visitor-conversations.ts';
 import { ApiError } from '../api-error.ts';
 import { exportConversations } from '../conversation-export.ts';
 import { isoTime } from '../iso-time.ts';
 
-export type ConversationRoutesOptions = { visitorConversations: VisitorConversations };
+export type ConversationRoutesOptions = { conversations: Conversations };
 
 const conversationParamsSchema = z.strictObject({ conversationId: z.string().min(1).max(64) });
 
@@ -38,12 +40,20 @@ export function conversationFilter(query: ConversationFilterQuery): Conversation
   };
 }
 
-function summaryView(c: ConversationListing): AdminConversationSummary {
+/** The list's and the export's filters: the shared ones and the source ("all": no source filter). */
+function ownerFilter(query: ConversationFilterQuery & { source: ConversationSource | 'all' }): OwnerConversationFilter {
+  const { source, ...rest } = query;
+  return { ...conversationFilter(rest), source: source === 'all' ? undefined : source };
+}
+
+function summaryView(c: OwnerConversation): AdminConversationSummary {
   return {
     id: c.id,
+    source: c.source,
     widgetId: c.widgetId,
     widgetName: c.widgetName,
     origin: c.origin,
+    user: c.user,
     startedAt: isoTime(c.startedAt),
     lastSeenAt: isoTime(c.lastSeenAt),
     turns: c.turns,
@@ -55,25 +65,26 @@ function summaryView(c: ConversationListing): AdminConversationSummary {
 }
 
 /**
- * Visitors' conversations for the owner: Members read and export, the Owner and Admins delete.
- * Nothing here shows the keyed hash of a visitor's address, which exists only for rate limits.
+ * Visitors' and dashboard conversations for the owner: Members read and export (staff
+ * conversations too), the Owner and Admins delete. Nothing here shows the keyed hash of a
+ * visitor's address, which exists only for rate limits.
  */
-export const conversationRoutes: FastifyPluginAsyncZod<ConversationRoutesOptions> = async (app, { visitorConversations }) => {
+export const conversationRoutes: FastifyPluginAsyncZod<ConversationRoutesOptions> = async (app, { conversations }) => {
   app.get('/conversations', { config: { admin: 'member' }, schema: { querystring: conversationListQuerySchema } }, async (request): Promise<AdminConversationList> => {
     const { cursor, limit, ...filters } = request.query;
-    const page = visitorConversations.find(conversationFilter(filters), cursor ? decodeTimeCursor(cursor) : null, limit);
+    const page = conversations.find(ownerFilter(filters), cursor ? decodeTimeCursor(cursor) : null, limit);
     return { data: page.rows.map(summaryView), nextCursor: page.next ? encodeTimeCursor(page.next) : null };
   });
 
   app.get('/conversations/export', { config: { admin: 'member' }, schema: { querystring: conversationExportQuerySchema } }, async (request, reply) => {
     const { format, ...filters } = request.query;
-    const filter = conversationFilter(filters);
+    const filter = ownerFilter(filters);
     const day = new Date().toISOString().slice(0, 10);
     reply
       .header('content-type', format === 'csv' ? 'text/csv; charset=utf-8' : 'application/x-ndjson; charset=utf-8')
       .header('content-disposition', `attachment; filename="conversations-${day}.${format}"`)
       .header('cache-control', 'no-store');
-    return reply.send(Readable.from(exportConversations(visitorConversations, filter, format)));
+    return reply.send(Readable.from(exportConversations(conversations, filter, format)));
   });
 
   app.get(
@@ -81,10 +92,10 @@ export const conversationRoutes: FastifyPluginAsyncZod<ConversationRoutesOptions
     { config: { admin: 'member' }, schema: { params: conversationParamsSchema } },
     async (request): Promise<AdminConversation> => {
       const { conversationId } = request.params;
-      const found = visitorConversations.read(conversationId);
+      const found = conversations.read(conversationId);
       if (!found) throw new ApiError('not_found', `No conversation "${conversationId}".`);
       return {
-        ...summaryView(found.listing),
+        ...summaryView(found.conversation),
         turnList: found.turns.map((t) => ({
           id: t.id,
           knowledgeBaseId: t.knowledgeBaseId,
@@ -105,7 +116,7 @@ export const conversationRoutes: FastifyPluginAsyncZod<ConversationRoutesOptions
     { config: { admin: 'manager' }, schema: { params: conversationParamsSchema } },
     async (request, reply) => {
       const { conversationId } = request.params;
-      if (!visitorConversations.deleteConversation(conversationId)) throw new ApiError('not_found', `No conversation "${conversationId}".`);
+      if (!conversations.deleteConversation(conversationId)) throw new ApiError('not_found', `No conversation "${conversationId}".`);
       return reply.code(204).send();
     },
   );
@@ -116,7 +127,7 @@ export const conversationRoutes: FastifyPluginAsyncZod<ConversationRoutesOptions
     { config: { admin: 'manager' }, schema: { body: conversationDeleteOlderSchema } },
     async (request) => {
       try {
-        return { deleted: await visitorConversations.deleteOlderThan(Date.parse(request.body.before)) };
+        return { deleted: await conversations.deleteOlderThan(Date.parse(request.body.before)) };
       } catch (error) {
         if (error instanceof RangeError) throw new ApiError('invalid_body', error.message, [{ path: 'before', message: error.message }]);
         throw error;

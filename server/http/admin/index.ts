@@ -17,6 +17,8 @@ import type { Assistant } from '../../retrieval/answer/assistant.ts';
 import type { LlmSettings } from '../../retrieval/answer/llm-settings.ts';
 import type { UsageRepo } from '../../storage/usage-repo.ts';
 import type { VisitorConversations } from '../../domain/visitor-conversations.ts';
+import type { Conversations } from '../../domain/conversations.ts';
+import type { DashboardConversations } from '../../domain/dashboard-conversations.ts';
 import type { WidgetService } from '../../domain/widgets.ts';
 import type { QuestionGroupStore } from '../../domain/content-gaps.ts';
 import type { QuestionGrouper } from '../../retrieval/question-groups.ts';
@@ -65,6 +67,8 @@ export type AdminApiOptions = {
   bulkLimit: number;
   widgets: WidgetService;
   visitorConversations: VisitorConversations;
+  dashboardConversations: DashboardConversations;
+  conversations: Conversations;
   clock?: () => number;
   questionGroups: QuestionGroupStore;
   questionGrouper: QuestionGrouper;

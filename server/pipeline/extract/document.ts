@@ -18,6 +18,8 @@ export type ExtractedDocument = {
   sections: DocumentSection[];
   /** Pages of a PDF, for the throughput bench and the document view. */
   pages?: number;
+  /** Pages of a PDF whose text was read from their pictures by text recognition (OCR). */
+  ocrPages?: number[];
 };
 
 /**

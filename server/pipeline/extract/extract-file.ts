@@ -4,7 +4,7 @@ import { type ExtractedDocument, ExtractionError } from './document.ts';
 import { extractDocx } from './docx.ts';
 import { extractHtml } from './html.ts';
 import { extractMarkdown } from './markdown.ts';
-import { extractPdf } from './pdf.ts';
+import { extractPdf, type PdfOptions } from './pdf.ts';
 import { mismatch, sniff } from './sniff.ts';
 import { extractText } from './text.ts';
 
@@ -15,7 +15,7 @@ const OLE_MAGIC = Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]);
  * Reads one file of the kind its name says, after checking its bytes agree: a file named .pdf
  * that is not a PDF fails with a reason rather than with a parser's message.
  */
-export async function extractFile(file: string, kind: FileKind): Promise<ExtractedDocument> {
+export async function extractFile(file: string, kind: FileKind, pdfOptions: PdfOptions = { ocr: false }): Promise<ExtractedDocument> {
   const bytes = fs.readFileSync(file);
   if (bytes.length === 0) throw new ExtractionError('the file is empty');
   if (kind === 'docx' && bytes.subarray(0, 8).equals(OLE_MAGIC)) {
@@ -29,7 +29,7 @@ export async function extractFile(file: string, kind: FileKind): Promise<Extract
   if (problem) throw new ExtractionError(problem);
   switch (kind) {
     case 'pdf':
-      return extractPdf(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length));
+      return extractPdf(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length), pdfOptions);
     case 'docx':
       return extractDocx(bytes);
     case 'markdown':

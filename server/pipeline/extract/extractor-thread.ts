@@ -9,7 +9,9 @@ import type { ExtractReply, ExtractRequest } from './extractor-messages.ts';
 
 const port = parentPort!;
 port.on('message', (request: ExtractRequest) => {
-  extractFile(request.file, request.kind).then(
+  const onOcrPage = (page: number, pages: number) =>
+    port.postMessage({ id: request.id, progress: `text recognition (OCR) was reading page ${page} of ${pages}` } satisfies ExtractReply);
+  extractFile(request.file, request.kind, { ocr: request.ocr, onOcrPage }).then(
     (document) => port.postMessage({ id: request.id, ok: true, document } satisfies ExtractReply),
     (error: unknown) =>
       port.postMessage({

@@ -6,12 +6,15 @@ import type { ExtractReply, ExtractRequest } from './extractor-messages.ts';
 
 const { entry: ENTRY, module: MODULE } = workerModule('extractor-thread');
 
-export type ExtractionLimits = { timeoutMs: number; memoryMb: number };
+/** `ocr`: pages without a text layer are read by text recognition (LOCALIQ_OCR; off when absent). */
+export type ExtractionLimits = { timeoutMs: number; memoryMb: number; ocr?: boolean };
 
 /**
  * Text extraction off the pipeline worker's own thread, with a cap on its time and memory: a file
  * that holds the parser longer than `timeoutMs`, or needs more than `memoryMb` of heap, ends its
  * thread (the job fails with that reason) and the next file gets a fresh one. One file at a time.
+ * Text recognition runs in a thread of its own that the extraction thread starts (tesseract.js):
+ * ending the extraction thread ends it too, and the time cap covers it.
  */
 export class FileExtractor {
   private worker: Worker | null = null;
@@ -22,6 +25,7 @@ export class FileExtractor {
   extract(file: string, kind: FileKind): Promise<ExtractedDocument> {
     const worker = (this.worker ??= this.start());
     const id = ++this.nextId;
+    let progress: string | null = null;
     return new Promise<ExtractedDocument>((resolve, reject) => {
       const finish = (settle: () => void) => {
         clearTimeout(timer);
@@ -36,7 +40,8 @@ export class FileExtractor {
       };
       const onMessage = (reply: ExtractReply) => {
         if (reply.id !== id) return;
-        if (reply.ok) finish(() => resolve(reply.document));
+        if ('progress' in reply) progress = reply.progress;
+        else if (reply.ok) finish(() => resolve(reply.document));
         else finish(() => reject(reply.fileFault ? new ExtractionError(reply.message) : new Error(reply.message)));
       };
       const onError = (error: Error & { code?: string }) => {
@@ -60,7 +65,9 @@ export class FileExtractor {
         finish(() =>
           reject(
             new ExtractionError(
-              `reading it took longer than ${Math.round(this.limits.timeoutMs / 1000)} s (a file with a pathological structure, or one far larger than usual); it was stopped`,
+              progress
+                ? `reading it took longer than ${Math.round(this.limits.timeoutMs / 1000)} s (${progress}); it was stopped. A long scan needs more time: raise LOCALIQ_EXTRACT_TIMEOUT_MS`
+                : `reading it took longer than ${Math.round(this.limits.timeoutMs / 1000)} s (a file with a pathological structure, or one far larger than usual); it was stopped`,
             ),
           ),
         );
@@ -68,7 +75,7 @@ export class FileExtractor {
       worker.on('message', onMessage);
       worker.once('error', onError);
       worker.once('exit', onExit);
-      worker.postMessage({ id, file, kind } satisfies ExtractRequest);
+      worker.postMessage({ id, file, kind, ocr: this.limits.ocr ?? false } satisfies ExtractRequest);
     });
   }
 

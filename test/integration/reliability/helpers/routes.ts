@@ -307,6 +307,13 @@ export const ADMIN_ROUTES: AdminRouteSpec[] = [
   { method: 'POST', path: '/conversations/delete-older', access: 'manager', body: () => ({ before: '2020-01-01T00:00:00Z' }) },
   { method: 'GET', path: '/conversations/:conversationId', access: 'member', params: { conversationId: 'vs_0' } },
   { method: 'DELETE', path: '/conversations/:conversationId', access: 'manager', params: { conversationId: 'vs_0' } },
+  {
+    method: 'PUT',
+    path: '/conversations/:conversationId/answers/:answerId/feedback',
+    access: 'member',
+    params: { conversationId: 'dc_0', answerId: 'ans_0' },
+    body: () => ({ rating: 'down' }),
+  },
   { method: 'GET', path: '/content-gaps', access: 'member' },
   { method: 'POST', path: '/content-gaps/:groupId/answer', access: 'manager', params: { groupId: '1' }, body: () => ({ title: 'Planted', content: 'Written without a session.' }) },
 ];

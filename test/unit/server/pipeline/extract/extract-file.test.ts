@@ -6,18 +6,19 @@ import { ExtractionError } from '../../../../../server/pipeline/extract/document
 import { extractFile } from '../../../../../server/pipeline/extract/extract-file.ts';
 import { extractDocx } from '../../../../../server/pipeline/extract/docx.ts';
 import { docxFile, pdfFile, scannedPdf, zipArchive, zipBombDocx } from '../../../../helpers/document-fixtures.ts';
+import { scannedTextPdf } from '../../../../helpers/scanned-fixtures.ts';
 import { tempDataDir } from '../../../../helpers/temp-data.ts';
 import type { FileKind } from '../../../../../common/contract/files.ts';
 
 const folder = tempDataDir();
 let n = 0;
-async function extract(bytes: Buffer | string, kind: FileKind) {
+async function extract(bytes: Buffer | string, kind: FileKind, ocr = false) {
   const file = path.join(folder, `f${n++}`);
   fs.writeFileSync(file, bytes);
-  return extractFile(file, kind);
+  return extractFile(file, kind, { ocr });
 }
-async function refused(bytes: Buffer | string, kind: FileKind, reason: RegExp) {
-  await assert.rejects(extract(bytes, kind), (error: Error) => {
+async function refused(bytes: Buffer | string, kind: FileKind, reason: RegExp, ocr = false) {
+  await assert.rejects(extract(bytes, kind, ocr), (error: Error) => {
     assert.ok(error instanceof ExtractionError, `${error.name}: ${error.message}`);
     assert.match(error.message, reason);
     return true;
@@ -95,6 +96,16 @@ describe('file extraction (in process)', () => {
     await refused(zipArchive([{ name: 'readme.txt', data: Buffer.from('hi') }]), 'docx', /not a Word document/);
     const docx = await docxFile([{ text: 'x' }]);
     await refused(docx.subarray(0, docx.length - 30), 'docx', /damaged or cut short/);
+  });
+
+  it('a scanned PDF with OCR off needs OCR, and the reason says how to turn it on', async () => {
+    const scan = await scannedTextPdf([['The warehouse opens at seven.']], { dpi: 100 });
+    await refused(scan, 'pdf', /none of its 1 page\(s\) has a text layer \(scanned pages or pictures of text\): it needs OCR.*LOCALIQ_OCR=on/);
+  });
+
+  it('with OCR on, a PDF of drawn shapes (no text, no pictures) says there is nothing to read', async () => {
+    // No picture, so no recogniser is started: this stays in process.
+    await refused(await scannedPdf(2), 'pdf', /none of its 2 page\(s\) has a text layer.*no pictures for text recognition \(OCR\) to read/, true);
   });
 
   it('a zip bomb is refused from its declared sizes, and from what it inflates to when it lies about them', async () => {
