@@ -182,6 +182,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     desktop: new DesktopSignIn(config.desktopSignInToken ?? null),
     monitorRepo: new MonitorRepo(deps.db),
     bulkLimit: config.bulkLimit,
+    fileLimits: deps.config.fileLimits ?? FILE_LIMITS,
     settings: () => ({
       dataDir: config.dataDir ?? '',
       host: config.host ?? '127.0.0.1',

@@ -4,6 +4,7 @@ import { sourceTypeSchema } from './ingest.ts';
 import { jobStatusSchema, type JobView } from './jobs.ts';
 import { identifier, safeText } from './text-rules.ts';
 import type { Widget } from './widget.ts';
+import type { FileKind } from './files.ts';
 
 /**
  * The dashboard's admin API (`/admin/api/*`): what the React UI sends and receives. It is a
@@ -116,9 +117,13 @@ export type AdminItemDetail = AdminItemSummary & {
   contentHash: string;
   embedder: string;
   createdAt: string;
-  chunks: Array<{ id: number; position: number; text: string; tokenCount: number }>;
+  chunks: Array<{ id: number; position: number; text: string; tokenCount: number; page?: number; section?: string }>;
   jobs: JobView[];
+  /** The uploaded file the item was extracted from (files as knowledge), when it is kept; else null. */
+  original: AdminOriginal | null;
 };
+/** An item's original file, served by GET /admin/api/knowledge-bases/{kb}/items/{integration}/{externalId}/original. */
+export type AdminOriginal = { fileName: string; kind: FileKind; contentType: string; bytes: number };
 
 export const adminJobListQuerySchema = z.strictObject({
   status: jobStatusSchema.optional(),

@@ -30,6 +30,26 @@ export function fileKindOf(fileName: string): FileKind | null {
 
 export const SUPPORTED_FILE_EXTENSIONS = Object.keys(FILE_KINDS);
 
+/** Why a hidden file or folder (a name starting with ".") is left out of a folder's upload. */
+export const HIDDEN_REASON = 'hidden';
+
+/**
+ * Why a file found in a folder (by `localiq files add` or dropped on the dashboard) is left out of
+ * an upload, or null to send it. `path` is its path under the folder given, with "/".
+ */
+export function fileSkipReason(path: string, size: number, maxBytes: number): string | null {
+  if (path.split('/').some((name) => name.startsWith('.'))) return HIDDEN_REASON;
+  return unsendableReason(path, size, maxBytes);
+}
+
+/** Why a file is not sent whatever its folder: a kind LocalIQ does not read, empty, or too large. */
+export function unsendableReason(name: string, size: number, maxBytes: number): string | null {
+  if (!fileKindOf(name)) return `not a kind of file LocalIQ reads (${SUPPORTED_FILE_EXTENSIONS.join(', ')})`;
+  if (size === 0) return 'empty';
+  if (size > maxBytes) return `larger than ${maxBytes} bytes, the most one file may be`;
+  return null;
+}
+
 /**
  * Upload limits. Defaults; the server can change them (LOCALIQ_FILE_MAX_BYTES,
  * LOCALIQ_FILES_MAX_REQUEST_BYTES, LOCALIQ_FILES_PER_REQUEST).

@@ -93,3 +93,34 @@ export async function postStream(
 
 /** Path segments are user data (ids may hold slashes or spaces). */
 export const seg = (value: string) => encodeURIComponent(value);
+
+/**
+ * POST of a multipart form through XMLHttpRequest, the one browser API that reports upload
+ * progress (`onProgress` gets the bytes sent and the total); answers and fails as `api` does.
+ */
+export function postForm<T>(path: string, form: FormData, onProgress: (sent: number, total: number) => void, signal?: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open('POST', `${ADMIN_PREFIX}${path}`);
+    xhr.withCredentials = true;
+    xhr.setRequestHeader('accept', 'application/json');
+    xhr.setRequestHeader(CSRF_HEADER, csrfToken ?? '');
+    xhr.upload.onprogress = (event) => onProgress(event.loaded, event.lengthComputable ? event.total : 0);
+    xhr.onerror = () => reject(new ErrorAnswer(0, 'network_error', 'The upload did not reach LocalIQ (the connection failed).', []));
+    xhr.onabort = () => reject(new DOMException('The upload was stopped.', 'AbortError'));
+    xhr.onload = () => {
+      let json: { code?: string; message?: string; details?: [] } | null = null;
+      try {
+        json = JSON.parse(xhr.responseText);
+      } catch {
+        json = null;
+      }
+      if (xhr.status >= 200 && xhr.status < 300) return resolve(json as T);
+      const failure = new ErrorAnswer(xhr.status, json?.code ?? 'error', json?.message ?? `Request failed (${xhr.status}).`, json?.details ?? []);
+      if (xhr.status === 401 && failure.code === 'not_signed_in') onSignedOut();
+      reject(failure);
+    };
+    signal?.addEventListener('abort', () => xhr.abort(), { once: true });
+    xhr.send(form);
+  });
+}

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileKindOf, SUPPORTED_FILE_EXTENSIONS } from '../../common/contract/files.ts';
+import { HIDDEN_REASON, unsendableReason } from '../../common/contract/files.ts';
 
 /** A document found on disk, and the externalId it is pushed under. */
 export type LocalFile = { file: string; externalId: string; size: number; mtimeMs: number };
@@ -37,7 +37,7 @@ function visit(root: string, folder: string, walk: Walk, maxBytes: number): void
   for (const entry of entries) {
     const file = path.join(folder, entry.name);
     if (entry.name.startsWith('.')) {
-      walk.skipped.push({ file, reason: 'hidden' });
+      walk.skipped.push({ file, reason: HIDDEN_REASON });
     } else if (entry.isDirectory()) {
       visit(root, file, walk, maxBytes);
     } else if (entry.isFile()) {
@@ -49,9 +49,9 @@ function visit(root: string, folder: string, walk: Walk, maxBytes: number): void
 }
 
 function consider(file: string, externalId: string, stat: fs.Stats, walk: Walk, maxBytes: number): void {
-  if (!fileKindOf(file)) walk.skipped.push({ file, reason: `not a kind of file LocalIQ reads (${SUPPORTED_FILE_EXTENSIONS.join(', ')})` });
-  else if (stat.size === 0) walk.skipped.push({ file, reason: 'empty' });
-  else if (stat.size > maxBytes) walk.skipped.push({ file, reason: `larger than ${maxBytes} bytes, the most one file may be` });
+  // Hidden names were left out while walking; a file named on the command line is sent as asked.
+  const reason = unsendableReason(file, stat.size, maxBytes);
+  if (reason) walk.skipped.push({ file, reason });
   else walk.files.push({ file, externalId, size: stat.size, mtimeMs: Math.trunc(stat.mtimeMs) });
 }
 

@@ -18,6 +18,8 @@ export type ItemRow = {
   embedder_id: string;
   created_at: number;
   updated_at: number;
+  /** SHA-256 of the uploaded file it was extracted from (files as knowledge), else null. */
+  original_sha256: string | null;
 };
 
 export type KnowledgeBaseRow = { id: string; created_at: number; item_count: number; chunk_count: number; pending_jobs: number };

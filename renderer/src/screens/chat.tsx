@@ -5,6 +5,7 @@ import { get, postStream, put, seg } from '../api.ts';
 import { CodeBlock, EmptyState, ErrorNote, errorText, PageHeader, useLoad } from '../components/ui.tsx';
 import { curlExample } from './keys.tsx';
 import { itemHref } from './knowledge.tsx';
+import { documentHref } from './document-view.tsx';
 
 type Turn = {
   question: string;
@@ -29,6 +30,16 @@ type Turn = {
  */
 let remembered: { knowledgeBaseId: string; turns: Turn[]; conversationId: string | null } = { knowledgeBaseId: '', turns: [], conversationId: null };
 
+/** A passage from a file's page or section opens the document there; any other, the item. */
+function citationHref(c: Citation): string {
+  return c.page !== undefined || c.section !== undefined ? documentHref(c, { page: c.page, section: c.section }) : itemHref(c);
+}
+
+/** ", page 4" or ", Returns › Damaged goods": where in the document the passage is. */
+function citationPlace(c: Citation): string {
+  return c.page !== undefined ? `, page ${c.page}` : c.section ? `, ${c.section}` : '';
+}
+
 function AnswerText({ text, citations }: { text: string; citations: Citation[] }) {
   const parts = text.split(/(\[\d+\])/g);
   return (
@@ -37,7 +48,7 @@ function AnswerText({ text, citations }: { text: string; citations: Citation[] }
         const match = /^\[(\d+)\]$/.exec(part);
         const cited = match ? citations.find((c) => c.number === Number(match[1])) : undefined;
         return cited ? (
-          <a key={i} className="cite" href={itemHref(cited)} title={cited.title} aria-label={`Source ${cited.number}: ${cited.title}`}>
+          <a key={i} className="cite" href={citationHref(cited)} title={cited.title} aria-label={`Source ${cited.number}: ${cited.title}`}>
             [{cited.number}]
           </a>
         ) : (
@@ -192,8 +203,9 @@ export function ChatScreen() {
                     <ol className="citations" aria-label="Sources">
                       {t.citations.map((c) => (
                         <li key={c.number}>
-                          <a href={itemHref(c)} data-testid="citation">
+                          <a href={citationHref(c)} data-testid="citation">
                             [{c.number}] {c.title || c.externalId}
+                            {citationPlace(c)}
                           </a>
                           <blockquote>{c.passage}</blockquote>
                         </li>

@@ -1,4 +1,4 @@
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useCallback, useState } from 'react';
 import {
   type AdminItemDetail,
   type AdminIntegration,
@@ -15,12 +15,36 @@ import { useSession } from '../session.tsx';
 import { curlExample } from './keys.tsx';
 import { KnowledgeLanguagePanel } from './knowledge-language.tsx';
 import { SynonymsEditor } from './synonyms-editor.tsx';
+import { DocumentView, documentHref, OriginalLink } from './document-view.tsx';
+import { FileUploadPanel } from './file-upload.tsx';
 
 export function itemHref(item: { knowledgeBaseId: string; integrationId: string; externalId: string }): string {
   return href('knowledge', item.knowledgeBaseId, 'items', item.integrationId, item.externalId);
 }
 
+/** A knowledge base appears with its first item: this names one, whose page then takes its files. */
+function NewKnowledgeBaseForm() {
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const name = String(new FormData(event.currentTarget).get('name') ?? '').trim();
+    if (name) navigate('knowledge', name);
+  };
+  return (
+    <form className="inline-form panel" aria-labelledby="new-kb-heading" onSubmit={submit}>
+      <h2 id="new-kb-heading">Upload files to a new knowledge base</h2>
+      <div className="field">
+        <label htmlFor="new-kb">Name</label>
+        <input id="new-kb" name="name" required maxLength={256} pattern="[^\u0000-\u001f\u007f]+" placeholder="support" />
+      </div>
+      <button type="submit" className="secondary">
+        Continue
+      </button>
+    </form>
+  );
+}
+
 function KnowledgeBaseList() {
+  const { session } = useSession();
   const { data, error } = useLoad((signal) => get<{ data: AdminKnowledgeBase[] }>('/knowledge-bases', signal), []);
   return (
     <>
@@ -59,6 +83,7 @@ function KnowledgeBaseList() {
           </li>
         ))}
       </ul>
+      {session.canManage ? <NewKnowledgeBaseForm /> : null}
     </>
   );
 }
@@ -72,7 +97,8 @@ function ItemList({ knowledgeBaseId }: { knowledgeBaseId: string }) {
     for (const [k, v] of Object.entries({ ...filter, ...extra })) if (v) params.set(k, v);
     return `/knowledge-bases/${seg(knowledgeBaseId)}/items?${params}`;
   };
-  const { error } = useLoad(
+  const { session } = useSession();
+  const { error, reload } = useLoad(
     async (signal) => {
       const page = await get<{ data: AdminItemSummary[]; nextCursor: string | null }>(query(), signal);
       setPages([page.data]);
@@ -82,6 +108,15 @@ function ItemList({ knowledgeBaseId }: { knowledgeBaseId: string }) {
     [knowledgeBaseId, filter],
   );
   const integrations = useLoad((signal) => get<{ data: AdminIntegration[] }>(`/knowledge-bases/${seg(knowledgeBaseId)}/integrations`, signal), [knowledgeBaseId]);
+  // A knowledge base named here for its first upload has no settings or synonyms until its first item.
+  const knowledgeBases = useLoad((signal) => get<{ data: AdminKnowledgeBase[] }>('/knowledge-bases', signal), [knowledgeBaseId]);
+  const exists = knowledgeBases.data?.data.some((kb) => kb.id === knowledgeBaseId) ?? false;
+  const onIndexed = useCallback(() => {
+    reload();
+    integrations.reload();
+    knowledgeBases.reload();
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [reload]);
   const more = async () => {
     const page = await get<{ data: AdminItemSummary[]; nextCursor: string | null }>(query({ cursor: cursor! }));
     setPages((p) => [...p, page.data]);
@@ -100,7 +135,9 @@ function ItemList({ knowledgeBaseId }: { knowledgeBaseId: string }) {
           All knowledge bases
         </a>
       </PageHeader>
-      <KnowledgeLanguagePanel knowledgeBaseId={knowledgeBaseId} />
+      {/* Keyed: files dropped on one knowledge base never go to the next one opened. */}
+      {session.canManage ? <FileUploadPanel key={knowledgeBaseId} knowledgeBaseId={knowledgeBaseId} onIndexed={onIndexed} /> : null}
+      {exists ? <KnowledgeLanguagePanel knowledgeBaseId={knowledgeBaseId} /> : null}
       <form className="filters" role="search" aria-label="Filter items" onSubmit={submit}>
         <div className="field">
           <label htmlFor="item-q">Search</label>
@@ -164,7 +201,7 @@ function ItemList({ knowledgeBaseId }: { knowledgeBaseId: string }) {
           Load more
         </button>
       ) : null}
-      <SynonymsEditor knowledgeBaseId={knowledgeBaseId} />
+      {exists ? <SynonymsEditor knowledgeBaseId={knowledgeBaseId} /> : null}
     </>
   );
 }
@@ -213,6 +250,14 @@ function ItemDetail({ knowledgeBaseId, integrationId, externalId }: { knowledgeB
         <a className="button secondary" href={href('knowledge', knowledgeBaseId)}>
           Back to {knowledgeBaseId}
         </a>
+        {data?.indexed && (data.original || data.chunks.some((c) => c.page !== undefined || c.section !== undefined)) ? (
+          <a className="button secondary" href={documentHref({ knowledgeBaseId, integrationId, externalId })}>
+            Read as a document
+          </a>
+        ) : null}
+        {data?.indexed && data.original ? (
+          <OriginalLink item={{ knowledgeBaseId, integrationId, externalId }} original={data.original} className="button secondary" />
+        ) : null}
         {session.canManage && data && (data.indexed || !data.deleted) ? (
           <button type="button" className="danger" onClick={() => setConfirming(true)}>
             Delete item
@@ -277,7 +322,11 @@ function ItemDetail({ knowledgeBaseId, integrationId, externalId }: { knowledgeB
                 {data.chunks.map((c) => (
                   <li key={c.id} id={`chunk-${c.id}`}>
                     <p>{c.text}</p>
-                    <span className="hint">{c.tokenCount} tokens</span>
+                    <span className="hint">
+                      {c.tokenCount} tokens
+                      {c.page !== undefined ? `, page ${c.page}` : ''}
+                      {c.section ? `, ${c.section}` : ''}
+                    </span>
                   </li>
                 ))}
               </ol>
@@ -306,7 +355,11 @@ function ItemDetail({ knowledgeBaseId, integrationId, externalId }: { knowledgeB
 }
 
 export function KnowledgeScreen({ route }: { route: string[] }) {
-  const [, kb, section, integrationId, externalId] = route;
+  const [, kb, section, integrationId, externalId, view, placeKind, place] = route;
+  if (kb && section === 'items' && integrationId && externalId && view === 'document') {
+    const at = placeKind === 'page' && place && /^\d+$/.test(place) ? { page: Number(place) } : placeKind === 'section' && place ? { section: place } : {};
+    return <DocumentView item={{ knowledgeBaseId: kb, integrationId, externalId }} at={at} />;
+  }
   if (kb && section === 'items' && integrationId && externalId) {
     return <ItemDetail knowledgeBaseId={kb} integrationId={integrationId} externalId={externalId} />;
   }

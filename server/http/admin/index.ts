@@ -23,6 +23,10 @@ import type { WidgetService } from '../../domain/widgets.ts';
 import type { QuestionGroupStore } from '../../domain/content-gaps.ts';
 import type { QuestionGrouper } from '../../retrieval/question-groups.ts';
 import { contentGapRoutes } from './content-gap-routes.ts';
+import { fileAdminRoutes } from './file-routes.ts';
+import type { Originals } from '../../storage/originals.ts';
+import type { Db } from '../../storage/db.ts';
+import type { FileLimits } from '../file-upload.ts';
 import type { VisitorAnalyticsRepo } from '../../storage/visitor-analytics-repo.ts';
 import { registerAdminAuth } from './admin-auth.ts';
 import { assistantAdminRoutes } from './assistant-routes.ts';
@@ -55,6 +59,10 @@ export type AdminApiOptions = {
   usage: UsageRepo;
   llmSettings: LlmSettings;
   backups: ScheduledBackups;
+  /** Uploaded files' originals, and the limits of an upload (as on the integration API). */
+  originals: Originals;
+  db: Db;
+  fileLimits: FileLimits;
   /** Most items in one bulk push (LOCALIQ_BULK_LIMIT), for the file import. */
   bulkLimit: number;
   widgets: WidgetService;
@@ -86,6 +94,7 @@ export const adminApi: FastifyPluginAsync<AdminApiOptions> = async (app, { prefi
   await app.register(assistantAdminRoutes, options);
   await app.register(backupRoutes, options);
   await app.register(importRoutes, options);
+  await app.register(fileAdminRoutes, options);
   await app.register(widgetRoutes, options);
   await app.register(conversationRoutes, options);
   await app.register(contentGapRoutes, options);

@@ -11,6 +11,7 @@ import {
   knowledgeBaseSettingsUpdateSchema,
 } from '../../../common/contract/knowledge.ts';
 import { synonymsSchema, synonymsUpdateSchema } from '../../../common/contract/synonyms.ts';
+import { jobIdParamsSchema, jobLookupQuerySchema } from '../../../common/contract/jobs.ts';
 import { decodeCursor, paginate } from '../../domain/cursor.ts';
 import type { JobQueue } from '../../domain/job-queue.ts';
 import type { MonitorService } from '../../domain/monitor.ts';
@@ -19,12 +20,14 @@ import type { ItemReadRepo } from '../../storage/item-read-repo.ts';
 import type { ItemRepo } from '../../storage/item-repo.ts';
 import type { JobRepo } from '../../storage/jobs/job-repo.ts';
 import type { MonitorRepo } from '../../storage/monitor-repo.ts';
+import type { Originals } from '../../storage/originals.ts';
 import { displayPrefix } from '../../domain/api-keys.ts';
 import { ApiError } from '../api-error.ts';
 import { indexedItemView, itemSummaryView } from '../item-view.ts';
 import { assertKnowledgeBaseExists } from '../known-knowledge-base.ts';
 import { toJobView } from '../job-view.ts';
 import { sessionOf } from './admin-auth.ts';
+import { originalOf } from './file-routes.ts';
 import { iso } from './views.ts';
 
 export type KnowledgeAdminOptions = {
@@ -35,6 +38,7 @@ export type KnowledgeAdminOptions = {
   search: SearchService;
   monitorRepo: MonitorRepo;
   monitor: MonitorService;
+  originals: Originals;
 };
 
 type SummaryRow = {
@@ -60,7 +64,7 @@ function summary(row: SummaryRow): AdminItemSummary {
 /** Knowledge bases, items and jobs for the dashboard, on the same repositories as the API. */
 export const knowledgeAdminRoutes: FastifyPluginAsyncZod<KnowledgeAdminOptions> = async (
   app,
-  { reader, items, jobs, queue, search, monitorRepo, monitor },
+  { reader, items, jobs, queue, search, monitorRepo, monitor, originals },
 ) => {
   app.get('/knowledge-bases', { config: { admin: 'member' } }, async () => ({
     data: reader.knowledgeBases().map((kb) => ({
@@ -180,7 +184,15 @@ export const knowledgeAdminRoutes: FastifyPluginAsyncZod<KnowledgeAdminOptions> 
         };
         return { indexed: false, deleted, jobs: history, ...identity };
       }
-      return { indexed: true, ...indexedItemView(row, reader), chunkCount: row.chunk_count, jobs: history };
+      const original = originalOf(row, originals);
+      return {
+        indexed: true,
+        ...indexedItemView(row, reader),
+        chunkCount: row.chunk_count,
+        jobs: history,
+        // An item made from an uploaded file: the dashboard links to it as it was uploaded.
+        original: original && { fileName: original.fileName, kind: original.kind, contentType: original.contentType, bytes: original.bytes },
+      };
     },
   );
 
@@ -200,6 +212,18 @@ export const knowledgeAdminRoutes: FastifyPluginAsyncZod<KnowledgeAdminOptions> 
     const page = queue.list(filter, limit, cursor);
     return { data: page.rows.map(toJobView), nextCursor: page.nextCursor };
   });
+
+  /** One job by the jobId a push answered (the dashboard follows its uploads with it). */
+  app.get(
+    '/jobs/:jobId',
+    { config: { admin: 'member' }, schema: { params: jobIdParamsSchema, querystring: jobLookupQuerySchema } },
+    async (request) => {
+      const lookup = queue.find(request.params.jobId, request.query, null);
+      if (lookup.found === 'none') throw new ApiError('not_found', `No job "${request.params.jobId}".`);
+      if (lookup.found !== 'one') throw new ApiError('ambiguous_job_id', `Several items share the job id "${request.params.jobId}"; add knowledgeBaseId and integrationId.`);
+      return toJobView(lookup.job);
+    },
+  );
 
   /** Retries the latest job of an item (the one the monitor shows as failed). */
   app.post('/jobs/retry', { config: { admin: 'manager' }, schema: { body: itemIdentitySchema } }, async (request) => {

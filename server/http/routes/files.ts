@@ -1,42 +1,24 @@
-import { createHash } from 'node:crypto';
-import fs from 'node:fs';
-import { Transform } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import fastifyMultipart from '@fastify/multipart';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { ErrorDetail } from '../../../common/contract/errors.ts';
-import { type FileReference, fileKindOf, fileUploadFieldsSchema, SUPPORTED_FILE_EXTENSIONS } from '../../../common/contract/files.ts';
+import { SUPPORTED_FILE_EXTENSIONS } from '../../../common/contract/files.ts';
 import { bulkAckSchema } from '../../../common/contract/ingest.ts';
 import { knowledgeBaseParamsSchema } from '../../../common/contract/knowledge.ts';
-import { pushedIdentifier } from '../../../common/contract/text-rules.ts';
-import { fileItem } from '../../domain/file-items.ts';
-import type { JobQueue } from '../../domain/job-queue.ts';
-import type { Db } from '../../storage/db.ts';
-import type { Originals } from '../../storage/originals.ts';
-import { ApiError } from '../api-error.ts';
 import { assertKnowledgeBaseAccess } from '../api-key-auth.ts';
+import { type FileUploadDeps, receiveFileUpload } from '../file-upload.ts';
 import { apiKeySecurity, bodyErrorResponses } from '../route-schemas.ts';
-import { queueBulk } from './ingest.ts';
 
-export type FileLimits = { fileBytes: number; requestBytes: number; filesPerRequest: number };
-export type FileRoutesOptions = { queue: JobQueue; originals: Originals; db: Db; limits: FileLimits };
-
-/** A file received whole: where it waits, and what it is. */
-type Received = { incoming: string; file: FileReference; externalId: string | null };
-
-const FIELD_NAMES = new Set(['integrationId', 'sourceType', 'priority', 'externalId']);
-const SHARED_FIELDS = ['integrationId', 'sourceType', 'priority'] as const;
+export type { FileLimits } from '../file-upload.ts';
+export type FileRoutesOptions = FileUploadDeps;
 
 /**
- * `POST /knowledge-bases/{id}/files`: documents as multipart/form-data, each streamed to disk
- * while its SHA-256 is computed (never held whole in memory), kept as an original, and pushed as
- * one item through the usual queue; the pipeline workers extract it. Answers as `POST /ingest/bulk`.
- * Every file is checked before any is queued: one refused file refuses the request, and nothing
- * of it is kept.
+ * `POST /knowledge-bases/{id}/files`: documents as multipart/form-data, each kept as an original
+ * and pushed as one item through the usual queue (server/http/file-upload.ts); the pipeline
+ * workers extract it. Answers as `POST /ingest/bulk`.
  */
-export const fileRoutes: FastifyPluginAsyncZod<FileRoutesOptions> = async (app, { queue, originals, db, limits }) => {
+export const fileRoutes: FastifyPluginAsyncZod<FileRoutesOptions> = async (app, deps) => {
   // Registered here, so only this route reads multipart bodies (the rest of the API takes JSON).
   await app.register(fastifyMultipart);
+  const { limits } = deps;
 
   app.post(
     '/knowledge-bases/:knowledgeBaseId/files',
@@ -59,154 +41,7 @@ export const fileRoutes: FastifyPluginAsyncZod<FileRoutesOptions> = async (app, 
     async (request) => {
       const { knowledgeBaseId } = request.params;
       assertKnowledgeBaseAccess(request, [knowledgeBaseId]);
-      if (!request.isMultipart()) {
-        throw new ApiError('unsupported_media_type', 'Send the files as multipart/form-data, each in a part named "file".');
-      }
-      const received: Received[] = [];
-      const fields: Record<string, string[]> = {};
-      const problems: ErrorDetail[] = [];
-      let requestBytes = 0;
-      // An externalId field names the file part that follows it.
-      let externalId: string | null = null;
-      let fileIndex = 0;
-      try {
-        const parts = request.parts({
-          limits: { fileSize: limits.fileBytes, files: limits.filesPerRequest, fields: 1_000, fieldSize: 4_096 },
-        });
-        for await (const part of parts) {
-          if (part.type === 'field') {
-            if (part.fieldname === 'externalId') {
-              if (externalId !== null) problems.push({ path: 'externalId', message: 'two externalIds in a row: each names the file part after it' });
-              externalId = String(part.value);
-            } else (fields[part.fieldname] ??= []).push(String(part.value));
-            continue;
-          }
-          const index = fileIndex++;
-          const name = baseName(part.filename);
-          const problem =
-            part.fieldname !== 'file'
-              ? `a file must be sent in a part named "file", not "${part.fieldname}"`
-              : !name
-                ? 'the part has no file name'
-                : !pushedIdentifier().safeParse(name).success
-                  ? `the file name ${JSON.stringify(name)} has control characters or is too long (at most 256 characters)`
-                  : !fileKindOf(name)
-                    ? `"${name}" is not a kind of file LocalIQ reads (${SUPPORTED_FILE_EXTENSIONS.join(', ')})`
-                    : null;
-          const named = externalId;
-          externalId = null;
-          if (problem) {
-            problems.push({ path: `file.${index}`, message: problem });
-            part.file.resume();
-            continue;
-          }
-          const idProblem = pushedIdentifier().safeParse(named ?? name).error?.issues[0]?.message;
-          if (idProblem) problems.push({ path: `file.${index}.externalId`, message: idProblem });
-          const incoming = originals.incomingPath();
-          const sha = createHash('sha256');
-          let bytes = 0;
-          received.push({ incoming, file: { sha256: '', name, bytes: 0 }, externalId: named });
-          const counter = new Transform({
-            transform(chunk: Buffer, _encoding, done) {
-              bytes += chunk.length;
-              requestBytes += chunk.length;
-              if (requestBytes > limits.requestBytes) return done(requestTooLarge(limits));
-              sha.update(chunk);
-              done(null, chunk);
-            },
-          });
-          await pipeline(part.file, counter, fs.createWriteStream(incoming, { flags: 'wx', mode: 0o600 }));
-          await syncFile(incoming);
-          if (bytes === 0) problems.push({ path: `file.${index}`, message: `"${name}" is empty` });
-          received.at(-1)!.file = { sha256: sha.digest('hex'), name, bytes };
-        }
-      } catch (error) {
-        discard(received);
-        throw asApiError(error, limits);
-      }
-      if (externalId !== null) problems.push({ path: 'externalId', message: 'an externalId must come before the file part it names' });
-      if (received.length + problems.length === 0) problems.push({ path: 'file', message: 'send at least one part named "file"' });
-      const options = parseFields(fields, problems);
-      if (problems.length > 0 || !options) {
-        discard(received);
-        throw new ApiError('invalid_body', 'The upload was refused; nothing of it was stored.', problems);
-      }
-
-      const items = received.map(({ incoming, file, externalId: id }) => {
-        originals.adopt(incoming, file.sha256);
-        return fileItem(knowledgeBaseId, options, file, id ?? file.name);
-      });
-      let answer: Awaited<ReturnType<typeof queueBulk>>;
-      try {
-        answer = await queueBulk(queue, items, request.apiKey!.id);
-      } catch (error) {
-        // Not queued (a full disk): the originals just kept are no item's.
-        discard(received);
-        originals.removeUnused(db, items.map((item) => item.data.file.sha256));
-        throw error;
-      }
-      // Committed: a deletion of the same bytes that ran meanwhile cannot have left the jobs without their file.
-      for (const { incoming, file } of received) originals.settle(incoming, file.sha256);
-      return answer;
+      return receiveFileUpload(request, knowledgeBaseId, request.apiKey!.id, deps);
     },
   );
 };
-
-/** The name of the file without any folders a client put in it (both separators). */
-function baseName(filename: string | undefined): string {
-  return (filename ?? '').split(/[\\/]/).pop()!.trim();
-}
-
-/** On disk before it is acknowledged, as a pushed item is. */
-async function syncFile(file: string): Promise<void> {
-  const handle = await fs.promises.open(file, 'r+');
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-}
-
-function discard(received: Received[]): void {
-  for (const { incoming } of received) fs.rmSync(incoming, { force: true });
-}
-
-function requestTooLarge(limits: FileLimits): ApiError {
-  return new ApiError('payload_too_large', `The files of one request may take at most ${limits.requestBytes} bytes together; nothing was stored.`);
-}
-
-/** The multipart reader's limits, answered in the error shape. */
-function asApiError(error: unknown, limits: FileLimits): unknown {
-  if (error instanceof ApiError) return error;
-  const code = (error as { code?: string }).code;
-  if (code === 'FST_REQ_FILE_TOO_LARGE') {
-    return new ApiError('payload_too_large', `A file may take at most ${limits.fileBytes} bytes; nothing was stored.`);
-  }
-  if (code === 'FST_FILES_LIMIT') {
-    return new ApiError('too_many_items', `One request takes at most ${limits.filesPerRequest} files; nothing was stored.`);
-  }
-  if (code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT') {
-    return new ApiError('invalid_body', 'The form has too many parts; nothing was stored.');
-  }
-  if (code === 'FST_INVALID_MULTIPART_CONTENT_TYPE' || code === 'FST_PROTO_VIOLATION') {
-    return new ApiError('invalid_body', 'The multipart body could not be read; nothing was stored.');
-  }
-  if (error instanceof Error && /Unexpected end of (form|multipart data)|Malformed part header|Multipart: Boundary not found/i.test(error.message)) {
-    return new ApiError('invalid_body', `The multipart body is cut short or malformed (${error.message}); nothing was stored.`);
-  }
-  return error;
-}
-
-/** The fields shared by every file of the request, checked; problems are added to the list (null when there are any). */
-function parseFields(fields: Record<string, string[]>, problems: ErrorDetail[]) {
-  for (const name of Object.keys(fields)) {
-    if (!FIELD_NAMES.has(name)) problems.push({ path: name, message: `unknown field; the fields are ${[...FIELD_NAMES].join(', ')}` });
-    else if (fields[name]!.length > 1) problems.push({ path: name, message: 'given more than once' });
-  }
-  const parsed = fileUploadFieldsSchema.safeParse(Object.fromEntries(SHARED_FIELDS.map((name) => [name, fields[name]?.[0]])));
-  if (!parsed.success) {
-    for (const issue of parsed.error.issues) problems.push({ path: issue.path.join('.'), message: issue.message });
-    return null;
-  }
-  return parsed.data;
-}

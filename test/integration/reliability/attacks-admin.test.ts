@@ -12,7 +12,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { AdminClient } from '../../helpers/admin-client.ts';
 import { createTestApp, type TestApp } from '../../helpers/test-app.ts';
 import { FIXTURE, checkErrorShape, storedDigest } from './helpers/fixture.ts';
-import { ADMIN_ROUTES, routeUrl, type AdminRouteSpec } from './helpers/routes.ts';
+import { ADMIN_ROUTES, routeBody, routeUrl, type AdminRouteSpec } from './helpers/routes.ts';
 
 const OWNER = { username: 'owner', password: 'owner password 1' };
 const MEMBER = { username: 'member', password: 'member password 1' };
@@ -53,12 +53,12 @@ describe('attack table: the admin API', () => {
   after(() => t.close());
 
   function send(route: AdminRouteSpec, headers: Record<string, string>): Promise<LightMyRequestResponse> {
-    const body = route.body?.();
+    const sent = routeBody(route);
     return t.app.inject({
       method: route.method,
       url: `/admin/api${routeUrl({ path: route.path, params: route.params ?? {} })}${route.query ?? ''}`,
-      headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
+      headers: { ...headers, ...(sent ? { 'content-type': sent.contentType } : {}) },
+      ...(sent ? { payload: sent.payload } : {}),
     });
   }
 

@@ -229,6 +229,8 @@ export type AdminRouteSpec = {
   /** A query string the route needs to answer (`?…`). */
   query?: string;
   body?: () => unknown;
+  /** A valid multipart/form-data body instead, for the route that takes files. */
+  form?: () => { contentType: string; payload: Buffer };
 };
 
 /**
@@ -268,7 +270,21 @@ export const ADMIN_ROUTES: AdminRouteSpec[] = [
     access: 'manager',
     body: () => ({ items: [{ integrationId: 'cms', knowledgeBaseId: 'kb-main', sourceType: 'ARTICLE', externalId: 'planted', data: { title: 'Planted', content: 'Pushed without a session.' } }] }),
   },
+  {
+    method: 'POST',
+    path: '/knowledge-bases/:knowledgeBaseId/files',
+    access: 'manager',
+    params: { knowledgeBaseId: 'kb-main' },
+    form: () => multipartForm([{ name: 'file', filename: 'planted.txt', value: 'Uploaded without a session.' }]),
+  },
+  {
+    method: 'GET',
+    path: '/knowledge-bases/:knowledgeBaseId/items/:integrationId/:externalId/original',
+    access: 'member',
+    params: { knowledgeBaseId: 'kb-main', integrationId: 'files', externalId: 'price-list.pdf' },
+  },
   { method: 'GET', path: '/jobs', access: 'member' },
+  { method: 'GET', path: '/jobs/:jobId', access: 'member', params: { jobId: 'cms-post-1' }, query: '?knowledgeBaseId=kb-main' },
   { method: 'POST', path: '/jobs/retry', access: 'manager', body: () => ({ knowledgeBaseId: 'kb-main', integrationId: 'cms', externalId: 'post-1' }) },
   { method: 'GET', path: '/monitor', access: 'member' },
   { method: 'GET', path: '/events', access: 'member' },
