@@ -3,11 +3,16 @@ import { startServer, type RunningServer } from '../../server/main.ts';
 import { tempDataDir } from './temp-data.ts';
 
 /** The real server with its pipeline workers and the real default model, on a fresh data folder. */
-export async function startPipelineServer(overrides: Partial<Config> = {}, dataDir = tempDataDir()): Promise<RunningServer & { key: string; dataDir: string }> {
+/** `extraction` overrides only the caps it names; the others keep their defaults. */
+type PipelineOverrides = Partial<Omit<Config, 'extraction'>> & { extraction?: Partial<Config['extraction']> };
+
+export async function startPipelineServer(overrides: PipelineOverrides = {}, dataDir = tempDataDir()): Promise<RunningServer & { key: string; dataDir: string }> {
+  const { extraction, ...rest } = overrides;
   const config = loadConfig(
     { LOCALIQ_DATA_DIR: dataDir, LOCALIQ_SECRET_STORE: 'file', LOCALIQ_LOG_LEVEL: 'silent', LOCALIQ_PORT: '0' },
-    { workers: 1, ...overrides },
+    { workers: 1, ...rest },
   );
+  if (extraction) config.extraction = { ...config.extraction, ...extraction };
   const server = await startServer(config);
   const key = server.services.keys.create({ name: 'pipeline test', scopes: ['iq:import', 'iq:read'] }).value;
   return Object.assign(server, { key, dataDir });

@@ -13,7 +13,6 @@ import { pdfFile } from '../helpers/document-fixtures.ts';
 import { scannedTextPdf } from '../helpers/scanned-fixtures.ts';
 import { ExtractionError } from '../../server/pipeline/extract/document.ts';
 import { FileExtractor } from '../../server/pipeline/extract/extractor.ts';
-import { FILE_LIMITS } from '../../common/contract/files.ts';
 
 type Server = Awaited<ReturnType<typeof startPipelineServer>>;
 
@@ -98,7 +97,7 @@ describe('OCR of scanned PDFs (tesseract.js, offline)', () => {
   describe('through the pipeline (LOCALIQ_OCR on)', () => {
     let server: Server;
     before(async () => {
-      server = await startPipelineServer({ extraction: { timeoutMs: 120_000, memoryMb: 512, ocr: true, maxTextChars: FILE_LIMITS.textCharacters } });
+      server = await startPipelineServer({ extraction: { timeoutMs: 120_000, memoryMb: 512, ocr: true } });
     });
     after(() => server.stop());
 

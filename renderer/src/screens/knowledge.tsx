@@ -208,7 +208,7 @@ function ItemList({ knowledgeBaseId }: { knowledgeBaseId: string }) {
 
 export function JobTable({ jobs, caption }: { jobs: JobView[]; caption: string }) {
   return (
-    <DataTable caption={caption} columns={['Status', 'Attempts', 'Priority', 'Queued', 'Finished', 'Error']}>
+    <DataTable caption={caption} columns={['Status', 'Attempts', 'Priority', 'Queued', 'Finished', 'Error or note']}>
       {jobs.map((job, i) => (
         <tr key={`${job.createdAt}-${i}`}>
           <td>
@@ -220,7 +220,8 @@ export function JobTable({ jobs, caption }: { jobs: JobView[]; caption: string }
           <td>{job.priority}</td>
           <td>{formatDate(job.createdAt)}</td>
           <td>{formatDate(job.finishedAt)}</td>
-          <td className="error-text">{job.lastError ?? ''}</td>
+          {/* A job that ended well may still say something (superseded, text read by OCR): not in red. */}
+          <td className={job.status === 'failed' ? 'error-text' : 'hint'}>{job.lastError ?? ''}</td>
         </tr>
       ))}
     </DataTable>
