@@ -27,12 +27,18 @@ const { entry: ENTRY, module: MODULE } = workerModule('pipeline-worker');
 const STOP_TIMEOUT_MS = 60_000;
 const START_ATTEMPTS = 3;
 
+type QueryWaiter = { resolve: (vectors: Float32Array[]) => void; reject: (error: Error) => void };
+
 /**
  * Runs the pipeline in worker threads so the HTTP event loop stays free. Each worker claims its
- * own jobs from the database; the pool only starts, wakes, replaces and stops them.
+ * own jobs from the database; the pool only starts, wakes, replaces and stops them, and hands
+ * search's queries to them (`embedQuery`), so the server holds no other copy of the model.
  */
 export class WorkerPool {
   private readonly workers = new Set<Worker>();
+  /** Workers whose model is loaded, each with the queries it was handed and has not answered. */
+  private readonly ready = new Map<Worker, Map<number, QueryWaiter>>();
+  private nextQueryId = 1;
   private stopping = false;
 
   constructor(private readonly options: WorkerPoolOptions) {}
@@ -59,6 +65,27 @@ export class WorkerPool {
       await Promise.all([...this.workers].map((worker) => worker.terminate()));
       throw error;
     }
+  }
+
+  /**
+   * Embeds search's texts with a worker's model: the worker with the fewest queries in hand takes
+   * them between two of its own model calls. Null when no worker is ready (starting, replaced
+   * after a crash, or stopping): the caller embeds them elsewhere.
+   */
+  embedQuery(texts: string[]): Promise<Float32Array[]> | null {
+    if (this.stopping) return null;
+    let chosen: [Worker, Map<number, QueryWaiter>] | null = null;
+    for (const entry of this.ready) if (!chosen || entry[1].size < chosen[1].size) chosen = entry;
+    if (!chosen) return null;
+    const [worker, waiting] = chosen;
+    // The next query starts from another worker when both have none in hand.
+    this.ready.delete(worker);
+    this.ready.set(worker, waiting);
+    const id = this.nextQueryId++;
+    return new Promise((resolve, reject) => {
+      waiting.set(id, { resolve, reject });
+      worker.postMessage({ type: 'embed-query', id, texts } satisfies ToPipelineWorker);
+    });
   }
 
   /** Tells idle workers that new jobs are queued. */
@@ -102,6 +129,7 @@ export class WorkerPool {
       worker.on('message', (message: FromPipelineWorker) => {
         if (message.type === 'ready') {
           ready = true;
+          this.ready.set(worker, new Map());
           // A pool that gave up starting is closing the database: the model is not activated.
           if (!this.stopping) this.options.onReady?.(message.embedderId, message.dimension);
           resolve();
@@ -111,6 +139,12 @@ export class WorkerPool {
           this.options.onDiskFull?.();
         } else if (message.type === 'disk-ok') {
           this.options.onDiskOk?.();
+        } else if (message.type === 'query-embedded') {
+          const waiting = this.ready.get(worker);
+          const waiter = waiting?.get(message.id);
+          waiting?.delete(message.id);
+          if (message.error !== undefined) waiter?.reject(new Error(message.error));
+          else waiter?.resolve(message.vectors!);
         } else {
           this.options.log?.(`pipeline worker failed: ${message.message}`);
         }
@@ -118,6 +152,8 @@ export class WorkerPool {
       worker.on('error', (error) => this.options.log?.(`pipeline worker error: ${error.message}`));
       worker.on('exit', (code) => {
         this.workers.delete(worker);
+        for (const waiter of this.ready.get(worker)?.values() ?? []) waiter.reject(new Error('the pipeline worker embedding the query stopped'));
+        this.ready.delete(worker);
         if (!ready) reject(new Error(`a pipeline worker could not start (exit code ${code})`));
         else if (!this.stopping) {
           this.options.log?.(`pipeline worker exited with code ${code}; starting a new one`);
