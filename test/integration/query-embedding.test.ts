@@ -14,7 +14,8 @@ function longArticle(topic: number): string {
 describe("search's queries embedded by the pipeline's workers (real model, worker threads)", () => {
   let server: Server;
   before(async () => {
-    server = await startPipelineServer();
+    // Two workers, as by default on two cores: a query goes to both, the first answer is used.
+    server = await startPipelineServer({ workers: 2 });
   });
   after(() => server.stop());
 
