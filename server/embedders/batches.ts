@@ -31,6 +31,10 @@ export async function embedInBatches(texts: string[], plan: BatchPlan): Promise<
   let start = 0;
   for (const size of sizes) {
     const indices = sorted.slice(start, start + size).map((entry) => entry.index);
+    // One turn of the thread's event loop before each model call: a model call settles in promise
+    // callbacks only, so without it a pipeline worker took in a search's query (or a stop) only
+    // once the whole claim was embedded, not after the call in hand.
+    if (start > 0) await new Promise((resolve) => setImmediate(resolve));
     start += size;
     const batch = await plan.embedBatch(indices.map((i) => texts[i]!));
     if (batch.length !== indices.length) throw new Error(`Model returned ${batch.length} vectors for ${indices.length} texts`);

@@ -11,6 +11,7 @@ import { JobRuns } from '../storage/jobs/job-runs.ts';
 import type { JobRow } from '../storage/jobs/job-row.ts';
 import { VectorStore } from '../storage/vector-store.ts';
 import { createEmbedder } from '../embedders/index.ts';
+import type { Embedder } from '../embedders/embedder.ts';
 import { Originals } from '../storage/originals.ts';
 import { FileExtractor } from './extract/extractor.ts';
 import { processBatch } from './process-batch.ts';
@@ -31,10 +32,25 @@ const LONGEST_DISK_WAIT_MS = 60_000;
 
 let stopping = false;
 let wake: (() => void) | null = null;
+/** The model, once loaded: the pool sends search's queries only to a worker that said it is ready. */
+let model: Embedder | null = null;
 port.on('message', (message: ToPipelineWorker) => {
+  if (message.type === 'embed-query') return embedQuery(message.id, message.texts);
   if (message.type === 'stop') stopping = true;
   wake?.();
 });
+
+/**
+ * Search's query embedded with this worker's model: taken in between two of the worker's own model
+ * calls (embedInBatches turns the event loop before each), so it waits for one call at most.
+ */
+function embedQuery(id: number, texts: string[]): void {
+  if (!model) return send({ type: 'query-embedded', id, error: 'the pipeline worker has no model loaded' });
+  model.embed(texts).then(
+    (vectors) => send({ type: 'query-embedded', id, vectors }),
+    (error: unknown) => send({ type: 'query-embedded', id, error: error instanceof Error ? error.message : String(error) }),
+  );
+}
 
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => {
@@ -51,6 +67,7 @@ function sleep(ms: number): Promise<void> {
 async function run(): Promise<void> {
   const db = openDatabase(config.dataDir);
   const embedder = await createEmbedder(config.embedder);
+  model = embedder;
   const runs = new JobRuns(db);
   const index = new IndexRepo(db, new VectorStore(db, embedder.id, embedder.dimension));
   send({ type: 'ready', embedderId: embedder.id, dimension: embedder.dimension });
@@ -95,6 +112,7 @@ async function run(): Promise<void> {
     }
   }
   await extractor.close();
+  model = null;
   await embedder.close();
   db.close();
 }

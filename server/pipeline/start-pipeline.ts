@@ -3,6 +3,7 @@ import type { DiskCondition } from '../domain/disk-condition.ts';
 import type { JobQueue } from '../domain/job-queue.ts';
 import type { MonitorService } from '../domain/monitor.ts';
 import type { ThroughputMeter } from '../domain/throughput.ts';
+import type { QueryEmbedder } from '../embedders/query-embedder.ts';
 import type { EmbeddingModel } from '../indexes/embedding-model.ts';
 import type { Db } from '../storage/db.ts';
 import { JobRuns } from '../storage/jobs/job-runs.ts';
@@ -22,11 +23,14 @@ export type PipelineServices = {
   throughput: Pick<ThroughputMeter, 'record' | 'recordWork'>;
   monitor: Pick<MonitorService, 'notify'>;
   disk: Pick<DiskCondition, 'processingPaused' | 'processingResumed'>;
+  /** Search embeds its queries with the workers' models while they run. */
+  queryEmbedder: Pick<QueryEmbedder, 'share'>;
 };
 
 /**
  * Recovers what a crash left behind, then starts the workers and connects them to the queue:
- * pushes wake them (until `stop`), their batches feed the throughput estimate.
+ * pushes wake them (until `stop`), their batches feed the throughput estimate, and search's
+ * queries are embedded with their models.
  */
 export async function startPipeline(
   config: Pick<Config, 'dataDir' | 'workers' | 'embedder' | 'batchJobs' | 'overlapTokens'> & Partial<Pick<Config, 'extraction'>>,
@@ -62,10 +66,12 @@ export async function startPipeline(
   });
   await pool.start();
   const unsubscribe = services.queue.onPushed(() => pool.wake());
+  services.queryEmbedder.share(pool);
   return {
     pool,
     async stop() {
       unsubscribe();
+      services.queryEmbedder.share(null);
       await pool.stop();
     },
   };

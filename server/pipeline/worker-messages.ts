@@ -13,7 +13,11 @@ export type PipelineWorkerData = {
   extraction?: ExtractionLimits;
 };
 
-export type ToPipelineWorker = { type: 'wake' } | { type: 'stop' };
+export type ToPipelineWorker =
+  | { type: 'wake' }
+  | { type: 'stop' }
+  /** Search's texts to embed with the worker's model, between its own model calls. */
+  | { type: 'embed-query'; id: number; texts: string[] };
 
 export type FromPipelineWorker =
   | { type: 'ready'; embedderId: string; dimension: number }
@@ -21,4 +25,5 @@ export type FromPipelineWorker =
   | { type: 'fatal'; message: string }
   /** The disk is full: the worker waits `retryInMs` and tries again, instead of failing jobs. */
   | { type: 'disk-full'; retryInMs: number }
-  | { type: 'disk-ok' };
+  | { type: 'disk-ok' }
+  | { type: 'query-embedded'; id: number; vectors?: Float32Array[]; error?: string };

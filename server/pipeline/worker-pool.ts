@@ -27,12 +27,20 @@ const { entry: ENTRY, module: MODULE } = workerModule('pipeline-worker');
 const STOP_TIMEOUT_MS = 60_000;
 const START_ATTEMPTS = 3;
 
+/** A query handed to every ready worker: the first answer settles it; it fails once all have failed. */
+type PendingQuery = { resolve: (vectors: Float32Array[]) => void; reject: (error: Error) => void; unanswered: Set<Worker> };
+
 /**
  * Runs the pipeline in worker threads so the HTTP event loop stays free. Each worker claims its
- * own jobs from the database; the pool only starts, wakes, replaces and stops them.
+ * own jobs from the database; the pool only starts, wakes, replaces and stops them, and hands
+ * search's queries to them (`embedQuery`), so the server holds no other copy of the model.
  */
 export class WorkerPool {
   private readonly workers = new Set<Worker>();
+  /** Workers whose model is loaded. */
+  private readonly ready = new Set<Worker>();
+  private readonly queries = new Map<number, PendingQuery>();
+  private nextQueryId = 1;
   private stopping = false;
 
   constructor(private readonly options: WorkerPoolOptions) {}
@@ -58,6 +66,36 @@ export class WorkerPool {
       this.stopping = true;
       await Promise.all([...this.workers].map((worker) => worker.terminate()));
       throw error;
+    }
+  }
+
+  /**
+   * Embeds search's texts with the workers' model. Each worker takes them between two of its own
+   * model calls, so the query waits for the call in hand; every ready worker is handed them and
+   * the first answer is used, so it waits for the call that ends first (an idle worker answers at
+   * once). The others embed them too: a query costs each worker ~10–15 ms beside calls of
+   * 0.1–0.5 s. Null when no worker is ready (starting, replaced after a crash, or stopping): the
+   * caller embeds them elsewhere.
+   */
+  embedQuery(texts: string[]): Promise<Float32Array[]> | null {
+    if (this.stopping || this.ready.size === 0) return null;
+    const id = this.nextQueryId++;
+    return new Promise((resolve, reject) => {
+      this.queries.set(id, { resolve, reject, unanswered: new Set(this.ready) });
+      for (const worker of this.ready) worker.postMessage({ type: 'embed-query', id, texts } satisfies ToPipelineWorker);
+    });
+  }
+
+  private queryAnswered(worker: Worker, id: number, answer: { vectors?: Float32Array[]; error?: string }): void {
+    const query = this.queries.get(id);
+    if (!query) return; // another worker answered first
+    query.unanswered.delete(worker);
+    if (answer.error === undefined && answer.vectors) {
+      this.queries.delete(id);
+      query.resolve(answer.vectors);
+    } else if (query.unanswered.size === 0) {
+      this.queries.delete(id);
+      query.reject(new Error(answer.error ?? 'no vectors'));
     }
   }
 
@@ -102,6 +140,7 @@ export class WorkerPool {
       worker.on('message', (message: FromPipelineWorker) => {
         if (message.type === 'ready') {
           ready = true;
+          this.ready.add(worker);
           // A pool that gave up starting is closing the database: the model is not activated.
           if (!this.stopping) this.options.onReady?.(message.embedderId, message.dimension);
           resolve();
@@ -111,6 +150,8 @@ export class WorkerPool {
           this.options.onDiskFull?.();
         } else if (message.type === 'disk-ok') {
           this.options.onDiskOk?.();
+        } else if (message.type === 'query-embedded') {
+          this.queryAnswered(worker, message.id, message);
         } else {
           this.options.log?.(`pipeline worker failed: ${message.message}`);
         }
@@ -118,6 +159,10 @@ export class WorkerPool {
       worker.on('error', (error) => this.options.log?.(`pipeline worker error: ${error.message}`));
       worker.on('exit', (code) => {
         this.workers.delete(worker);
+        this.ready.delete(worker);
+        for (const [id, query] of this.queries) {
+          if (query.unanswered.has(worker)) this.queryAnswered(worker, id, { error: 'the pipeline worker embedding the query stopped' });
+        }
         if (!ready) reject(new Error(`a pipeline worker could not start (exit code ${code})`));
         else if (!this.stopping) {
           this.options.log?.(`pipeline worker exited with code ${code}; starting a new one`);

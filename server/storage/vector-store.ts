@@ -67,7 +67,13 @@ export function toBlob(vector: Float32Array): Buffer {
   return Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength);
 }
 
+/**
+ * The vector a blob holds. better-sqlite3 gives each blob a Buffer of its own, aligned for floats:
+ * it is read in place. Copying it cost a second allocation per vector, and loading an index reads
+ * tens of thousands, whose freed memory the process kept (docs/benchmarks.md, "Cold start and memory").
+ */
 export function fromBlob(blob: Buffer): Float32Array {
+  if (blob.byteOffset % Float32Array.BYTES_PER_ELEMENT === 0) return new Float32Array(blob.buffer, blob.byteOffset, blob.byteLength / 4);
   const copy = new Uint8Array(blob);
   return new Float32Array(copy.buffer, 0, copy.byteLength / 4);
 }

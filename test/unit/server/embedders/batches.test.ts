@@ -47,4 +47,19 @@ describe('batches: where the texts of one embed call are cut into model calls', 
     await embedInBatches(texts, { ...plan, callCost: undefined });
     assert.equal(calls.length, 1, 'without a cost model, runs of batchSize as before');
   });
+
+  it('lets the event loop turn between model calls, so a message waiting for the thread is taken in after the call in hand', async () => {
+    const order: string[] = [];
+    // A test double for a model whose calls settle in promise callbacks only, as USE-lite's do.
+    const embedBatch = async (texts: string[]) => {
+      order.push(`call of ${texts.length}`);
+      return texts.map(() => Float32Array.of(1));
+    };
+    const channel = new MessageChannel();
+    channel.port2.onmessage = () => order.push('message');
+    channel.port1.postMessage('query');
+    await embedInBatches(['a', 'b', 'c', 'd', 'e'], { batchSize: 2, maxTokens: 128, countTokens: () => 1, embedBatch });
+    channel.port1.close();
+    assert.deepEqual(order, ['call of 2', 'message', 'call of 2', 'call of 1']);
+  });
 });
