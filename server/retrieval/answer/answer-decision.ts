@@ -9,7 +9,7 @@
  * bench/answer/fit-decision.ts and shipped in answer-decision-weights.json.
  */
 import weights from './answer-decision-weights.json' with { type: 'json' };
-import { expectedAnswerType, holdsAnswerType } from './answer-types.ts';
+import { type AnswerType, answerTypePositions, expectedAnswerType, holdsAnswerType, words } from './answer-types.ts';
 import type { CandidatePassage, ScoredSentence } from './extractive.ts';
 import type { WeightedTerm } from './question-terms.ts';
 import { contentTerms, contentWords, stem, termsMatch } from './terms.ts';
@@ -39,6 +39,7 @@ export const FEATURE_NAMES = [
   'passageCosine',
   'cosineMargin',
   'meaningMatch',
+  'typeNearQuestion',
 ] as const;
 export type FeatureName = (typeof FEATURE_NAMES)[number];
 export type DecisionFeatures = Record<FeatureName, number>;
@@ -120,6 +121,7 @@ export function decisionFeatures(a: AnalysisForDecision, model: DecisionModel = 
     questionTerms: Math.log(1 + a.terms.length),
     coverageBeyondTitle: coverageBeyondTitle(a.terms, [...windowStems], title),
     typeInSentence: type !== null && holdsAnswerType(type, best.text, a.question) ? 1 : 0,
+    typeNearQuestion: type === null ? 0 : typeNearQuestion(type, best.text, a),
     ...meaningFeatures(a, best, model.interaction),
   };
 }
@@ -160,6 +162,28 @@ export function bilinear(w: ArrayLike<number>, q: Float32Array, p: Float32Array)
   let sum = 0;
   for (let i = 0; i < q.length; i++) sum += (w[i] ?? 0) * q[i]! * p[i]!;
   return sum;
+}
+
+/** Words between an answer of the expected type and the question's words within which they read as one clause. */
+const NEAR_WORDS = 6;
+
+/**
+ * Whether an answer of the expected type stands beside the question's own subject in the
+ * sentence: 1 when a fresh name, date or number lies within NEAR_WORDS words of one of the
+ * question's two heaviest words, fading with the distance; 0 when none does. "His brother
+ * Alexander married Sybilla" holds names, but far from "David".
+ */
+function typeNearQuestion(type: AnswerType, sentence: string, a: AnalysisForDecision): number {
+  const answers = answerTypePositions(type, sentence, a.question);
+  if (answers.length === 0) return 0;
+  const heaviest = [...a.terms].sort((x, y) => y.weight - x.weight).slice(0, 2);
+  const subject = words(sentence).flatMap((w, i) => {
+    const [term] = contentTerms(w);
+    return term !== undefined && heaviest.some((t) => termsMatch(term, t.stem)) ? [i] : [];
+  });
+  let nearest = Infinity;
+  for (const p of answers) for (const q of subject) nearest = Math.min(nearest, Math.abs(p - q));
+  return nearest > NEAR_WORDS ? 0 : 1 - (nearest - 1) / NEAR_WORDS;
 }
 
 /**

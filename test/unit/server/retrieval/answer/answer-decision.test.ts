@@ -69,4 +69,14 @@ describe('whether the passages answer the question', () => {
     const own = passage(4, 'King David I of Scotland married at the court in the spring.', 1);
     assert.equal(decisionFeatures(analysis('Who did King David I of Scotland marry?', [own]))!.typeInSentence, 0, 'only the question\'s own names');
   });
+
+  it('typeNearQuestion: a fresh answer of the expected type beside the question\'s heaviest words', () => {
+    const question = 'Who did King David I of Scotland marry?';
+    const near = decisionFeatures(analysis(question, [married]))!.typeNearQuestion;
+    const far = decisionFeatures(analysis(question, [brother]))!.typeNearQuestion;
+    assert.ok(near > 0, `"Maud" four words after "David": ${near}`);
+    assert.equal(far, 0, 'the brother sentence names others, not David');
+    assert.equal(decisionFeatures(analysis('Did King David I of Scotland marry?', [married]))!.typeNearQuestion, 0, 'no answer type expected');
+  });
 });
+
