@@ -18,7 +18,7 @@
  * (decision-fit.ts). The main model is fitted on its out-of-fold values (five parts), so it does not
  * trust a match that was fitted on the very question it scores.
  *
- * Usage: node --import tsx bench/answer/fit-decision.ts --data-dir DIR [--limit 400] [--keep 0.92] [--max-gold-loss 0.015]
+ * Usage: node --import tsx bench/answer/fit-decision.ts --data-dir DIR [--limit 400] [--keep 0.92] [--max-gold-loss 0.012]
  *          [--features a,b,c] [--dump FILE] [--from FILE] [--cv] [--dry-run]
  *   DIR is a data folder kept by `npm run bench:answers -- --keep`; missing hold-out sets are indexed.
  *   --dump writes every question's set, label and features as JSON; --from fits on such a file
@@ -45,7 +45,7 @@ const { values } = parseArgs({
     'data-dir': { type: 'string' },
     limit: { type: 'string', default: '400' },
     keep: { type: 'string', default: '0.92' },
-    'max-gold-loss': { type: 'string', default: '0.015' },
+    'max-gold-loss': { type: 'string', default: '0.012' },
     features: { type: 'string' },
     dump: { type: 'string' },
     from: { type: 'string' },
