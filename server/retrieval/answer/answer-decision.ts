@@ -4,7 +4,9 @@
  * article whose answer is missing ("Who did King David I marry?" against the paragraphs about his
  * brothers) passes it. This decision reads what an answering sentence has: the question's rare
  * words and its focus in or beside it, the kind of answer the question expects (a name, a date, a
- * number, a duration), words of its own beyond the question's, and a lead over the next item.
+ * number, a duration) and whether it stands beside the question's subject, words of its own beyond
+ * the question's, a lead over the next item, and what the embedder's vectors (the query's and the
+ * passages', already fetched by retrieval; nothing is embedded here) say of the quoted passage.
  * The features are combined by a logistic model whose weights are fitted on data by
  * bench/answer/fit-decision.ts and shipped in answer-decision-weights.json.
  */
@@ -69,12 +71,12 @@ export type AnalysisForDecision = {
   scored: ScoredSentence[];
   candidates: CandidatePassage[];
   bestCosine: number | null;
-  /**
-   * The query's vector and each candidate passage's vector (null when it has none), when a query
-   * vector was made: what the features of meaning read. Null in keyword mode.
-   */
-  vectors?: { query: Float32Array; passages: (Float32Array | null)[] } | null;
+  /** What the features of meaning read; null in keyword mode (no query vector). */
+  vectors?: PassageVectors | null;
 };
+
+/** The query's vector and each candidate passage's vector (null where it has none yet). */
+export type PassageVectors = { query: Float32Array; passages: (Float32Array | null)[] };
 
 /** The features of the best sentence; null when nothing was scored. */
 export function decisionFeatures(a: AnalysisForDecision, model: DecisionModel = FITTED_MODEL): DecisionFeatures | null {
@@ -151,7 +153,8 @@ function meaningFeatures(
   };
 }
 
-function dot(a: Float32Array, b: Float32Array): number {
+/** The dot product: the cosine of two unit vectors, as the embedder makes them. */
+export function dot(a: Float32Array, b: Float32Array): number {
   let sum = 0;
   for (let i = 0; i < a.length; i++) sum += a[i]! * b[i]!;
   return sum;

@@ -8,7 +8,7 @@ import type { Correction } from '../../indexes/keyword-index.ts';
 import { replaceWords } from '../query-terms.ts';
 import type { SearchOutcome, SearchService } from '../search.ts';
 import { ABSTAIN_BELOW, support } from './abstention.ts';
-import { type DecisionModel, FITTED_MODEL, passagesAnswer } from './answer-decision.ts';
+import { type DecisionModel, dot, FITTED_MODEL, type PassageVectors, passagesAnswer } from './answer-decision.ts';
 import {
   type CandidatePassage, composeAnswer, DEFAULT_SELECTION, questionIntent, scoreSentences, selectSentences, type SelectionOptions,
 } from './extractive.ts';
@@ -19,8 +19,6 @@ import { buildMessages, citedNumbers, isNotFoundReply, NOT_FOUND_REPLY } from '.
 import { contextTurns, namesOwnSubject, retrievalQuery, weightedTerms } from './question-terms.ts';
 
 export type AskResult = AskResponse;
-/** The query's vector and each candidate passage's (null where it has none yet). */
-type PassageVectors = { query: Float32Array; passages: (Float32Array | null)[] };
 type ParsedAskRequest = ReturnType<typeof askRequestSchema.parse>;
 export type AskOptions = {
   signal: AbortSignal;
@@ -255,10 +253,4 @@ function citation(number: number, passage: CandidatePassage): Citation {
     ...(passage.page !== undefined ? { page: passage.page } : {}),
     ...(passage.section !== undefined ? { section: passage.section } : {}),
   };
-}
-
-function dot(a: Float32Array, b: Float32Array): number {
-  let sum = 0;
-  for (let i = 0; i < a.length; i++) sum += a[i]! * b[i]!;
-  return sum;
 }
