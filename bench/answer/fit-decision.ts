@@ -13,15 +13,25 @@
  * questions whose answer held a gold answer without the decision (abstentions by the support
  * threshold count against the share answered).
  *
- * Usage: node --import tsx bench/answer/fit-decision.ts --data-dir DIR [--limit 400] [--keep 0.92] [--max-gold-loss 0.012] [--dump FILE]
+ * `meaningMatch` is a bilinear match of the query's vector with the best passage's vector: a
+ * direction over the 512 products q_i·p_i, fitted first by a strongly regularized logistic model
+ * (decision-fit.ts). The main model is fitted on its out-of-fold values (five parts), so it does not
+ * trust a match that was fitted on the very question it scores.
+ *
+ * Usage: node --import tsx bench/answer/fit-decision.ts --data-dir DIR [--limit 400] [--keep 0.92] [--max-gold-loss 0.012]
+ *          [--features a,b,c] [--dump FILE] [--from FILE] [--cv] [--dry-run]
  *   DIR is a data folder kept by `npm run bench:answers -- --keep`; missing hold-out sets are indexed.
- *   --dump writes every question's set, label and features as JSON, to study the features.
+ *   --dump writes every question's set, label and features as JSON; --from fits on such a file
+ *   instead of asking again. --features fits on those features only (default: every one).
+ *   --cv also prints the five-part cross-validated abstention at the kept share; --dry-run writes nothing.
  */
 import fs from 'node:fs';
 import { parseArgs } from 'node:util';
-import { type DecisionFeatures, decisionFeatures, type DecisionModel, FEATURE_NAMES } from '../../server/retrieval/answer/answer-decision.ts';
+import { decisionFeatures, FEATURE_NAMES } from '../../server/retrieval/answer/answer-decision.ts';
 import { Assistant, DEFAULT_TUNING } from '../../server/retrieval/answer/assistant.ts';
+import type { QueryEmbedder } from '../../server/embedders/query-embedder.ts';
 import { TermStatsRepo } from '../../server/storage/term-stats-repo.ts';
+import { crossValidate, type Example, fitDecision, pct } from './decision-fit.ts';
 import { containsGold } from './gold.ts';
 import { faqHoldoutQuestions, squadHoldoutQuestions } from './holdout-sets.ts';
 import { startIndexedSets } from './indexed-sets.ts';
@@ -36,122 +46,120 @@ const { values } = parseArgs({
     limit: { type: 'string', default: '400' },
     keep: { type: 'string', default: '0.92' },
     'max-gold-loss': { type: 'string', default: '0.012' },
+    features: { type: 'string' },
     dump: { type: 'string' },
+    from: { type: 'string' },
+    cv: { type: 'boolean', default: false },
+    'dry-run': { type: 'boolean', default: false },
+    'sentence-vectors': { type: 'boolean', default: false },
   },
 });
 const limit = Number(values.limit);
-const keepShare = Number(values.keep);
-const maxGoldLoss = Number(values['max-gold-loss']);
+const options = { keepShare: Number(values.keep), maxGoldLoss: Number(values['max-gold-loss']) };
+const featureNames = values.features ? values.features.split(',') : [...FEATURE_NAMES];
 const log = (line: string) => process.stderr.write(`[fit-decision] ${line}\n`);
+/**
+ * Features of the best sentence's own vector, read here only (`--sentence-vectors`): embedding
+ * sentences on every question costs more time than /ask may spend (docs/assistant.md), so they are
+ * studied, not shipped. Named apart from the shipped features so a model cannot ship them.
+ */
+const STUDIED = ['studySentenceCosine', 'studyWindowCosine', 'studySentenceMarginItem', 'studySentenceMarginOther', 'studyTopSentenceCosine'];
+for (const name of featureNames) if (![...FEATURE_NAMES, ...STUDIED].includes(name)) throw new Error(`no feature ${name}`);
+/** Milliseconds each question's sentence vectors took (`--sentence-vectors`). */
+const embedTimes: number[] = [];
 
-const sets = await startIndexedSets({ dataDir: values['data-dir'], keep: true, log });
-const { services } = sets.server;
-const gateOnly = new Assistant(services.search, services.embedding, new TermStatsRepo(services.db), services.llmSettings, {
-  ...DEFAULT_TUNING,
-  decision: null,
-});
-const signal = new AbortController().signal;
-
-/** `gold`: the answer given without the decision holds a gold answer (SQuAD's answerable questions). */
-type Example = { set: string; answerable: boolean; features: DecisionFeatures | null; gold: boolean };
-const examples: Example[] = [];
-async function collect(set: string, kb: string, questions: Question[], answerable: boolean) {
-  for (const q of questions) {
-    const analysis = await gateOnly.analyze(kb, { question: q.text }, signal);
-    // Abstained on by the support threshold: no decision to fit, but it counts as not answered.
-    const features = gateOnly.answers(analysis) ? decisionFeatures(analysis) : null;
-    const gold = answerable && q.goldAnswers !== null && containsGold((await gateOnly.ask(kb, { question: q.text }, { signal })).answer, q.goldAnswers);
-    examples.push({ set, answerable, features, gold });
-  }
-  log(`${set}: ${questions.length} questions`);
-}
-
-try {
-  const squadHoldout = squadHoldoutQuestions(CALIBRATION_FOLD, limit);
-  const faqHoldout = faqHoldoutQuestions(CALIBRATION_FOLD, limit);
-  await collect('squad', sets.squad.knowledgeBaseId, squadQuestions(CALIBRATION_FOLD, limit), true);
-  await collect('squad hold-out answerable', sets.squadHoldout.knowledgeBaseId, squadHoldout.answerable, true);
-  await collect('squad hold-out unanswerable', sets.squadHoldout.knowledgeBaseId, squadHoldout.unanswerable, false);
-  await collect('stackfaq', sets.stackfaq.knowledgeBaseId, faqQuestions(CALIBRATION_FOLD, limit), true);
-  await collect('stackfaq hold-out answerable', sets.stackfaqHoldout.knowledgeBaseId, faqHoldout.answerable, true);
-  await collect('stackfaq hold-out unanswerable', sets.stackfaqHoldout.knowledgeBaseId, faqHoldout.unanswerable, false);
-} finally {
-  await sets.close();
-}
-
+const examples: Example[] = values.from ? (JSON.parse(fs.readFileSync(values.from, 'utf8')) as Example[]) : await askCalibrationFold();
 if (values.dump) fs.writeFileSync(values.dump, JSON.stringify(examples));
-const fitted = examples.filter((e): e is Example & { features: DecisionFeatures } => e.features !== null);
-const rows = fitted.map((e) => FEATURE_NAMES.map((name) => e.features[name]));
-const labels = fitted.map((e) => (e.answerable ? 1 : 0));
-const mean = FEATURE_NAMES.map((_, j) => average(rows.map((r) => r[j]!)));
-const scale = FEATURE_NAMES.map((_, j) => Math.sqrt(average(rows.map((r) => (r[j]! - mean[j]!) ** 2))) || 1);
-const x = rows.map((r) => r.map((v, j) => (v - mean[j]!) / scale[j]!));
-const { weights, bias } = fitLogistic(x, labels);
-const model: DecisionModel = { features: [...FEATURE_NAMES], mean: rounded(mean), scale: rounded(scale), weights: rounded(weights), bias: round(bias), threshold: 0 };
-const probability = (e: Example) => {
-  if (e.features === null) return -1;
-  let z = model.bias;
-  FEATURE_NAMES.forEach((name, j) => (z += model.weights[j]! * ((e.features![name] - model.mean[j]!) / model.scale[j]!)));
-  return 1 / (1 + Math.exp(-z));
-};
 
-// The highest threshold that still answers `keepShare` of the answerable questions of each set
-// and loses at most `maxGoldLoss` of the SQuAD answers that held a gold answer without the decision.
-const thresholdKeeping = (set: string) => {
-  const answerable = examples.filter((e) => e.answerable && e.set.startsWith(set)).map(probability).sort((a, b) => b - a);
-  return answerable[Math.ceil(keepShare * answerable.length) - 1] ?? 0;
-};
-const squadAnswerable = examples.filter((e) => e.answerable && e.set.startsWith('squad'));
-const goldLoss = (threshold: number) => squadAnswerable.filter((e) => e.gold && probability(e) < threshold).length / squadAnswerable.length;
-let threshold = Math.max(0, Math.min(thresholdKeeping('squad'), thresholdKeeping('stackfaq')));
-while (threshold > 0 && goldLoss(threshold) > maxGoldLoss) threshold -= 0.001;
-model.threshold = round(Math.max(0, threshold));
-
-fs.writeFileSync(WEIGHTS_FILE, `${JSON.stringify(model, null, 2)}\n`);
-const lines = [`fitted on ${fitted.length} questions the support threshold lets through (${examples.length} asked), fold ${CALIBRATION_FOLD}`];
+if (values.cv) {
+  const cv = crossValidate(examples, featureNames, options);
+  console.log(`cross-validated (5 parts of fold ${CALIBRATION_FOLD}), features ${featureNames.join(',')}: ${cv}`);
+}
+const model = fitDecision(examples, featureNames, options);
+if (!values['dry-run']) fs.writeFileSync(WEIGHTS_FILE, `${JSON.stringify(model.model, null, 2)}\n`);
+const lines = [`fitted on ${examples.filter((e) => e.features).length} questions the support threshold lets through (${examples.length} asked), fold ${CALIBRATION_FOLD}`];
 for (const set of [...new Set(examples.map((e) => e.set))]) {
   const of = examples.filter((e) => e.set === set);
-  const answered = of.filter((e) => probability(e) >= model.threshold).length;
+  const answered = of.filter((e) => model.probability(e) >= model.model.threshold).length;
   const gate = of.filter((e) => e.features !== null).length;
   lines.push(`${set}: ${of.length} questions, answered by the support threshold ${pct(gate / of.length)}, with the decision ${pct(answered / of.length)}`);
 }
-lines.push(`SQuAD answers holding a gold answer lost to the decision: ${pct(goldLoss(model.threshold))} of the answerable questions`);
-lines.push(`weights: ${FEATURE_NAMES.map((n, j) => `${n} ${model.weights[j]}`).join(', ')}; bias ${model.bias}; threshold ${model.threshold}`);
+lines.push(`SQuAD answers holding a gold answer lost to the decision: ${pct(model.goldLoss)} of the answerable questions`);
+lines.push(`weights: ${model.model.features.map((n, j) => `${n} ${model.model.weights[j]}`).join(', ')}; bias ${model.model.bias}; threshold ${model.model.threshold}`);
 console.log(lines.join('\n'));
 process.exit(0);
 
-/** Batch gradient descent on the log loss, both classes weighted equally, a little L2. */
-function fitLogistic(x: number[][], y: number[]): { weights: number[]; bias: number } {
-  const positives = y.filter((v) => v === 1).length;
-  const classWeight = (v: number) => (v === 1 ? y.length / (2 * positives) : y.length / (2 * (y.length - positives)));
-  const weights = new Array<number>(x[0]?.length ?? 0).fill(0);
-  let bias = 0;
-  const rate = 0.1;
-  const l2 = 0.001;
-  for (let step = 0; step < 3_000; step++) {
-    const gradient = weights.map(() => 0);
-    let gradientBias = 0;
-    x.forEach((row, i) => {
-      const z = bias + row.reduce((sum, v, j) => sum + v * weights[j]!, 0);
-      const error = (1 / (1 + Math.exp(-z)) - y[i]!) * classWeight(y[i]!);
-      row.forEach((v, j) => (gradient[j]! += error * v));
-      gradientBias += error;
-    });
-    weights.forEach((w, j) => (weights[j] = w - rate * (gradient[j]! / x.length + l2 * w)));
-    bias -= (rate * gradientBias) / x.length;
+/** Asks the calibration fold's questions of the indexed sets, with the support threshold alone, and reads each one's features. */
+async function askCalibrationFold(): Promise<Example[]> {
+  const sets = await startIndexedSets({ dataDir: values['data-dir'], keep: true, log });
+  const { services } = sets.server;
+  const gateOnly = new Assistant(services.search, services.embedding, new TermStatsRepo(services.db), services.llmSettings, {
+    ...DEFAULT_TUNING,
+    decision: null,
+  });
+  const signal = new AbortController().signal;
+  const collected: Example[] = [];
+  const collect = async (set: string, kb: string, questions: Question[], answerable: boolean) => {
+    for (const q of questions) {
+      const analysis = await gateOnly.analyze(kb, { question: q.text }, signal);
+      // Abstained on by the support threshold: no decision to fit, but it counts as not answered.
+      // Features are read without a fitted direction; the product vector is kept to fit one.
+      const noInteraction = { ...DEFAULT_TUNING.decision!, interaction: undefined };
+      const features = gateOnly.answers(analysis) ? decisionFeatures(analysis, noInteraction) : null;
+      const gold = answerable && q.goldAnswers !== null && containsGold((await gateOnly.ask(kb, { question: q.text }, { signal })).answer, q.goldAnswers);
+      let product: number[] | null = null;
+      if (features && analysis.vectors) {
+        const best = analysis.scored.find((s) => s.quotable)!;
+        const own = analysis.vectors.passages[best.passage];
+        if (own) product = Array.from(analysis.vectors.query, (v, i) => round6(v * own[i]!));
+      }
+      if (features && values['sentence-vectors']) Object.assign(features, await sentenceStudy(services.queryEmbedder, analysis, q.text));
+      collected.push({ set, answerable, features, gold, product });
+    }
+    log(`${set}: ${questions.length} questions`);
+    if (embedTimes.length) log(`sentence vectors: median ${[...embedTimes].sort((a, b) => a - b)[Math.floor(embedTimes.length / 2)]!.toFixed(1)} ms per question`);
+  };
+  try {
+    const squadHoldout = squadHoldoutQuestions(CALIBRATION_FOLD, limit);
+    const faqHoldout = faqHoldoutQuestions(CALIBRATION_FOLD, limit);
+    await collect('squad', sets.squad.knowledgeBaseId, squadQuestions(CALIBRATION_FOLD, limit), true);
+    await collect('squad hold-out answerable', sets.squadHoldout.knowledgeBaseId, squadHoldout.answerable, true);
+    await collect('squad hold-out unanswerable', sets.squadHoldout.knowledgeBaseId, squadHoldout.unanswerable, false);
+    await collect('stackfaq', sets.stackfaq.knowledgeBaseId, faqQuestions(CALIBRATION_FOLD, limit), true);
+    await collect('stackfaq hold-out answerable', sets.stackfaqHoldout.knowledgeBaseId, faqHoldout.answerable, true);
+    await collect('stackfaq hold-out unanswerable', sets.stackfaqHoldout.knowledgeBaseId, faqHoldout.unanswerable, false);
+  } finally {
+    await sets.close();
   }
-  return { weights, bias };
+  return collected;
 }
 
-function average(values: number[]): number {
-  return values.reduce((a, b) => a + b, 0) / (values.length || 1);
+/** The best sentence's vector against the question's and against the next sentences' (studied, not shipped). */
+async function sentenceStudy(
+  embedder: QueryEmbedder,
+  analysis: Awaited<ReturnType<Assistant['analyze']>>,
+  question: string,
+): Promise<Record<string, number>> {
+  const quotable = analysis.scored.filter((s) => s.quotable);
+  const best = quotable[0]!;
+  const window = analysis.scored.filter((s) => s.passage === best.passage && Math.abs(s.position - best.position) <= 1).sort((a, b) => a.position - b.position);
+  const others = quotable.slice(1, 7);
+  const started = performance.now();
+  const [q, b, w, ...rest] = await embedder.embed([question, best.text, window.map((s) => s.text).join(' '), ...others.map((s) => s.text)]);
+  embedTimes.push(performance.now() - started);
+  const cos = (v: Float32Array) => v.reduce((sum, x, i) => sum + x * q![i]!, 0);
+  const sameItem = others.map((s, i) => (s.item === best.item ? cos(rest[i]!) : -1));
+  const otherItem = others.map((s, i) => (s.item !== best.item ? cos(rest[i]!) : -1));
+  const sentenceCosine = cos(b!);
+  return {
+    studySentenceCosine: sentenceCosine,
+    studyWindowCosine: cos(w!),
+    studySentenceMarginItem: sentenceCosine - Math.max(-1, ...sameItem),
+    studySentenceMarginOther: sentenceCosine - Math.max(-1, ...otherItem),
+    studyTopSentenceCosine: Math.max(sentenceCosine, ...others.map((_, i) => cos(rest[i]!))),
+  };
 }
-function round(v: number): number {
-  return Math.round(v * 10_000) / 10_000;
-}
-function rounded(values: number[]): number[] {
-  return values.map(round);
-}
-function pct(x: number): string {
-  return `${(x * 100).toFixed(1)} %`;
+
+function round6(v: number): number {
+  return Math.round(v * 1e6) / 1e6;
 }

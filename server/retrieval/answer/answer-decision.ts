@@ -4,12 +4,14 @@
  * article whose answer is missing ("Who did King David I marry?" against the paragraphs about his
  * brothers) passes it. This decision reads what an answering sentence has: the question's rare
  * words and its focus in or beside it, the kind of answer the question expects (a name, a date, a
- * number, a duration), words of its own beyond the question's, and a lead over the next item.
+ * number, a duration) and whether it stands beside the question's subject, words of its own beyond
+ * the question's, a lead over the next item, and what the embedder's vectors (the query's and the
+ * passages', already fetched by retrieval; nothing is embedded here) say of the quoted passage.
  * The features are combined by a logistic model whose weights are fitted on data by
  * bench/answer/fit-decision.ts and shipped in answer-decision-weights.json.
  */
 import weights from './answer-decision-weights.json' with { type: 'json' };
-import { expectedAnswerType, holdsAnswerType } from './answer-types.ts';
+import { type AnswerType, answerTypePositions, expectedAnswerType, holdsAnswerType, words } from './answer-types.ts';
 import type { CandidatePassage, ScoredSentence } from './extractive.ts';
 import type { WeightedTerm } from './question-terms.ts';
 import { contentTerms, contentWords, stem, termsMatch } from './terms.ts';
@@ -35,6 +37,11 @@ export const FEATURE_NAMES = [
   'titleCoverage',
   'questionTerms',
   'coverageBeyondTitle',
+  'typeInSentence',
+  'passageCosine',
+  'cosineMargin',
+  'meaningMatch',
+  'typeNearQuestion',
 ] as const;
 export type FeatureName = (typeof FEATURE_NAMES)[number];
 export type DecisionFeatures = Record<FeatureName, number>;
@@ -48,6 +55,12 @@ export type DecisionModel = {
   bias: number;
   /** Answer when the probability that the passages answer is at least this. */
   threshold: number;
+  /**
+   * The direction `meaningMatch` projects the element-wise product of the query's vector and the
+   * best sentence's passage vector on (a diagonal bilinear similarity fitted on the calibration
+   * fold); absent in a model fitted without it.
+   */
+  interaction?: { weights: number[]; bias: number };
 };
 
 export const FITTED_MODEL: DecisionModel = weights;
@@ -58,10 +71,15 @@ export type AnalysisForDecision = {
   scored: ScoredSentence[];
   candidates: CandidatePassage[];
   bestCosine: number | null;
+  /** What the features of meaning read; null in keyword mode (no query vector). */
+  vectors?: PassageVectors | null;
 };
 
+/** The query's vector and each candidate passage's vector (null where it has none yet). */
+export type PassageVectors = { query: Float32Array; passages: (Float32Array | null)[] };
+
 /** The features of the best sentence; null when nothing was scored. */
-export function decisionFeatures(a: AnalysisForDecision): DecisionFeatures | null {
+export function decisionFeatures(a: AnalysisForDecision, model: DecisionModel = FITTED_MODEL): DecisionFeatures | null {
   const best = a.scored.find((s) => s.quotable);
   if (!best) return null;
   const total = a.terms.reduce((sum, t) => sum + t.weight, 0) || 1;
@@ -104,7 +122,71 @@ export function decisionFeatures(a: AnalysisForDecision): DecisionFeatures | nul
     titleCoverage: covered(title),
     questionTerms: Math.log(1 + a.terms.length),
     coverageBeyondTitle: coverageBeyondTitle(a.terms, [...windowStems], title),
+    typeInSentence: type !== null && holdsAnswerType(type, best.text, a.question) ? 1 : 0,
+    typeNearQuestion: type === null ? 0 : typeNearQuestion(type, best.text, a),
+    ...meaningFeatures(a, best, model.interaction),
   };
+}
+
+/**
+ * What the embedder's vectors say of the best sentence's passage: its cosine to the query, its
+ * lead over the closest passage of another item, and the fitted bilinear match (`interaction`)
+ * of the query with it. All 0 without vectors (keyword mode).
+ */
+function meaningFeatures(
+  a: AnalysisForDecision,
+  best: ScoredSentence,
+  interaction: DecisionModel['interaction'],
+): Pick<DecisionFeatures, 'passageCosine' | 'cosineMargin' | 'meaningMatch'> {
+  const vectors = a.vectors;
+  const own = vectors?.passages[best.passage];
+  if (!vectors || !own) return { passageCosine: 0, cosineMargin: 0, meaningMatch: 0 };
+  const passageCosine = dot(vectors.query, own);
+  let other = -1;
+  vectors.passages.forEach((v, i) => {
+    if (v && a.candidates[i]!.item.id !== a.candidates[best.passage]!.item.id) other = Math.max(other, dot(vectors.query, v));
+  });
+  return {
+    passageCosine,
+    cosineMargin: other < 0 ? passageCosine : passageCosine - other,
+    meaningMatch: interaction ? interaction.bias + bilinear(interaction.weights, vectors.query, own) : 0,
+  };
+}
+
+/** The dot product: the cosine of two unit vectors, as the embedder makes them. */
+export function dot(a: Float32Array, b: Float32Array): number {
+  let sum = 0;
+  for (let i = 0; i < a.length; i++) sum += a[i]! * b[i]!;
+  return sum;
+}
+
+/** Σ w_i q_i p_i: how well the query and the passage agree along the fitted directions. */
+export function bilinear(w: ArrayLike<number>, q: Float32Array, p: Float32Array): number {
+  let sum = 0;
+  for (let i = 0; i < q.length; i++) sum += (w[i] ?? 0) * q[i]! * p[i]!;
+  return sum;
+}
+
+/** Words between an answer of the expected type and the question's words within which they read as one clause. */
+const NEAR_WORDS = 6;
+
+/**
+ * Whether an answer of the expected type stands beside the question's own subject in the
+ * sentence: 1 when a fresh name, date or number lies within NEAR_WORDS words of one of the
+ * question's two heaviest words, fading with the distance; 0 when none does. "His brother
+ * Alexander married Sybilla" holds names, but far from "David".
+ */
+function typeNearQuestion(type: AnswerType, sentence: string, a: AnalysisForDecision): number {
+  const answers = answerTypePositions(type, sentence, a.question);
+  if (answers.length === 0) return 0;
+  const heaviest = [...a.terms].sort((x, y) => y.weight - x.weight).slice(0, 2);
+  const subject = words(sentence).flatMap((w, i) => {
+    const [term] = contentTerms(w);
+    return term !== undefined && heaviest.some((t) => termsMatch(term, t.stem)) ? [i] : [];
+  });
+  let nearest = Infinity;
+  for (const p of answers) for (const q of subject) nearest = Math.min(nearest, Math.abs(p - q));
+  return nearest > NEAR_WORDS ? 0 : 1 - (nearest - 1) / NEAR_WORDS;
 }
 
 /**
@@ -150,7 +232,7 @@ export function answerProbability(features: DecisionFeatures, model: DecisionMod
 }
 
 export function passagesAnswer(a: AnalysisForDecision, model: DecisionModel = FITTED_MODEL): boolean {
-  const features = decisionFeatures(a);
+  const features = decisionFeatures(a, model);
   return features !== null && answerProbability(features, model) >= model.threshold;
 }
 

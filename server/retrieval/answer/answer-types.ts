@@ -49,6 +49,26 @@ export function holdsAnswerType(type: AnswerType, sentence: string, question: st
   }
 }
 
-function words(text: string): string[] {
+/**
+ * Where in the sentence (word positions) it holds an answer of that type the question does not
+ * contain: each fresh date, number, duration's number or name (a capitalized word after the first).
+ */
+export function answerTypePositions(type: AnswerType, sentence: string, question: string): number[] {
+  const asked = new Set(words(question).map((w) => w.toLowerCase()));
+  const single: Record<AnswerType, (word: string, i: number) => boolean> = {
+    date: (w) => DATE.test(w),
+    number: (w) => NUMBER.test(w),
+    duration: (w) => NUMBER.test(w) || /^an?$/i.test(w),
+    name: (w, i) => i > 0 && /^\p{Lu}/u.test(w),
+  };
+  const positions: number[] = [];
+  words(sentence).forEach((w, i) => {
+    if (!asked.has(w.toLowerCase()) && single[type](w, i)) positions.push(i);
+  });
+  return positions;
+}
+
+/** The sentence's words as answer-types.ts reads them: what answerTypePositions' positions count. */
+export function words(text: string): string[] {
   return text.match(/[\p{L}\p{N}][\p{L}\p{N}'’:-]*/gu) ?? [];
 }

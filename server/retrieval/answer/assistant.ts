@@ -8,7 +8,7 @@ import type { Correction } from '../../indexes/keyword-index.ts';
 import { replaceWords } from '../query-terms.ts';
 import type { SearchOutcome, SearchService } from '../search.ts';
 import { ABSTAIN_BELOW, support } from './abstention.ts';
-import { type DecisionModel, FITTED_MODEL, passagesAnswer } from './answer-decision.ts';
+import { type DecisionModel, dot, FITTED_MODEL, type PassageVectors, passagesAnswer } from './answer-decision.ts';
 import {
   type CandidatePassage, composeAnswer, DEFAULT_SELECTION, questionIntent, scoreSentences, selectSentences, type SelectionOptions,
 } from './extractive.ts';
@@ -162,7 +162,7 @@ export class Assistant {
 
   /** The analysis of the question read with the given earlier turns, in the knowledge base's keyword language. */
   private async analyzeReading(knowledgeBaseId: string, req: ParsedAskRequest, context: string[], language: KeywordLanguage, signal: AbortSignal) {
-    const { candidates, bestCosine, corrections } = await this.retrieve(knowledgeBaseId, req, context, signal);
+    const { candidates, bestCosine, vectors, corrections } = await this.retrieve(knowledgeBaseId, req, context, signal);
     // A misspelt word the search read as another is scored as that word: typed, it is in no passage.
     const replaced = new Map(corrections.filter((c) => c.absent).map((c) => [c.word, c.replacements[0]!]));
     const question = replaced.size ? replaceWords(req.question, replaced) : req.question;
@@ -174,7 +174,7 @@ export class Assistant {
     // The embedder is English: in another language its cosine says little (docs/retrieval.md,
     // "Languages"), so support leans on keyword coverage alone.
     const s = support(bestCoverage, isAnalyzed(language) ? null : bestCosine, this.tuning.abstainBelow);
-    return { question, correctedQuestion, language, terms, candidates, scored, bestCoverage, bestCosine, support: s };
+    return { question, correctedQuestion, language, terms, candidates, scored, bestCoverage, bestCosine, vectors, support: s };
   }
 
   /** The retrieved passages, best item first, and the best passage's cosine similarity to the query. */
@@ -183,7 +183,7 @@ export class Assistant {
     req: ParsedAskRequest,
     context: string[],
     signal: AbortSignal,
-  ): Promise<{ candidates: CandidatePassage[]; bestCosine: number | null; corrections: Correction[] }> {
+  ): Promise<{ candidates: CandidatePassage[]; bestCosine: number | null; vectors: PassageVectors | null; corrections: Correction[] }> {
     const query = retrievalQuery(req.question, context);
     const vectorQuery = req.mode === 'hybrid' ? (this.search.correctedQuery(knowledgeBaseId, query) ?? query) : query;
     const queryVector = await this.search.queryVector(vectorQuery, req.mode);
@@ -213,13 +213,12 @@ export class Assistant {
       })),
     );
     let bestCosine: number | null = null;
+    let passageVectors: PassageVectors | null = null;
     if (vectors && queryVector) {
-      for (const candidate of candidates) {
-        const vector = vectors.get(candidate.chunkId);
-        if (vector) bestCosine = Math.max(bestCosine ?? -1, dot(vector, queryVector));
-      }
+      passageVectors = { query: queryVector, passages: candidates.map((c) => vectors.get(c.chunkId) ?? null) };
+      for (const vector of passageVectors.passages) if (vector) bestCosine = Math.max(bestCosine ?? -1, dot(vector, queryVector));
     }
-    return { candidates, bestCosine, corrections: outcome.corrections };
+    return { candidates, bestCosine, vectors: passageVectors, corrections: outcome.corrections };
   }
 
   /** BM25's inverse document frequency of a word among the knowledge base's chunks. */
@@ -254,10 +253,4 @@ function citation(number: number, passage: CandidatePassage): Citation {
     ...(passage.page !== undefined ? { page: passage.page } : {}),
     ...(passage.section !== undefined ? { section: passage.section } : {}),
   };
-}
-
-function dot(a: Float32Array, b: Float32Array): number {
-  let sum = 0;
-  for (let i = 0; i < a.length; i++) sum += a[i]! * b[i]!;
-  return sum;
 }

@@ -42,4 +42,41 @@ describe('whether the passages answer the question', () => {
     assert.equal(passagesAnswer(sameSubject, between), false);
     assert.equal(FITTED_MODEL.features.length, FITTED_MODEL.weights.length, 'the shipped weights name every feature they weigh');
   });
+
+  it('reads the vectors: the passage cosine, its lead over other items and the fitted bilinear match', () => {
+    const unit = (...v: number[]) => {
+      const n = Math.hypot(...v);
+      return Float32Array.from(v, (x) => x / n);
+    };
+    const query = unit(1, 1, 0);
+    const base = analysis('When did King David I of Scotland marry?', [married, brother]);
+    const vectors = { query, passages: [unit(1, 0, 0), unit(0, 1, 1)] };
+    const model = { ...FITTED_MODEL, interaction: { weights: [2, 0, 0], bias: -1 } };
+    const f = decisionFeatures({ ...base, vectors }, model)!;
+    assert.ok(Math.abs(f.passageCosine - Math.SQRT1_2) < 1e-6, 'cosine of the query and the married passage');
+    assert.ok(Math.abs(f.cosineMargin - (Math.SQRT1_2 - 0.5)) < 1e-6, 'lead over the brother passage (cosine 0.5)');
+    assert.ok(Math.abs(f.meaningMatch - (-1 + 2 * Math.SQRT1_2)) < 1e-6, 'bias + 2 × q1 × p1');
+    assert.equal(f.typeInSentence, 1, 'the year is in the quoted sentence itself');
+    const none = decisionFeatures(base, model)!;
+    assert.deepEqual([none.passageCosine, none.cosineMargin, none.meaningMatch], [0, 0, 0], 'no vectors (keyword mode): the features of meaning are 0');
+    const missingVector = decisionFeatures({ ...base, vectors: { query, passages: [null, unit(0, 1, 1)] } }, model)!;
+    assert.equal(missingVector.passageCosine, 0, 'a passage not yet embedded has no cosine');
+  });
+
+  it('the answer type must be in the quoted sentence itself for typeInSentence, not only beside it', () => {
+    const f = decisionFeatures(analysis('Who did King David I of Scotland marry?', [brother]))!;
+    assert.equal(f.typeInSentence, 1, '"Alexander", "Sybilla" and "Normandy" are names the question does not hold');
+    const own = passage(4, 'King David I of Scotland married at the court in the spring.', 1);
+    assert.equal(decisionFeatures(analysis('Who did King David I of Scotland marry?', [own]))!.typeInSentence, 0, 'only the question\'s own names');
+  });
+
+  it('typeNearQuestion: a fresh answer of the expected type beside the question\'s heaviest words', () => {
+    const question = 'Who did King David I of Scotland marry?';
+    const near = decisionFeatures(analysis(question, [married]))!.typeNearQuestion;
+    const far = decisionFeatures(analysis(question, [brother]))!.typeNearQuestion;
+    assert.ok(near > 0, `"Maud" four words after "David": ${near}`);
+    assert.equal(far, 0, 'the brother sentence names others, not David');
+    assert.equal(decisionFeatures(analysis('Did King David I of Scotland marry?', [married]))!.typeNearQuestion, 0, 'no answer type expected');
+  });
 });
+

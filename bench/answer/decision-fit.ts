@@ -1,0 +1,169 @@
+/**
+ * The fitting behind fit-decision.ts: the logistic model of answer-decision.ts on standardized
+ * features, its threshold, the bilinear direction of `meaningMatch`, and a cross-validation of
+ * the whole procedure within the calibration fold. Pure functions of the examples asked.
+ */
+import { bilinear, type DecisionFeatures, type DecisionModel } from '../../server/retrieval/answer/answer-decision.ts';
+
+/**
+ * One question asked: `features` null when the support threshold abstained; `gold` whether the
+ * answer given without the decision held a gold answer (SQuAD's answerable questions);
+ * `product` the element-wise product of the query's vector and the best passage's vector.
+ */
+export type Example = { set: string; answerable: boolean; features: DecisionFeatures | null; gold: boolean; product: number[] | null };
+export type FitOptions = { keepShare: number; maxGoldLoss: number };
+export type Fitted = { model: DecisionModel; probability: (e: Example) => number; goldLoss: number };
+
+const PARTS = 5;
+/** L2 weight of the bilinear direction: 512 products and about a thousand questions. */
+const INTERACTION_L2 = 0.05;
+
+export function fitDecision(examples: Example[], featureNames: string[], options: FitOptions): Fitted {
+  let rowsOf = examples;
+  let interaction: DecisionModel['interaction'];
+  if (featureNames.includes('meaningMatch')) {
+    // Out-of-fold matches for the main model; the shipped direction is fitted on every question.
+    rowsOf = withOutOfFoldMatch(examples);
+    interaction = fitInteraction(examples.filter((e) => e.features !== null));
+  }
+  const fitted = rowsOf.filter((e) => e.features !== null);
+  const rows = fitted.map((e) => featureNames.map((name) => e.features![name as keyof DecisionFeatures]));
+  const labels = fitted.map((e) => (e.answerable ? 1 : 0));
+  const mean = featureNames.map((_, j) => average(rows.map((r) => r[j]!)));
+  const scale = featureNames.map((_, j) => Math.sqrt(average(rows.map((r) => (r[j]! - mean[j]!) ** 2))) || 1);
+  const x = rows.map((r) => r.map((v, j) => (v - mean[j]!) / scale[j]!));
+  const { weights, bias } = fitLogistic(x, labels, 0.001, 3_000);
+  const model: DecisionModel = { features: featureNames, mean: rounded(mean), scale: rounded(scale), weights: rounded(weights), bias: round(bias), threshold: 0 };
+  if (interaction) model.interaction = { weights: interaction.weights.map((w) => Math.round(w * 1e4) / 1e4), bias: round(interaction.bias) };
+  const byExample = new Map(rowsOf.map((e, i) => [examples[i]!, e]));
+  const probability = (e: Example) => probabilityOf(model, byExample.get(e) ?? e);
+  const { threshold, goldLoss } = chooseThreshold(examples, probability, options);
+  model.threshold = round(threshold);
+  return { model, probability, goldLoss };
+}
+
+/** The model's probability that the example's passages answer; -1 when the support threshold abstained. */
+export function probabilityOf(model: DecisionModel, e: Example): number {
+  if (e.features === null) return -1;
+  let z = model.bias;
+  model.features.forEach((name, j) => (z += model.weights[j]! * ((e.features![name as keyof DecisionFeatures] - model.mean[j]!) / model.scale[j]!)));
+  return 1 / (1 + Math.exp(-z));
+}
+
+/** The example with `meaningMatch` under a direction fitted on the other parts. */
+function withOutOfFoldMatch(examples: Example[]): Example[] {
+  const out = [...examples];
+  for (let part = 0; part < PARTS; part++) {
+    const direction = fitInteraction(examples.filter((e, i) => i % PARTS !== part && e.features !== null));
+    examples.forEach((e, i) => {
+      if (i % PARTS === part && e.features) out[i] = { ...e, features: { ...e.features, meaningMatch: match(direction, e) } };
+    });
+  }
+  return out;
+}
+
+function match(direction: { weights: number[]; bias: number }, e: Example): number {
+  if (!e.product) return 0;
+  const ones = new Float32Array(e.product.length).fill(1);
+  return direction.bias + bilinear(direction.weights, Float32Array.from(e.product), ones);
+}
+
+/**
+ * A strongly regularized logistic model on the standardized products q_i·p_i; returned as weights
+ * on the raw products and a bias, so that bias + Σ w_i q_i p_i is its logit.
+ */
+function fitInteraction(examples: Example[]): { weights: number[]; bias: number } {
+  const withProduct = examples.filter((e) => e.product !== null);
+  if (withProduct.length === 0) return { weights: [], bias: 0 };
+  const dims = withProduct[0]!.product!.length;
+  const mean = new Array<number>(dims).fill(0);
+  const scale = new Array<number>(dims).fill(0);
+  for (const e of withProduct) e.product!.forEach((v, j) => (mean[j]! += v / withProduct.length));
+  for (const e of withProduct) e.product!.forEach((v, j) => (scale[j]! += (v - mean[j]!) ** 2 / withProduct.length));
+  scale.forEach((v, j) => (scale[j] = Math.sqrt(v) || 1));
+  const x = withProduct.map((e) => e.product!.map((v, j) => (v - mean[j]!) / scale[j]!));
+  const { weights, bias } = fitLogistic(x, withProduct.map((e) => (e.answerable ? 1 : 0)), INTERACTION_L2, 400);
+  const raw = weights.map((w, j) => w / scale[j]!);
+  return { weights: raw, bias: bias - weights.reduce((sum, w, j) => sum + (w * mean[j]!) / scale[j]!, 0) };
+}
+
+/**
+ * The highest threshold that still answers `keepShare` of the answerable questions of SQuAD and
+ * of StackFAQ, and loses at most `maxGoldLoss` of the SQuAD answers that held a gold answer
+ * without the decision.
+ */
+export function chooseThreshold(examples: Example[], probability: (e: Example) => number, options: FitOptions): { threshold: number; goldLoss: number } {
+  const keeping = (set: string) => {
+    const answerable = examples.filter((e) => e.answerable && e.set.startsWith(set)).map(probability).sort((a, b) => b - a);
+    return answerable[Math.ceil(options.keepShare * answerable.length) - 1] ?? 0;
+  };
+  const squadAnswerable = examples.filter((e) => e.answerable && e.set.startsWith('squad'));
+  const goldLoss = (t: number) => squadAnswerable.filter((e) => e.gold && probability(e) < t).length / squadAnswerable.length;
+  let threshold = Math.max(0, Math.min(keeping('squad'), keeping('stackfaq')));
+  while (threshold > 0 && goldLoss(threshold) > options.maxGoldLoss) threshold -= 0.001;
+  threshold = Math.max(0, threshold);
+  return { threshold, goldLoss: goldLoss(threshold) };
+}
+
+/**
+ * The whole procedure (direction, model, threshold) fitted on four parts and scored on the fifth,
+ * five times: the share of each set answered, under one threshold chosen on the pooled scores.
+ */
+export function crossValidate(examples: Example[], featureNames: string[], options: FitOptions): string {
+  const scores = new Map<Example, number>();
+  for (let part = 0; part < PARTS; part++) {
+    const { model } = fitDecision(examples.filter((_, i) => i % PARTS !== part), featureNames, options);
+    examples.forEach((e, i) => {
+      if (i % PARTS !== part) return;
+      const scored = e.features && model.interaction ? { ...e, features: { ...e.features, meaningMatch: match(model.interaction, e) } } : e;
+      scores.set(e, probabilityOf(model, scored));
+    });
+  }
+  const probability = (e: Example) => scores.get(e)!;
+  const { threshold, goldLoss } = chooseThreshold(examples, probability, options);
+  const answered = (set: string) => {
+    const of = examples.filter((e) => e.set === set);
+    return pct(of.filter((e) => probability(e) >= threshold).length / of.length);
+  };
+  const sets = [...new Set(examples.map((e) => e.set))];
+  return `${sets.map((s) => `${s} answered ${answered(s)}`).join('; ')}; gold lost ${pct(goldLoss)}`;
+}
+
+/** Batch gradient descent on the log loss, both classes weighted equally, L2 weight `l2`. */
+function fitLogistic(x: number[][], y: number[], l2: number, steps: number): { weights: number[]; bias: number } {
+  const positives = y.filter((v) => v === 1).length;
+  const classWeight = (v: number) => (v === 1 ? y.length / (2 * positives) : y.length / (2 * (y.length - positives)));
+  const dims = x[0]?.length ?? 0;
+  const weights = new Float64Array(dims);
+  let bias = 0;
+  const rate = 0.1;
+  const gradient = new Float64Array(dims);
+  for (let step = 0; step < steps; step++) {
+    gradient.fill(0);
+    let gradientBias = 0;
+    for (let i = 0; i < x.length; i++) {
+      const row = x[i]!;
+      let z = bias;
+      for (let j = 0; j < dims; j++) z += row[j]! * weights[j]!;
+      const error = (1 / (1 + Math.exp(-z)) - y[i]!) * classWeight(y[i]!);
+      for (let j = 0; j < dims; j++) gradient[j]! += error * row[j]!;
+      gradientBias += error;
+    }
+    for (let j = 0; j < dims; j++) weights[j] = weights[j]! - rate * (gradient[j]! / x.length + l2 * weights[j]!);
+    bias -= (rate * gradientBias) / x.length;
+  }
+  return { weights: Array.from(weights), bias };
+}
+
+function average(values: number[]): number {
+  return values.reduce((a, b) => a + b, 0) / (values.length || 1);
+}
+function round(v: number): number {
+  return Math.round(v * 10_000) / 10_000;
+}
+function rounded(values: number[]): number[] {
+  return values.map(round);
+}
+export function pct(x: number): string {
+  return `${(x * 100).toFixed(1)} %`;
+}
