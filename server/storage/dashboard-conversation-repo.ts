@@ -7,6 +7,7 @@ import type {
   DashboardTurnRecord,
 } from '../domain/dashboard-conversations.ts';
 import type { ConversationPosition, PruneResult, VisitorRating } from '../domain/visitor-conversations.ts';
+import { conversationConditions } from './conversation-conditions.ts';
 import type { Db } from './db.ts';
 
 type ConversationRow = { id: string; user_id: string; user_name: string; started_at: number; last_seen_at: number };
@@ -121,34 +122,10 @@ export class DashboardConversationRepo implements DashboardConversationStore {
    * are few, so the text search is the LIKE alone (no trigram index).
    */
   findConversations(filter: DashboardConversationFilter, after: ConversationPosition | null, limit: number): DashboardConversationListing[] {
-    const where: string[] = [];
-    const turnWhere = ['t.conversation_id = c.id'];
-    const params: Array<string | number> = [];
-    if (filter.from !== undefined) {
-      where.push('c.started_at >= ?');
-      params.push(filter.from);
-    }
-    if (filter.to !== undefined) {
-      where.push('c.started_at < ?');
-      params.push(filter.to);
-    }
-    if (after) {
-      where.push('(c.started_at < ? OR (c.started_at = ? AND c.id < ?))');
-      params.push(after.startedAt, after.startedAt, after.id);
-    }
-    if (filter.knowledgeBaseId !== undefined) {
-      turnWhere.push('t.knowledge_base_id = ?');
-      params.push(filter.knowledgeBaseId);
-    }
-    if (filter.unanswered) turnWhere.push('t.answered = 0');
-    if (filter.thumbsDown) turnWhere.push("t.feedback = 'down'");
-    for (const word of (filter.text ?? '').split(/\s+/).filter(Boolean)) {
-      turnWhere.push("t.question LIKE ? ESCAPE '\\'");
-      params.push(`%${word.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`);
-    }
+    const { where, params, turnWhere, turnParams } = conversationConditions(filter, after, 'c', 't.conversation_id = c.id');
     where.push(`EXISTS (SELECT 1 FROM dashboard_turns t WHERE ${turnWhere.join(' AND ')})`);
     const sql = `SELECT ${LISTING} WHERE ${where.join(' AND ')} ORDER BY c.started_at DESC, c.id DESC LIMIT ?`;
-    return this.prepared<ListingRow>(sql).all(...params, limit).map(fromListingRow);
+    return this.prepared<ListingRow>(sql).all(...params, ...turnParams, limit).map(fromListingRow);
   }
 
   listing(id: string): DashboardConversationListing | null {

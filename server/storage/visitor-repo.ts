@@ -14,6 +14,7 @@ import type {
 } from '../domain/visitor-conversations.ts';
 import { LATENCY_METRIC_PREFIX, latencyBucket } from '../domain/visitor-conversations.ts';
 import type { Statement } from 'better-sqlite3';
+import { conversationConditions } from './conversation-conditions.ts';
 import type { Db } from './db.ts';
 
 type SessionRow = { id: string; widget_id: string; origin: string; ip_hash: string; started_at: number; last_seen_at: number };
@@ -245,36 +246,10 @@ export class VisitorRepo implements VisitorRepository {
 
   findConversations(filter: ConversationFilter, after: ConversationPosition | null, limit: number): ConversationListing[] {
     this.flush();
-    const where: string[] = [];
-    const turnWhere = ['t.session_id = s.id'];
-    const params: Array<string | number> = [];
-    const turnParams: Array<string | number> = [];
+    const { where, params, turnWhere, turnParams, words } = conversationConditions(filter, after, 's', 't.session_id = s.id');
     if (filter.widgetId !== undefined) {
       where.push('s.widget_id = ?');
       params.push(filter.widgetId);
-    }
-    if (filter.from !== undefined) {
-      where.push('s.started_at >= ?');
-      params.push(filter.from);
-    }
-    if (filter.to !== undefined) {
-      where.push('s.started_at < ?');
-      params.push(filter.to);
-    }
-    if (after) {
-      where.push('(s.started_at < ? OR (s.started_at = ? AND s.id < ?))');
-      params.push(after.startedAt, after.startedAt, after.id);
-    }
-    if (filter.knowledgeBaseId !== undefined) {
-      turnWhere.push('t.knowledge_base_id = ?');
-      turnParams.push(filter.knowledgeBaseId);
-    }
-    if (filter.unanswered) turnWhere.push('t.answered = 0');
-    if (filter.thumbsDown) turnWhere.push("t.feedback = 'down'");
-    const words = (filter.text ?? '').split(/\s+/).filter(Boolean);
-    for (const word of words) {
-      turnWhere.push("t.question LIKE ? ESCAPE '\\'");
-      turnParams.push(`%${word.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
     }
     // A conversation is listed when one of its turns matches every turn filter (and it has a turn at all).
     where.push(`EXISTS (SELECT 1 FROM visitor_turns t WHERE ${turnWhere.join(' AND ')})`);
