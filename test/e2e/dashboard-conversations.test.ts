@@ -11,25 +11,16 @@ import fs from 'node:fs';
 import { before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { OWNER, useDashboardSession } from './dashboard-session.ts';
+import { ITEMS, KB, ORIGIN } from './bakery.ts';
+import { until } from './until.ts';
 
 const SHOTS = '/tmp/dashboard-conversations-shots';
-const KB = 'bakery';
-const ORIGIN = 'https://shop.example';
-const ITEMS = [
-  { externalId: 'hours', title: 'Opening hours', content: 'The bakery opens at 7 in the morning from Monday to Saturday and closes at 6 in the evening. On Sundays it opens at 8 and closes at noon.' },
-  { externalId: 'delivery', title: 'Delivery', content: 'Bread and pastries are delivered by bicycle within five kilometres. Delivery is free for orders above 30 euros.' },
-];
 
-async function until(check: () => Promise<boolean>, what: string, page?: Page): Promise<void> {
-  for (let tries = 0; !(await check()); tries++) {
-    if (tries >= 300 && page) await page.screenshot({ path: `${SHOTS}/failure.png` });
-    if (tries >= 300) assert.fail(`${what}${page ? `; the page shows: ${(await page.evaluate(() => document.body.innerHTML)).slice(0, 3000)}` : ''}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
+const failureShot = `${SHOTS}/failure.png`;
 
 describe('Dashboard chat on the Conversations screen (real server, real Chromium)', { timeout: 300_000 }, () => {
   const app = useDashboardSession({ signInOwner: true, apiKey: { name: 'Bakery shop', scopes: 'iq:import,iq:read' }, env: { LOCALIQ_TRUSTED_PROXY: '127.0.0.1' } });
+  const onFailure = () => ({ page: app.page, failureShot });
   const shot = async (name: string) => {
     for (const width of [1280, 390]) {
       await app.page.setViewportSize({ width, height: 900 });
@@ -47,7 +38,7 @@ describe('Dashboard chat on the Conversations screen (real server, real Chromium
     await until(async () => {
       const job = await fetch(`${app.server.url}/jobs/web-delivery?knowledgeBaseId=${KB}`, { headers: { 'x-api-key': app.apiKey } });
       return job.ok && ((await job.json()) as { status: string }).status === 'succeeded';
-    }, 'the items are indexed');
+    }, 'the items are indexed', { ms: 120_000 });
     // A visitor asks through a widget, so the list holds both sources.
     const widgetId = await app.page.evaluate(async (kb) => {
       const session = await (await fetch('/admin/api/session')).json();
@@ -83,12 +74,12 @@ describe('Dashboard chat on the Conversations screen (real server, real Chromium
     await second.getByText('Try other words, or choose another knowledge base above.').waitFor({ timeout: 60_000 });
     const notHelpful = second.getByRole('button', { name: 'Not helpful' });
     await notHelpful.click();
-    await until(async () => (await notHelpful.getAttribute('aria-pressed')) === 'true', 'the rating is kept', page);
+    await until(async () => (await notHelpful.getAttribute('aria-pressed')) === 'true', 'the rating is kept', onFailure());
     await shot('chat');
 
     await page.goto(`${app.server.url}/#/conversations`);
     const rows = page.locator('tr[data-conversation-id]');
-    await until(async () => (await rows.count()) === 2, 'the dashboard chat and the visitor\'s conversation', page);
+    await until(async () => (await rows.count()) === 2, 'the dashboard chat and the visitor\'s conversation', onFailure());
     const staffRow = rows.filter({ hasText: 'When does the bakery open on Sundays?' });
     assert.match((await staffRow.innerText()).replace(/\s+/g, ' '), new RegExp(`dashboard ${OWNER.username}`, 'i'));
     assert.match(await staffRow.innerText(), /1 thumbs down/i);
@@ -97,7 +88,7 @@ describe('Dashboard chat on the Conversations screen (real server, real Chromium
 
     await page.getByLabel('Source').selectOption('dashboard');
     await page.getByRole('button', { name: 'Apply' }).click();
-    await until(async () => (await rows.count()) === 1, 'only the dashboard chat', page);
+    await until(async () => (await rows.count()) === 1, 'only the dashboard chat', onFailure());
     const csv = await page.evaluate(async (href) => (await fetch(href)).text(), (await page.getByTestId('export-csv').getAttribute('href'))!);
     const lines = csv.replace(/^\uFEFF/, '').trim().split('\r\n');
     assert.equal(lines.length, 1 + 2, 'a header and the chat\'s two questions');
@@ -107,7 +98,7 @@ describe('Dashboard chat on the Conversations screen (real server, real Chromium
     await rows.first().getByRole('link', { name: /Read/ }).click();
     await page.getByRole('heading', { name: 'Conversation' }).waitFor();
     const turns = page.getByTestId('conversation-turn');
-    await until(async () => (await turns.count()) === 2, 'the chat\'s two turns', page);
+    await until(async () => (await turns.count()) === 2, 'the chat\'s two turns', onFailure());
     const meta = (await page.locator('dl.meta').innerText()).replace(/\s+/g, ' ');
     assert.match(meta, /Source Dashboard chat/);
     assert.match(meta, new RegExp(`User ${OWNER.username}`));
@@ -122,7 +113,7 @@ describe('Dashboard chat on the Conversations screen (real server, real Chromium
     await page.getByRole('button', { name: 'Ask' }).click();
     await page.getByTestId('citation').filter({ hasText: 'Delivery' }).first().waitFor({ timeout: 60_000 });
     await page.goto(`${app.server.url}/#/conversations`);
-    await until(async () => (await rows.count()) === 2, 'two dashboard conversations (the Source filter is kept)', page);
+    await until(async () => (await rows.count()) === 2, 'two dashboard conversations (the Source filter is kept)', onFailure());
     assert.deepEqual(app.pageErrors, []);
   });
 });

@@ -2,15 +2,9 @@ import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import { GERMAN_ITEMS, GERMAN_KB } from '../helpers/language-fixtures.ts';
 import { useDashboardSession } from './dashboard-session.ts';
+import { until } from './until.ts';
 
 const MEMBER = { username: 'milo', password: 'member password 1' };
-
-async function until(check: () => Promise<boolean>, what: string): Promise<void> {
-  for (let tries = 0; !(await check()); tries++) {
-    assert.ok(tries < 600, what);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 describe("a knowledge base's language in the dashboard (real server, real Chromium)", { timeout: 240_000 }, () => {
   const app = useDashboardSession({ signInOwner: true, apiKey: { name: 'Laden', scopes: 'iq:import,iq:read' } });
@@ -33,7 +27,7 @@ describe("a knowledge base's language in the dashboard (real server, real Chromi
       const list = await fetch(`${app.server.url}/knowledge-bases`, { headers: { 'x-api-key': app.apiKey } });
       const kb = ((await list.json()) as { data: Array<{ id: string; itemCount: number }> }).data.find((k) => k.id === GERMAN_KB);
       return kb?.itemCount === GERMAN_ITEMS.length;
-    }, 'every item is indexed');
+    }, 'every item is indexed', { ms: 120_000 });
   });
 
   const searchItems = async (words: string) => {

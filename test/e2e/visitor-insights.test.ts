@@ -10,25 +10,16 @@ import fs from 'node:fs';
 import { before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { useDashboardSession } from './dashboard-session.ts';
+import { ITEMS, KB, ORIGIN } from './bakery.ts';
+import { until } from './until.ts';
 
 const SHOTS = '/tmp/visitor-insights-shots';
-const KB = 'bakery';
-const ORIGIN = 'https://shop.example';
-const ITEMS = [
-  { externalId: 'hours', title: 'Opening hours', content: 'The bakery opens at 7 in the morning from Monday to Saturday and closes at 6 in the evening. On Sundays it opens at 8 and closes at noon.' },
-  { externalId: 'delivery', title: 'Delivery', content: 'Bread and pastries are delivered by bicycle within five kilometres. Delivery is free for orders above 30 euros.' },
-];
 
-async function until(check: () => Promise<boolean>, what: string, page?: Page): Promise<void> {
-  for (let tries = 0; !(await check()); tries++) {
-    if (tries >= 300 && page) await page.screenshot({ path: `${SHOTS}/failure.png` });
-    if (tries >= 300) assert.fail(`${what}${page ? `; the page shows: ${(await page.evaluate(() => document.body.innerHTML)).slice(0, 3000)}` : ''}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
+const failureShot = `${SHOTS}/failure.png`;
 
 describe('Conversations, Content gaps and Usage screens (real server, real Chromium)', { timeout: 300_000 }, () => {
   const app = useDashboardSession({ signInOwner: true, apiKey: { name: 'Bakery shop', scopes: 'iq:import,iq:read' }, env: { LOCALIQ_TRUSTED_PROXY: '127.0.0.1' } });
+  const onFailure = () => ({ page: app.page, failureShot });
   const shot = async (name: string) => {
     for (const width of [1280, 390]) {
       await app.page.setViewportSize({ width, height: 900 });
@@ -77,7 +68,7 @@ describe('Conversations, Content gaps and Usage screens (real server, real Chrom
     await until(async () => {
       const job = await fetch(`${app.server.url}/jobs/web-delivery?knowledgeBaseId=${KB}`, { headers: { 'x-api-key': app.apiKey } });
       return job.ok && ((await job.json()) as { status: string }).status === 'succeeded';
-    }, 'the items are indexed');
+    }, 'the items are indexed', { ms: 120_000 });
     // The widget, through the dashboard's own API in the signed-in page.
     widgetId = await app.page.evaluate(async (kb) => {
       const session = await (await fetch('/admin/api/session')).json();
@@ -134,7 +125,7 @@ describe('Conversations, Content gaps and Usage screens (real server, real Chrom
     const { page } = app;
     await page.goto(`${app.server.url}/#/content-gaps`);
     const gaps = page.locator('li[data-gap-id]');
-    await until(async () => (await gaps.count()) >= 2, `the gift-card and delivery gaps (page errors: ${app.pageErrors.join('; ')}; console: ${consoleErrors.join('; ').slice(0, 1500)}; at ${app.page.url()})`, page);
+    await until(async () => (await gaps.count()) >= 2, `the gift-card and delivery gaps (page errors: ${app.pageErrors.join('; ')}; console: ${consoleErrors.join('; ').slice(0, 1500)}; at ${app.page.url()})`, onFailure());
     const gift = gaps.first();
     assert.match((await gift.locator('h2').textContent()) ?? '', /gift card/i);
     assert.equal(await gift.locator('.stats dd').first().textContent(), '3', 'three visitors');
@@ -150,11 +141,11 @@ describe('Conversations, Content gaps and Usage screens (real server, real Chrom
     await shot('content-gaps-answer');
     await dialog.getByRole('button', { name: 'Save the answer' }).click();
     await page.getByRole('status').filter({ hasText: 'Answer saved' }).waitFor();
-    await until(async () => (await gaps.filter({ has: page.getByRole('heading', { name: /gift card/i }) }).count()) === 0, 'the group leaves the open gaps', page);
+    await until(async () => (await gaps.filter({ has: page.getByRole('heading', { name: /gift card/i }) }).count()) === 0, 'the group leaves the open gaps', onFailure());
     await until(async () => {
       const job = await fetch(`${app.server.url}/jobs/dashboard-answer-${giftId}?knowledgeBaseId=${KB}`, { headers: { 'x-api-key': app.apiKey } });
       return job.ok && ((await job.json()) as { status: string }).status === 'succeeded';
-    }, 'the answer is indexed');
+    }, 'the answer is indexed', { ms: 120_000 });
     await page.getByLabel('Show').selectOption('answered');
     await until(async () => (await gaps.count()) === 1, 'the answered group');
   });
@@ -163,7 +154,7 @@ describe('Conversations, Content gaps and Usage screens (real server, real Chrom
     const { page } = app;
     await page.goto(`${app.server.url}/#/usage`);
     const section = page.getByRole('region', { name: 'Website visitors' });
-    await until(async () => (await section.count()) === 1, 'the visitor section', page);
+    await until(async () => (await section.count()) === 1, 'the visitor section', onFailure());
     const stats = section.getByRole('definition');
     await until(async () => (await stats.count()) === 7, 'the visitor totals');
     assert.equal(await stats.nth(1).textContent(), '6', 'six questions');

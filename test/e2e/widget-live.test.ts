@@ -12,6 +12,7 @@ import { WIDGET_BUNDLE } from '../helpers/fake-widget-api.ts';
 import { CLI, cliEnv, type ServerProcess, startServerProcess, waitForExit } from '../helpers/server-process.ts';
 import { tempDataDir } from '../helpers/temp-data.ts';
 import { launchChromium } from './browser.ts';
+import { until } from './until.ts';
 
 /**
  * The visitor assistant end to end, as a shop uses it: a real `localiq serve` with its pipeline
@@ -58,13 +59,6 @@ async function startShopSite(snippet: () => string): Promise<Site> {
   };
 }
 
-async function until(check: () => Promise<boolean>, what: string, ms = 10_000): Promise<void> {
-  for (const end = Date.now() + ms; !(await check()); ) {
-    assert.ok(Date.now() < end, `timed out waiting until ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
 /** Runs the CLI on the server's data folder, as an operator would beside the running server. */
 function cli(dataDir: string, args: string[]): string {
   const run = spawnSync(process.execPath, [CLI, ...args], { env: cliEnv(dataDir), encoding: 'utf8' });
@@ -103,7 +97,7 @@ describe('visitor widget against the real server (Chromium, shop page on another
       if (!statuses.every(isFinalJobStatus)) return false;
       assert.deepEqual(statuses, ITEMS.map(() => 'succeeded'));
       return true;
-    }, 'the pushed items are indexed', 120_000);
+    }, 'the pushed items are indexed', { ms: 120_000 });
 
     // The sites listen first: the widget is made for the shop's origin, with its port.
     const snippet = () => `<script src="${server.url}/widget.js" data-widget="${widgetId}" async></script>`;
@@ -150,7 +144,7 @@ describe('visitor widget against the real server (Chromium, shop page on another
     const response = await answered;
     assert.equal(response.status(), 200);
     assert.match(response.headers()['content-type'] ?? '', /^text\/event-stream/, 'the answer is streamed');
-    await until(async () => !(await page.getByRole('button', { name: S.send, exact: true }).isDisabled()) && (await input(page).inputValue()) === '', 'the answer is complete', 60_000);
+    await until(async () => !(await page.getByRole('button', { name: S.send, exact: true }).isDisabled()) && (await input(page).inputValue()) === '', 'the answer is complete', { ms: 60_000 });
   }
 
   async function open(page: Page): Promise<void> {
@@ -167,7 +161,7 @@ describe('visitor widget against the real server (Chromium, shop page on another
     const link = answer.getByRole('link', { name: 'Opening hours' });
     assert.equal(await link.getAttribute('href'), 'https://bakery.example/hours');
     assert.equal(await link.getAttribute('rel'), 'noopener noreferrer nofollow');
-    await until(async () => (await page.locator('localiq-widget [aria-live=polite]').textContent())?.includes('7 am') ?? false, 'the answer is announced');
+    await until(async () => (await page.locator('localiq-widget [aria-live=polite]').textContent())?.includes('7 am') ?? false, 'the answer is announced', { ms: 10_000 });
     await page.screenshot({ path: `${SHOTS}/desktop-1280.png` });
 
     const results = await new AxeBuilder({ page }).include('localiq-widget').analyze();
@@ -217,7 +211,7 @@ describe('visitor widget against the real server (Chromium, shop page on another
 
   it('shows no launcher on an origin the widget does not allow, and says why in the console', async () => {
     const { page, console } = await visit(stranger);
-    await until(async () => console.some((m) => m.type === 'warning'), 'the widget warns');
+    await until(async () => console.some((m) => m.type === 'warning'), 'the widget warns', { ms: 10_000 });
     await new Promise((resolve) => setTimeout(resolve, 500));
     const warnings = console.filter((m) => m.type === 'warning').map((m) => m.text);
     assert.deepEqual(warnings, [`LocalIQ widget: this site's origin ${stranger.url} is not allowed for widget ${widgetId}; add it in LocalIQ's Widgets screen.`]);

@@ -10,6 +10,7 @@ import { DEFAULT_WIDGET_STRINGS, type PublicWidgetConfig } from '../../common/co
 import { BOT_BACKGROUND, contrastRatio, deriveTheme } from '../../widget/src/theme.ts';
 import { type FakeWidgetApi, startFakeWidgetApi, WIDGET_BUNDLE } from '../helpers/fake-widget-api.ts';
 import { launchChromium } from './browser.ts';
+import { until } from './until.ts';
 
 /**
  * The visitor chat widget (widget/, built to out/widget/widget.js) in real Chromium, on a shop's
@@ -66,13 +67,6 @@ async function startShopSite(apiUrl: string): Promise<{ url: string; close(): Pr
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     close: () => new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve()))),
   };
-}
-
-async function until(check: () => Promise<boolean>, what: string, ms = 5_000): Promise<void> {
-  for (const end = Date.now() + ms; !(await check()); ) {
-    assert.ok(Date.now() < end, `timed out waiting until ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }
 
 describe('visitor chat widget in Chromium (fake public API, page on another origin)', { timeout: 180_000 }, () => {
@@ -186,7 +180,7 @@ describe('visitor chat widget in Chromium (fake public API, page on another orig
     await lastAnswer(page).getByText('Sneaky link').waitFor();
     await lastAnswer(page).getByText(S.sources).waitFor();
     // Announced once, complete.
-    await until(async () => (await page.locator('localiq-widget [aria-live=polite]').textContent())?.includes('Spelt loaf') ?? false, 'the answer is announced');
+    await until(async () => (await page.locator('localiq-widget [aria-live=polite]').textContent())?.includes('Spelt loaf') ?? false, 'the answer is announced', { ms: 5_000 });
 
     const [popup] = await Promise.all([page.context().waitForEvent('page'), link.click()]);
     assert.equal(await popup.evaluate(() => window.opener), null, 'the source opens without access to the shop page');
@@ -225,7 +219,7 @@ describe('visitor chat widget in Chromium (fake public API, page on another orig
     await notice(page).getByText(S.rateLimited).waitFor();
     const limitedAt = Date.now();
     assert.equal(await sendButton(page).isDisabled(), true, 'send waits');
-    await until(async () => !(await sendButton(page).isDisabled()), 'send is possible again', 5_000);
+    await until(async () => !(await sendButton(page).isDisabled()), 'send is possible again', { ms: 5_000 });
     assert.ok(Date.now() - limitedAt > 1_200, 'send waited about Retry-After');
 
     api.nextAsks({ kind: 'drop' });
@@ -353,7 +347,7 @@ describe('visitor chat widget in Chromium (fake public API, page on another orig
         if (message.type() === 'warning') warnings.push(message.text());
       });
       await page.goto(`${shop.url}/?widget=${id}`);
-      await until(async () => warnings.length > 0, 'the widget warns');
+      await until(async () => warnings.length > 0, 'the widget warns', { ms: 5_000 });
       await new Promise((resolve) => setTimeout(resolve, 300));
       assert.equal(warnings.length, 1, warnings.join('\n'));
       assert.ok(warnings[0]!.startsWith(expected), warnings[0]);

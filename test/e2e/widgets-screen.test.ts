@@ -4,6 +4,7 @@ import { before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { WIDGET_BUNDLE } from '../helpers/fake-widget-api.ts';
 import { OWNER, useDashboardSession } from './dashboard-session.ts';
+import { until } from './until.ts';
 
 const SHOTS = '/tmp/widgets-shots';
 const KB = 'bakery';
@@ -21,13 +22,6 @@ async function previewLook(page: Page): Promise<{ launcher: string; greeting: st
       left: root.querySelector('.root')!.classList.contains('left'),
     };
   });
-}
-
-async function until(check: () => Promise<boolean>, what: string): Promise<void> {
-  for (let tries = 0; !(await check()); tries++) {
-    assert.ok(tries < 100, what);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
 }
 
 /** Signs in through the admin API as a browser would (cookie and CSRF header), for setting up users. */
@@ -68,7 +62,7 @@ describe('Widgets screen (real server, real Chromium)', { timeout: 240_000 }, ()
     await until(async () => {
       const list = await fetch(`${app.server.url}/knowledge-bases`, { headers: { 'x-api-key': app.apiKey } });
       return ((await list.json()) as { data: Array<{ id: string }> }).data.some((kb) => kb.id === KB);
-    }, 'the knowledge base exists once its item is processed');
+    }, 'the knowledge base exists once its item is processed', { ms: 60_000 });
   });
 
   it('creates a widget in the form, the preview following the colour, greeting, starters and position', async () => {
@@ -78,7 +72,7 @@ describe('Widgets screen (real server, real Chromium)', { timeout: 240_000 }, ()
     await shot('list-empty', 1440);
     await page.getByRole('button', { name: 'Create widget' }).click();
     await page.getByRole('heading', { name: 'New widget' }).waitFor();
-    await until(async () => (await page.locator('[data-testid="widget-preview"]').evaluate((h) => Boolean(h.shadowRoot?.querySelector('.launcher')))), 'the preview draws');
+    await until(async () => (await page.locator('[data-testid="widget-preview"]').evaluate((h) => Boolean(h.shadowRoot?.querySelector('.launcher')))), 'the preview draws', { ms: 10_000 });
     const first = await previewLook(page);
     assert.equal(first.launcher, 'rgb(31, 95, 191)', 'the default theme colour, #1f5fbf');
     assert.match(first.greeting, /Hello! Ask me anything/);
@@ -90,13 +84,13 @@ describe('Widgets screen (real server, real Chromium)', { timeout: 240_000 }, ()
     await page.getByText('"https://Shop.example/path": an origin is a scheme, a host').waitFor();
     assert.equal(await origins.getAttribute('aria-invalid'), 'true', 'checked as it is typed, before any submit');
     await origins.fill('https://shop.example\nhttps://*.shop.example');
-    await until(async () => (await origins.getAttribute('aria-invalid')) === null, 'the fixed origins clear their error');
+    await until(async () => (await origins.getAttribute('aria-invalid')) === null, 'the fixed origins clear their error', { ms: 10_000 });
 
     await page.getByLabel('Theme colour', { exact: true }).fill('#aa3300');
     await page.getByLabel('Greeting').fill('Moin! Fresh bread today.');
     await page.getByLabel('Starter question 1').fill('When are you open?');
     await page.getByRole('radio', { name: 'Bottom left' }).check();
-    await until(async () => (await previewLook(page)).launcher === 'rgb(170, 51, 0)', 'the preview takes the new colour');
+    await until(async () => (await previewLook(page)).launcher === 'rgb(170, 51, 0)', 'the preview takes the new colour', { ms: 10_000 });
     const changed = await previewLook(page);
     assert.equal(changed.greeting, 'Moin! Fresh bread today.');
     assert.deepEqual(changed.starters, ['When are you open?']);
@@ -105,13 +99,13 @@ describe('Widgets screen (real server, real Chromium)', { timeout: 240_000 }, ()
     await page.getByText('Texts of the widget').click();
     assert.equal(await page.getByLabel('Send button').getAttribute('placeholder'), 'Send');
     await page.getByLabel('Send button').fill('Senden');
-    await until(async () => (await page.locator('[data-testid="widget-preview"]').evaluate((h) => h.shadowRoot!.querySelector('form.ask button')!.textContent)) === 'Senden', 'the preview takes a changed text');
+    await until(async () => (await page.locator('[data-testid="widget-preview"]').evaluate((h) => h.shadowRoot!.querySelector('form.ask button')!.textContent)) === 'Senden', 'the preview takes a changed text', { ms: 10_000 });
     await page.getByLabel('Per day (UTC)').fill('0');
     await page.getByRole('button', { name: 'Create widget' }).click();
     const limitError = page.locator('#widget-limits-dailyQuestions-error');
     await limitError.waitFor();
     await page.getByLabel('Per day (UTC)').fill('500');
-    await until(async () => (await limitError.count()) === 0, 'a fixed limit clears its error');
+    await until(async () => (await limitError.count()) === 0, 'a fixed limit clears its error', { ms: 10_000 });
     await shot('new', 1440);
     await shot('new', 720);
     await page.setViewportSize({ width: 1280, height: 900 });
