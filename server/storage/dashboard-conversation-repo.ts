@@ -9,20 +9,10 @@ import type {
 import type { ConversationPosition, PruneResult, VisitorRating } from '../domain/visitor-conversations.ts';
 import { conversationConditions } from './conversation-conditions.ts';
 import type { Db } from './db.ts';
+import { type TurnRowColumns, turnFromRow } from './turn-rows.ts';
 
 type ConversationRow = { id: string; user_id: string; user_name: string; started_at: number; last_seen_at: number };
-type TurnRow = {
-  id: string;
-  conversation_id: string;
-  knowledge_base_id: string;
-  question: string;
-  answer: string;
-  answered: number;
-  citations: string;
-  latency_ms: number;
-  feedback: VisitorRating | null;
-  asked_at: number;
-};
+type TurnRow = TurnRowColumns & { conversation_id: string };
 type ListingRow = ConversationRow & { turns: number; unanswered: number; thumbs_up: number; thumbs_down: number; first_question: string | null };
 
 const CONVERSATION_COLUMNS = 'id, user_id, user_name, started_at, last_seen_at';
@@ -163,16 +153,5 @@ function fromListingRow(row: ListingRow): DashboardConversationListing {
 }
 
 function fromTurnRow(row: TurnRow): DashboardTurnRecord {
-  return {
-    id: row.id,
-    conversationId: row.conversation_id,
-    knowledgeBaseId: row.knowledge_base_id,
-    question: row.question,
-    answer: row.answer,
-    answered: row.answered === 1,
-    citations: JSON.parse(row.citations) as DashboardTurnRecord['citations'],
-    latencyMs: row.latency_ms,
-    feedback: row.feedback,
-    askedAt: row.asked_at,
-  };
+  return { ...turnFromRow(row), conversationId: row.conversation_id };
 }

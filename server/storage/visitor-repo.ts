@@ -16,21 +16,10 @@ import { LATENCY_METRIC_PREFIX, latencyBucket } from '../domain/visitor-conversa
 import type { Statement } from 'better-sqlite3';
 import { conversationConditions } from './conversation-conditions.ts';
 import type { Db } from './db.ts';
+import { type TurnRowColumns, turnFromRow } from './turn-rows.ts';
 
 type SessionRow = { id: string; widget_id: string; origin: string; ip_hash: string; started_at: number; last_seen_at: number };
-type TurnRow = {
-  id: string;
-  session_id: string;
-  widget_id: string;
-  knowledge_base_id: string;
-  question: string;
-  answer: string;
-  answered: number;
-  citations: string;
-  latency_ms: number;
-  feedback: VisitorRating | null;
-  asked_at: number;
-};
+type TurnRow = TurnRowColumns & { session_id: string; widget_id: string };
 type Metric = 'questions' | 'answered' | 'feedback_up' | 'feedback_down';
 
 const HOUR = 3_600_000;
@@ -385,17 +374,5 @@ function toTurnRow(turn: VisitorTurnRecord): TurnRow {
 }
 
 function fromTurnRow(row: TurnRow): VisitorTurnRecord {
-  return {
-    id: row.id,
-    sessionId: row.session_id,
-    widgetId: row.widget_id,
-    knowledgeBaseId: row.knowledge_base_id,
-    question: row.question,
-    answer: row.answer,
-    answered: row.answered === 1,
-    citations: JSON.parse(row.citations) as VisitorTurnRecord['citations'],
-    latencyMs: row.latency_ms,
-    feedback: row.feedback,
-    askedAt: row.asked_at,
-  };
+  return { ...turnFromRow(row), sessionId: row.session_id, widgetId: row.widget_id };
 }

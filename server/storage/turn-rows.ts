@@ -1,0 +1,30 @@
+import type { ConversationTurnRecord } from '../domain/dashboard-conversations.ts';
+import type { VisitorRating } from '../domain/visitor-conversations.ts';
+
+/** The columns a turn has in both turn tables (visitor_turns, dashboard_turns). */
+export type TurnRowColumns = {
+  id: string;
+  knowledge_base_id: string;
+  question: string;
+  answer: string;
+  answered: number;
+  citations: string;
+  latency_ms: number;
+  feedback: VisitorRating | null;
+  asked_at: number;
+};
+
+/** A turn's shared columns as the domain reads them; each table adds the ids of its own. */
+export function turnFromRow(row: TurnRowColumns): ConversationTurnRecord {
+  return {
+    id: row.id,
+    knowledgeBaseId: row.knowledge_base_id,
+    question: row.question,
+    answer: row.answer,
+    answered: row.answered === 1,
+    citations: JSON.parse(row.citations) as ConversationTurnRecord['citations'],
+    latencyMs: row.latency_ms,
+    feedback: row.feedback,
+    askedAt: row.asked_at,
+  };
+}
