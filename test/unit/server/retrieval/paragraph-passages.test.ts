@@ -12,7 +12,7 @@ const chunk = (id: number, paragraph: number | null, text: string, keyword: numb
 });
 
 describe('groupByParagraph', () => {
-  it('takes the parts of one paragraph as one passage: whole text, keyword scores summed, the best part standing for it', () => {
+  it('takes the parts of one paragraph as one passage: its whole text, scored and standing as its best part', () => {
     const groups = groupByParagraph([
       chunk(2, 1, 'Second half. It ends here.', 1.5, 0.2),
       chunk(0, 0, 'A short paragraph.', 2, 0.1),
@@ -20,12 +20,13 @@ describe('groupByParagraph', () => {
       chunk(3, 2, 'Another paragraph.', 0, 0.3),
     ]);
     assert.deepEqual(
-      groups.map((g) => ({ id: g.best.id, first: g.first.id, position: g.position, last: g.lastPosition, text: g.text, keyword: g.keyword, similarity: g.similarity })),
+      groups.map((g) => ({ id: g.best.id, first: g.first.id, position: g.position, text: g.text, keyword: g.keyword, similarity: g.similarity, fromDocument: g.fromDocument })),
       [
-        { id: 0, first: 0, position: 0, last: 0, text: 'A short paragraph.', keyword: 2, similarity: 0.1 },
-        // Part 1 scores 1.4, part 2 1.7: part 2 stands for the paragraph; the overlap is written once.
-        { id: 2, first: 1, position: 1, last: 2, text: 'A long paragraph starts. Second half. It ends here.', keyword: 2.5, similarity: 0.4 },
-        { id: 3, first: 3, position: 3, last: 3, text: 'Another paragraph.', keyword: 0, similarity: 0.3 },
+        { id: 0, first: 0, position: 0, text: 'A short paragraph.', keyword: 2, similarity: 0.1, fromDocument: true },
+        // Part 1 scores 1 + 0.4, part 2 1.5 + 0.2: part 2 stands for the paragraph, which keeps each
+        // score's best and starts where part 1 does; the overlap is written once.
+        { id: 2, first: 1, position: 1, text: 'A long paragraph starts. Second half. It ends here.', keyword: 1.5, similarity: 0.4, fromDocument: true },
+        { id: 3, first: 3, position: 3, text: 'Another paragraph.', keyword: 0, similarity: 0.3, fromDocument: true },
       ],
     );
   });
@@ -34,10 +35,10 @@ describe('groupByParagraph', () => {
     const chunks = [chunk(0, null, 'One.', 1, 0.5), chunk(1, null, 'Two.', 3, 0.1)];
     const groups = groupByParagraph(chunks);
     assert.deepEqual(
-      groups.map((g) => [g.best.id, g.text, g.keyword, g.similarity]),
+      groups.map((g) => [g.best.id, g.text, g.keyword, g.similarity, g.fromDocument]),
       [
-        [0, 'One.', 1, 0.5],
-        [1, 'Two.', 3, 0.1],
+        [0, 'One.', 1, 0.5, false],
+        [1, 'Two.', 3, 0.1, false],
       ],
     );
   });
