@@ -215,6 +215,7 @@ function writeItem(item: Prepared, vectors: Map<string, Float32Array>, deps: Pip
       vector: vectors.get(hash)!,
       page: chunk.page,
       section: chunk.section,
+      paragraph: chunk.paragraph,
     };
   });
   return deps.db

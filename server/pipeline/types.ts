@@ -25,6 +25,11 @@ export type Chunk = {
   page?: number;
   /** Of a file's passage: the headings above it, "Returns › Damaged goods". */
   section?: string;
+  /**
+   * Of a file's passage: the paragraph of the document it comes from (0-based; the first one of a
+   * passage of whole paragraphs). The passages cut from one long paragraph share it.
+   */
+  paragraph?: number;
 };
 
 export type ChunkOptions = {

@@ -11,6 +11,7 @@ import type { EmbeddingModel } from '../indexes/embedding-model.ts';
 import type { Correction, KeywordIndex, QueryWord, SynonymReading, TypoReading } from '../indexes/keyword-index.ts';
 import type { ChunkRow, ItemSummaryRow, SearchRepo } from '../storage/search-repo.ts';
 import { type FusionMethod, keywordCandidatesFirst, minMaxFusion, type Ranked, reciprocalRankFusion } from './fusion.ts';
+import { groupByParagraph, type ParagraphGroup, type ScoredChunk } from './paragraph-passages.ts';
 import { ftsQuery, queryWords, replaceWords, searchWords, typoBudgets } from './query-terms.ts';
 import type { SearchSettings } from './search-settings.ts';
 import { querySynonyms, type SynonymStore } from './synonyms.ts';
@@ -84,6 +85,15 @@ const PHRASE_ROWS = 1_000;
 const ALL_WORDS_FIRST_UP_TO = 4;
 /** Candidates each retriever contributes before fusion. */
 const CANDIDATES = 100;
+/**
+ * A passage's score: its chunk BM25 (scaled to the best passage's) and its cosine similarity,
+ * weighted. Equal for pushed items. A document's passages, taken whole paragraph by paragraph
+ * (paragraph-passages.ts), weigh similarity more: on the file retrieval bench, 0.6 and 0.7 gave
+ * PDF, DOCX and Markdown the same recall@5 (0.895), 0.5 gave 0.877 to 0.885, 0.85 and 1 less
+ * (docs/retrieval.md, "Files against JSON items").
+ */
+const PASSAGE_SIMILARITY_WEIGHT = 0.5;
+const DOCUMENT_PASSAGE_SIMILARITY_WEIGHT = 0.7;
 /** Nearest chunks fetched per item wanted (an item's chunks often neighbour each other). */
 const CHUNKS_PER_ITEM = 3;
 
@@ -275,10 +285,14 @@ export class SearchService {
   neighbourChunks(passages: { itemId: number; chunkId: number; position: number }[]): Map<number, { before?: string; after?: string }> {
     const result = new Map<number, { before?: string; after?: string }>();
     if (passages.length === 0) return result;
-    const byPlace = new Map<string, string>();
-    for (const chunk of this.repo.chunksOfItems([...new Set(passages.map((p) => p.itemId))])) byPlace.set(`${chunk.item_id}:${chunk.position}`, chunk.text);
+    const byPlace = new Map<string, ChunkRow>();
+    for (const chunk of this.repo.chunksOfItems([...new Set(passages.map((p) => p.itemId))])) byPlace.set(`${chunk.item_id}:${chunk.position}`, chunk);
     for (const p of passages) {
-      result.set(p.chunkId, { before: byPlace.get(`${p.itemId}:${p.position - 1}`), after: byPlace.get(`${p.itemId}:${p.position + 1}`) });
+      // A passage of a paragraph's parts (paragraph-passages.ts) is followed by the chunk after its last part.
+      const paragraph = byPlace.get(`${p.itemId}:${p.position}`)?.paragraph ?? null;
+      let next = p.position + 1;
+      while (paragraph !== null && byPlace.get(`${p.itemId}:${next}`)?.paragraph === paragraph) next++;
+      result.set(p.chunkId, { before: byPlace.get(`${p.itemId}:${p.position - 1}`)?.text, after: byPlace.get(`${p.itemId}:${next}`)?.text });
     }
     return result;
   }
@@ -380,7 +394,8 @@ export class SearchService {
   /**
    * The passages of each item that answer the query best: chunk BM25 (scaled to the best chunk
    * overall) and their cosine similarity where search knows it (every chunk of the candidates in
-   * hybrid mode, the nearest neighbours in semantic mode), averaged.
+   * hybrid mode, the nearest neighbours in semantic mode), weighted. The chunks of one
+   * paragraph of a document are one passage (paragraph-passages.ts).
    */
   private bestPassages(
     itemIds: number[],
@@ -390,19 +405,24 @@ export class SearchService {
     language: KeywordLanguage,
   ): Map<number, Passage[]> {
     if (itemIds.length === 0 || perItem === 0) return new Map();
-    const chunks = this.repo.chunksOfItems(itemIds);
     const keyword = match ? this.repo.keywordChunks(match, itemIds, language) : new Map<number, number>();
-    const maxKeyword = Math.max(0, ...keyword.values());
+    const chunksOf = new Map<number, ScoredChunk<ChunkRow>[]>();
+    for (const chunk of this.repo.chunksOfItems(itemIds)) {
+      const list = chunksOf.get(chunk.item_id) ?? [];
+      list.push({ chunk, position: chunk.position, paragraph: chunk.paragraph, text: chunk.text, keyword: keyword.get(chunk.id) ?? 0, similarity: chunkSimilarity.get(chunk.id) ?? 0 });
+      chunksOf.set(chunk.item_id, list);
+    }
+    // The parts of one long paragraph of a document are one passage (paragraph-passages.ts).
+    const groupsOf = new Map([...chunksOf].map(([id, list]) => [id, groupByParagraph(list)]));
+    const maxKeyword = Math.max(0, ...[...groupsOf.values()].flatMap((groups) => groups.map((g) => g.keyword)));
     const semantic = chunkSimilarity.size > 0;
     const byItem = new Map<number, Passage[]>();
-    for (const chunk of chunks) {
-      const kw = maxKeyword > 0 ? (keyword.get(chunk.id) ?? 0) / maxKeyword : 0;
-      const score = semantic ? (kw + (chunkSimilarity.get(chunk.id) ?? 0)) / 2 : kw;
-      const list = byItem.get(chunk.item_id) ?? [];
-      list.push(toPassage(chunk, score));
-      byItem.set(chunk.item_id, list);
-    }
-    for (const [id, list] of byItem) {
+    for (const [id, groups] of groupsOf) {
+      const list = groups.map((group) => {
+        const kw = maxKeyword > 0 ? group.keyword / maxKeyword : 0;
+        const w = group.fromDocument ? DOCUMENT_PASSAGE_SIMILARITY_WEIGHT : PASSAGE_SIMILARITY_WEIGHT;
+        return toPassage(group, semantic ? (1 - w) * kw + w * group.similarity : kw);
+      });
       byItem.set(id, list.sort((a, b) => b.score - a.score || a.position - b.position).slice(0, perItem));
     }
     return byItem;
@@ -423,14 +443,16 @@ function writtenWords(language: AnalyzedLanguage, query: string): string[] {
   return [...new Set(keywordTerms(language, query))].map((term) => byTerm.get(term) ?? term);
 }
 
-function toPassage(chunk: ChunkRow, score: number): Passage {
+/** A passage: one chunk, or the parts of one paragraph (cited at the first part's page, scored as its best part's vector). */
+function toPassage(group: ParagraphGroup<ChunkRow>, score: number): Passage {
+  const { first, best } = group;
   return {
-    chunkId: chunk.id,
-    position: chunk.position,
-    text: chunk.text,
+    chunkId: best.id,
+    position: group.position,
+    text: group.text,
     score,
-    ...(chunk.page !== null ? { page: chunk.page } : {}),
-    ...(chunk.section !== null ? { section: chunk.section } : {}),
+    ...(first.page !== null ? { page: first.page } : {}),
+    ...(first.section !== null ? { section: first.section } : {}),
   };
 }
 

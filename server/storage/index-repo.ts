@@ -12,6 +12,8 @@ export type IndexedChunk = {
   /** A file's passage: its PDF page, or the headings above it. */
   page?: number | undefined;
   section?: string | undefined;
+  /** A file's passage: the paragraph of its document it comes from (the parts of one long paragraph share it). */
+  paragraph?: number | undefined;
 };
 
 export type IndexedItem = ItemIdentity & {
@@ -80,8 +82,8 @@ export class IndexRepo {
            embedder_id = excluded.embedder_id, original_sha256 = excluded.original_sha256, updated_at = excluded.updated_at
          RETURNING id`,
       ),
-      insertChunk: db.prepare<[number, number, string, number, string, number | null, string | null]>(
-        'INSERT INTO chunks (item_id, position, text, token_count, embed_hash, page, section) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      insertChunk: db.prepare<[number, number, string, number, string, number | null, string | null, number | null]>(
+        'INSERT INTO chunks (item_id, position, text, token_count, embed_hash, page, section, paragraph) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
       ),
     };
   }
@@ -130,7 +132,7 @@ export class IndexRepo {
     const keywordChunks = item.chunks.map((chunk) => {
       const chunkId = Number(
         this.stmts.insertChunk.run(
-          itemId, chunk.position, chunk.text, chunk.tokenCount, chunk.embedHash, chunk.page ?? null, chunk.section ?? null,
+          itemId, chunk.position, chunk.text, chunk.tokenCount, chunk.embedHash, chunk.page ?? null, chunk.section ?? null, chunk.paragraph ?? null,
         ).lastInsertRowid,
       );
       this.vectors.insert(chunkId, item.knowledgeBaseId, chunk.vector);

@@ -664,6 +664,13 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX dashboard_turns_by_conversation ON dashboard_turns (conversation_id, asked_at);
   CREATE INDEX dashboard_turns_by_time ON dashboard_turns (asked_at);
   `,
+  `
+  -- The paragraph of its document each chunk of an uploaded file comes from (0-based; a chunk of
+  -- whole paragraphs names its first). A paragraph too long for one passage is cut into several
+  -- chunks; search takes the chunks of one paragraph as one passage (server/retrieval/search.ts).
+  -- Pushed items' chunks have none.
+  ALTER TABLE chunks ADD COLUMN paragraph INTEGER;
+  `,
 ];
 
 /** The keyword tables of languages analyzed before FTS5 sees their text (a migration's SQL). */

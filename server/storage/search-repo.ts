@@ -17,6 +17,8 @@ export type ChunkRow = {
   /** Of an uploaded file's passage: its PDF page, or the headings above it. */
   page: number | null;
   section: string | null;
+  /** Of an uploaded file's passage: the paragraph of its document (the parts of one long paragraph share it). */
+  paragraph: number | null;
 };
 
 /**
@@ -34,7 +36,7 @@ export class SearchRepo {
   constructor(private readonly db: Db) {
     this.stmts = {
       chunksOfItems: db.prepare<[string], ChunkRow>(
-        'SELECT id, item_id, position, text, page, section FROM chunks WHERE item_id IN (SELECT value FROM json_each(?)) ORDER BY item_id, position',
+        'SELECT id, item_id, position, text, page, section, paragraph FROM chunks WHERE item_id IN (SELECT value FROM json_each(?)) ORDER BY item_id, position',
       ),
       chunkOwners: db.prepare<[string], { id: number; item_id: number }>(
         'SELECT id, item_id FROM chunks WHERE item_id IN (SELECT value FROM json_each(?))',

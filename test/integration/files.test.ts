@@ -122,6 +122,30 @@ describe('files as knowledge: upload, extraction, citations (real HTTP, real pip
     assert.equal(citation?.section, 'Returns › Damaged goods', JSON.stringify(damaged.body.citations));
   });
 
+  it('the passages cut from one long paragraph of a document come back as one passage, the whole paragraph; a pushed item\'s stay apart', async () => {
+    const long = Array.from({ length: 40 }, (_, i) => `Harbour rule ${i + 1} says that the ferry number ${i + 1} leaves on time.`).join(' ');
+    const text = `# Harbour rules\n\nA short paragraph about the harbour office.\n\n${long}\n\nAnother short paragraph about the café.\n`;
+    assert.equal((await upload(server, 'paragraphs', [{ name: 'harbour.md', bytes: text }])).status, 200);
+    assert.equal(
+      (await api(server, 'POST', '/ingest', { integrationId: 'shop', knowledgeBaseId: 'paragraphs', sourceType: 'ARTICLE', externalId: 'harbour-item', data: { title: 'Harbour rules', content: long } })).status,
+      200,
+    );
+    await waitForIdle(server);
+    const stored = (await api(server, 'GET', '/knowledge-bases/paragraphs/items/files/harbour.md')).body;
+    assert.ok(stored.chunks.filter((c: any) => c.text.includes('Harbour rule')).length >= 3, 'the long paragraph is cut into several chunks');
+
+    const search = await api(server, 'POST', '/knowledge-bases/paragraphs/search', { query: 'harbour rule ferry leaves', mode: 'hybrid', passages: 5 });
+    const file = search.body.results.find((r: any) => r.externalId === 'harbour.md');
+    const ruled = file.passages.filter((p: any) => p.text.includes('Harbour rule'));
+    assert.equal(ruled.length, 1, 'one place for the paragraph');
+    assert.equal(ruled[0].text, long, 'its whole text, each overlap written once');
+    assert.equal(file.passages.length, 3, 'the two short paragraphs and the long one');
+
+    const item = search.body.results.find((r: any) => r.externalId === 'harbour-item');
+    assert.ok(item.passages.length >= 3, 'a pushed item\'s chunks are passages of their own, as before');
+    assert.ok(item.passages.every((p: any) => p.text.length < long.length));
+  });
+
   it('the same file uploaded again is skipped by its hash; the original is kept once', async () => {
     const kept = originalsIn(server.dataDir).length;
     const again = await upload(server, 'docs', [{ name: 'price-list.pdf', bytes: await pdfFile(PRICE_PAGES, { title: 'Price list 2026' }) }]);

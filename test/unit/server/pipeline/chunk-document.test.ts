@@ -29,6 +29,8 @@ describe('chunkDocument', () => {
         { index: 2, text: 'A page of a PDF.', page: 4, section: undefined },
       ],
     );
+    // Paragraphs are counted through the whole document, section after section.
+    assert.deepEqual(item.chunks.map((chunk) => chunk.paragraph), [0, 1, 2]);
     assert.equal(item.chunks[1]!.embedText, 'Policy › Returns › Damaged goods\nReplaced free of charge.');
     assert.equal(item.text, 'Returns\n\nWithin 30 days.\n\nDamaged goods\n\nReplaced free of charge.\n\nA page of a PDF.');
   });
@@ -54,6 +56,8 @@ describe('chunkDocument', () => {
     assert.ok(item.chunks[2]!.text.startsWith('B'), 'the overlap repeats B within B');
     assert.ok(item.chunks.every((chunk) => chunk.tokenCount <= 30));
     assert.equal(item.chunks[4]!.text, `${paragraph('C', 2)}\n\n${paragraph('D', 2)}`);
+    // The three parts of B name B's paragraph; a passage of whole paragraphs names its first.
+    assert.deepEqual(item.chunks.map((chunk) => chunk.paragraph), [0, 1, 1, 1, 2]);
     // A pushed item of the same text packs across paragraphs, as before.
     const pushed = chunkItem({ title: 'Doc', text }, { maxTokens: 30, overlapTokens: 8, countTokens });
     assert.ok(pushed.some((chunk) => /A\d/.test(chunk.text) && /B\d/.test(chunk.text)));
