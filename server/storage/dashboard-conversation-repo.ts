@@ -9,7 +9,7 @@ import type {
 import type { ConversationPosition, PruneResult, VisitorRating } from '../domain/visitor-conversations.ts';
 import { conversationConditions } from './conversation-conditions.ts';
 import type { Db } from './db.ts';
-import { type TurnRowColumns, turnFromRow } from './turn-rows.ts';
+import { type TurnRowColumns, turnFromRow, turnToRow } from './turn-rows.ts';
 
 type ConversationRow = { id: string; user_id: string; user_name: string; started_at: number; last_seen_at: number };
 type TurnRow = TurnRowColumns & { conversation_id: string };
@@ -81,18 +81,7 @@ export class DashboardConversationRepo implements DashboardConversationStore {
   }
 
   insertTurn(turn: DashboardTurnRecord): void {
-    this.insertTurnTx({
-      id: turn.id,
-      conversation_id: turn.conversationId,
-      knowledge_base_id: turn.knowledgeBaseId,
-      question: turn.question,
-      answer: turn.answer,
-      answered: turn.answered ? 1 : 0,
-      citations: JSON.stringify(turn.citations),
-      latency_ms: turn.latencyMs,
-      feedback: turn.feedback,
-      asked_at: turn.askedAt,
-    });
+    this.insertTurnTx({ ...turnToRow(turn), conversation_id: turn.conversationId });
   }
 
   rate(conversationId: string, turnId: string, rating: VisitorRating): 'rated' | 'missing' {

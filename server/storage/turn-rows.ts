@@ -28,3 +28,18 @@ export function turnFromRow(row: TurnRowColumns): ConversationTurnRecord {
     askedAt: row.asked_at,
   };
 }
+
+/** A turn's shared columns as both turn tables store them. */
+export function turnToRow(turn: ConversationTurnRecord): TurnRowColumns {
+  return {
+    id: turn.id,
+    knowledge_base_id: turn.knowledgeBaseId,
+    question: turn.question,
+    answer: turn.answer,
+    answered: turn.answered ? 1 : 0,
+    citations: JSON.stringify(turn.citations),
+    latency_ms: turn.latencyMs,
+    feedback: turn.feedback,
+    asked_at: turn.askedAt,
+  };
+}

@@ -16,7 +16,7 @@ import { LATENCY_METRIC_PREFIX, latencyBucket } from '../domain/visitor-conversa
 import type { Statement } from 'better-sqlite3';
 import { conversationConditions } from './conversation-conditions.ts';
 import type { Db } from './db.ts';
-import { type TurnRowColumns, turnFromRow } from './turn-rows.ts';
+import { type TurnRowColumns, turnFromRow, turnToRow } from './turn-rows.ts';
 
 type SessionRow = { id: string; widget_id: string; origin: string; ip_hash: string; started_at: number; last_seen_at: number };
 type TurnRow = TurnRowColumns & { session_id: string; widget_id: string };
@@ -358,19 +358,7 @@ function fromListingRow(row: ListingRow): ConversationListing {
 }
 
 function toTurnRow(turn: VisitorTurnRecord): TurnRow {
-  return {
-    id: turn.id,
-    session_id: turn.sessionId,
-    widget_id: turn.widgetId,
-    knowledge_base_id: turn.knowledgeBaseId,
-    question: turn.question,
-    answer: turn.answer,
-    answered: turn.answered ? 1 : 0,
-    citations: JSON.stringify(turn.citations),
-    latency_ms: turn.latencyMs,
-    feedback: turn.feedback,
-    asked_at: turn.askedAt,
-  };
+  return { ...turnToRow(turn), session_id: turn.sessionId, widget_id: turn.widgetId };
 }
 
 function fromTurnRow(row: TurnRow): VisitorTurnRecord {

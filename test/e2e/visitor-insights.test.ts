@@ -11,6 +11,7 @@ import { before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { useDashboardSession } from './dashboard-session.ts';
 import { ITEMS, KB, ORIGIN } from './bakery.ts';
+import { shootWidths } from './screenshots.ts';
 import { until } from './until.ts';
 
 const SHOTS = '/tmp/visitor-insights-shots';
@@ -20,14 +21,7 @@ const failureShot = `${SHOTS}/failure.png`;
 describe('Conversations, Content gaps and Usage screens (real server, real Chromium)', { timeout: 300_000 }, () => {
   const app = useDashboardSession({ signInOwner: true, apiKey: { name: 'Bakery shop', scopes: 'iq:import,iq:read' }, env: { LOCALIQ_TRUSTED_PROXY: '127.0.0.1' } });
   const onFailure = () => ({ page: app.page, failureShot });
-  const shot = async (name: string) => {
-    for (const width of [1280, 390]) {
-      await app.page.setViewportSize({ width, height: 900 });
-      await app.page.evaluate(() => window.scrollTo(0, 0));
-      await app.page.screenshot({ path: `${SHOTS}/${name}-${width}.png`, fullPage: true });
-    }
-    await app.page.setViewportSize({ width: 1280, height: 900 });
-  };
+  const shot = (name: string) => shootWidths(app.page, `${SHOTS}/${name}`, [1280, 390]);
   let widgetId = '';
   let visitors = 0;
 
