@@ -5,8 +5,9 @@
  * is searched (hybrid) in each knowledge base, and scored in paragraphs in both: each passage
  * returned (results in rank order, each result's passages in its order) stands for the SQuAD
  * paragraph it shares most runs of 8 consecutive words with (a file's chunk may hold the end of one
- * paragraph and the start of the next); recall@5 is whether the gold paragraph is among the first
- * five distinct paragraphs so reached. For JSON items this is the usual item recall@5. Also: how
+ * paragraph and the start of the next), and for any other paragraph it holds whole (a chunk may
+ * hold a short paragraph beside the one it names); recall@5 is whether the gold paragraph is among
+ * the first five distinct paragraphs so reached. For JSON items this is the usual item recall@5. Also: how
  * many PDF hits carry the page the gold paragraph is on, and how many DOCX and Markdown hits carry
  * the article's heading. A second JSON knowledge base holds each article as one item (its
  * passages joined by blank lines), the same split as a file, to tell what the file formats cost
@@ -65,17 +66,23 @@ function fromGold(passageText: string, goldId: string): boolean {
   for (const s of shingles(passageText)) if (gold.has(s)) return true;
   return false;
 }
-/** The paragraph a passage stands for: the one it shares most word runs with. */
-function paragraphOf(passageText: string): string | null {
+/**
+ * The paragraphs a passage stands for: the one it shares most word runs with, then any other it
+ * holds whole (a file's chunk may hold a short paragraph whole beside the one it names). Each takes
+ * a place among the five.
+ */
+function paragraphsOf(passageText: string): string[] {
   const mine = shingles(passageText);
   let best: string | null = null;
   let most = 0;
+  const whole: string[] = [];
   for (const [id, gold] of goldShingles) {
     let shared = 0;
     for (const s of mine) if (gold.has(s)) shared++;
     if (shared > most) [best, most] = [id, shared];
+    if (shared === gold.size) whole.push(id);
   }
-  return best;
+  return best === null ? [] : [best, ...whole.filter((id) => id !== best)];
 }
 
 const keep = values['data-dir'] !== undefined;
@@ -159,8 +166,9 @@ try {
       const answer = await call('POST', `/knowledge-bases/${kb}/search`, { query: q.question, mode: 'hybrid', topK: 5, passages: 5 });
       const reached: Array<{ paragraph: string; page?: number | undefined; section?: string | undefined }> = [];
       for (const passage of (answer.results as Array<{ passages: Array<{ text: string; page?: number; section?: string }> }>).flatMap((r) => r.passages)) {
-        const paragraph = paragraphOf(passage.text);
-        if (paragraph && !reached.some((r) => r.paragraph === paragraph)) reached.push({ paragraph, page: passage.page, section: passage.section });
+        for (const paragraph of paragraphsOf(passage.text)) {
+          if (reached.length < 5 && !reached.some((r) => r.paragraph === paragraph)) reached.push({ paragraph, page: passage.page, section: passage.section });
+        }
         if (reached.length === 5) break;
       }
       const hit = reached.find((r) => r.paragraph === q.gold_passage_id);
