@@ -202,6 +202,12 @@ describe('dashboard end to end (real server, real Chromium)', { timeout: 240_000
     await failures.waitFor({ state: 'detached', timeout: 60_000 });
     await app.page.getByText('No failed jobs.').waitFor();
     await app.page.getByText('All caught up.').waitFor({ timeout: 60_000 });
+    // Its run after the retry did not fail: the item's job history shows no error any more.
+    await app.page.goto(`${app.server.url}/#/knowledge/${KB}/items/web/jacket`);
+    const history = app.page.getByRole('table', { name: 'Job history' });
+    await history.getByText('succeeded').waitFor();
+    assert.equal(await history.getByText('embedding model crashed').count(), 0);
+    assert.equal(await history.locator('.error-text').count(), 0);
   });
 
   it('chat answers with a citation that opens the cited item', async () => {
