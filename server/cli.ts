@@ -238,10 +238,11 @@ async function jobsCommand(args: string[]): Promise<number> {
       undefined,
     );
     const views = rows.map(toJobView);
+    // The note (superseded, deleted, pages read by OCR) has a column of its own: it is no error.
     const lines = views.map((j) =>
-      [j.jobId, j.status, j.knowledgeBaseId, j.priority, `${j.attempts}/${j.maxAttempts}`, j.updatedAt, j.lastError ?? ''].join('\t'),
+      [j.jobId, j.status, j.knowledgeBaseId, j.priority, `${j.attempts}/${j.maxAttempts}`, j.updatedAt, j.lastError ?? '', j.note ?? ''].join('\t'),
     );
-    print(values.json ?? false, views, ['jobId\tstatus\tknowledge base\tpriority\tattempts\tupdated\tlast error', ...lines].join('\n'));
+    print(values.json ?? false, views, ['jobId\tstatus\tknowledge base\tpriority\tattempts\tupdated\tlast error\tnote', ...lines].join('\n'));
     if (nextCursor) process.stderr.write(`(the newest ${limit}; --limit shows more)\n`);
     return 0;
   });

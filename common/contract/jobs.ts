@@ -12,6 +12,15 @@ export type FinalJobStatus = (typeof FINAL_JOB_STATUSES)[number];
 export function isFinalJobStatus(status: JobStatus): status is FinalJobStatus {
   return (FINAL_JOB_STATUSES as readonly JobStatus[]).includes(status);
 }
+/**
+ * A job's notes that LocalIQ writes itself: why a run that did not fail ended as it did (a job's
+ * `note`, never its `lastError`). A file read by OCR gets a note of its own, naming the pages.
+ */
+export const JOB_NOTES = {
+  superseded: 'superseded by a newer version',
+  deleted: 'the item was deleted',
+} as const;
+
 export const PRIORITY_NAMES = ['high', 'normal', 'low'] as const;
 export type PriorityName = (typeof PRIORITY_NAMES)[number];
 
@@ -29,8 +38,19 @@ export const jobSchema = z
     forceRefresh: z.boolean(),
     attempts: z.number().int(),
     maxAttempts: z.number().int(),
-    lastError: z.string().nullable(),
-    errors: z.array(z.strictObject({ attempt: z.number().int(), message: z.string(), at: z.string() })),
+    lastError: z
+      .string()
+      .nullable()
+      .describe("The error of the job's last attempt when that attempt failed; null once a run ends without failing."),
+    errors: z
+      .array(z.strictObject({ attempt: z.number().int(), message: z.string(), at: z.string() }))
+      .describe('Every failed attempt, oldest first: the history, kept when a later attempt succeeds.'),
+    note: z
+      .string()
+      .nullable()
+      .describe(
+        'Why a run that did not fail ended as it did: "superseded by a newer version", "the item was deleted", or which pages of a file were read by OCR. Not an error.',
+      ),
     createdAt: z.string(),
     updatedAt: z.string(),
     runAt: z.string(),

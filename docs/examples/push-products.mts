@@ -76,7 +76,9 @@ while (pending.size > 0) {
   for (const jobId of pending) {
     const job = await call('GET', `/jobs/${encodeURIComponent(jobId)}?knowledgeBaseId=main&integrationId=shop`);
     if (FINAL.includes(job.status)) {
-      console.log(`${job.externalId}: ${job.status}${job.lastError ? ` (${job.lastError})` : ''}`);
+      // A failed job's error, or a note on how another ended ("superseded by a newer version").
+      const said = job.lastError ?? job.note;
+      console.log(`${job.externalId}: ${job.status}${said ? ` (${said})` : ''}`);
       pending.delete(jobId);
     }
   }

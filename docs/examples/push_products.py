@@ -87,8 +87,9 @@ while pending:
     for job_id in list(pending):
         job = call("GET", f"/jobs/{quote(job_id, safe='')}?knowledgeBaseId=main&integrationId=shop")
         if job["status"] in FINAL:
-            error = f" ({job['lastError']})" if job["lastError"] else ""
-            print(f"{job['externalId']}: {job['status']}{error}")
+            # A failed job's error, or a note on how another ended ("superseded by a newer version").
+            said = job["lastError"] or job["note"]
+            print(f"{job['externalId']}: {job['status']}" + (f" ({said})" if said else ""))
             pending.remove(job_id)
     if pending:
         time.sleep(1)

@@ -19,8 +19,12 @@ export type Job = ItemIdentity & {
   forceRefresh: boolean;
   attempts: number;
   maxAttempts: number;
+  /** The error of the last attempt when that attempt failed; null once a run ends without failing. */
   lastError: string | null;
+  /** Every failed attempt, oldest first: history, kept when a later attempt succeeds. */
   errors: JobAttemptError[];
+  /** Why a run that did not fail ended as it did (superseded, deleted, pages read by OCR); never an error. */
+  note: string | null;
   createdAt: number;
   updatedAt: number;
   /** When the job is (or was) due: a failed attempt puts it off by the backoff. */

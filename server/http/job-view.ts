@@ -19,6 +19,7 @@ export function toJobView(job: Job): JobView {
     maxAttempts: job.maxAttempts,
     lastError: job.lastError,
     errors: job.errors,
+    note: job.note,
     createdAt: isoTime(job.createdAt),
     updatedAt: isoTime(job.updatedAt),
     runAt: isoTime(job.runAt),

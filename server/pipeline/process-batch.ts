@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { IngestItem } from '../../common/contract/ingest.ts';
+import { JOB_NOTES } from '../../common/contract/jobs.ts';
 import { isDiskFull } from '../domain/disk-condition.ts';
 import type { Db } from '../storage/db.ts';
 import type { IndexedChunk, IndexRepo } from '../storage/index-repo.ts';
@@ -92,7 +93,7 @@ export async function processBatch(jobs: JobRow[], deps: PipelineDeps): Promise<
     report.cost += JOB_OVERHEAD_CHARACTERS;
     const stored = index.storedVersion(identityOf(job));
     if (stored.seq >= job.seq) {
-      runs.finish(job.id, 'cancelled', deps.clock(), 'superseded by a newer version');
+      runs.finish(job.id, 'cancelled', deps.clock(), JOB_NOTES.superseded);
       report.cancelled++;
       continue;
     }
@@ -239,7 +240,7 @@ function writeItem(item: Prepared, vectors: Map<string, Float32Array>, deps: Pip
         now,
       );
       const outcome = written ? 'succeeded' : 'cancelled';
-      deps.runs.finish(job.id, outcome, now, written ? (item.note ?? null) : 'superseded by a newer version');
+      deps.runs.finish(job.id, outcome, now, written ? (item.note ?? null) : JOB_NOTES.superseded);
       return outcome;
     })
     .immediate();

@@ -202,6 +202,18 @@ describe('dashboard end to end (real server, real Chromium)', { timeout: 240_000
     await failures.waitFor({ state: 'detached', timeout: 60_000 });
     await app.page.getByText('No failed jobs.').waitFor();
     await app.page.getByText('All caught up.').waitFor({ timeout: 60_000 });
+    // The row made failed above was a job that had succeeded, so the item already holds its
+    // version: the retried run ends cancelled as superseded, without failing. The item's job
+    // history shows that note in the Note column, and no error any more.
+    await app.page.goto(`${app.server.url}/#/knowledge/${KB}/items/web/jacket`);
+    const history = app.page.getByRole('table', { name: 'Job history' });
+    const cancelled = history.getByRole('row').filter({ hasText: 'superseded by a newer version' });
+    await cancelled.waitFor();
+    const columns = await history.getByRole('columnheader').allInnerTexts();
+    const cells = await cancelled.getByRole('cell').allInnerTexts();
+    assert.deepEqual([cells[columns.indexOf('Last error')], cells[columns.indexOf('Note')]], ['', 'superseded by a newer version']);
+    assert.equal(await history.getByText('embedding model crashed').count(), 0);
+    assert.equal(await history.locator('.error-text').count(), 0);
   });
 
   it('chat answers with a citation that opens the cited item', async () => {

@@ -14,6 +14,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { AxeBuilder } from '@axe-core/playwright';
 import { docxFile, pdfFile } from '../helpers/document-fixtures.ts';
+import { scannedTextPdf } from '../helpers/scanned-fixtures.ts';
 import { useDashboardSession } from './dashboard-session.ts';
 
 const SHOTS = '/tmp/files-shots';
@@ -242,6 +243,11 @@ describe('files in the dashboard: drop, progress, document view, original, cited
     assert.equal(chooser.isMultiple(), true);
     await chooser.setFiles([markdown]);
     await waitFor('returns.md', 'indexed');
+
+    // A scan (no text layer) is read by OCR: indexed, with the job's note saying which page.
+    await drop([asDrop('scan.pdf', await scannedTextPdf([['Gift cards are valid for three years.']]), 'application/pdf')]);
+    await waitFor('scan.pdf', 'indexed');
+    assert.equal(await stateOf('scan.pdf'), 'Indexed: text read by OCR (text recognition) from 1 scanned page(s) without a text layer: page(s) 1');
   });
 
   it('opens the PDF as a document by page, and "Open original" serves the file as uploaded', async () => {
@@ -279,6 +285,17 @@ describe('files in the dashboard: drop, progress, document view, original, cited
     assert.match(await app.page.locator('#chunks ~ ol li').nth(1).innerText(), /tokens, page 2$/);
     await app.page.getByRole('link', { name: 'Read as a document' }).click();
     await app.page.getByRole('navigation', { name: 'Pages' }).waitFor();
+
+    // The scan's job history: the OCR note in the Note column, no error.
+    await app.page.goto(`${app.server.url}/#/knowledge/${KB}/items/files/scan.pdf`);
+    const history = app.page.getByRole('table', { name: 'Job history' });
+    const succeeded = history.getByRole('row').filter({ hasText: 'succeeded' });
+    await succeeded.waitFor();
+    const columns = await history.getByRole('columnheader').allInnerTexts();
+    const cells = await succeeded.getByRole('cell').allInnerTexts();
+    assert.equal(cells[columns.indexOf('Last error')], '');
+    assert.match(cells[columns.indexOf('Note')]!, /^text read by OCR \(text recognition\) from 1 scanned page\(s\) without a text layer: page\(s\) 1$/);
+    assert.equal(await history.locator('.error-text').count(), 0, 'nothing in red');
 
     // The Word document reads by its sections.
     await app.page.goto(`${app.server.url}/#/knowledge/${KB}/items/files/policy.docx/document`);

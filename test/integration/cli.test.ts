@@ -5,6 +5,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import Database from 'better-sqlite3';
+import type { IngestItem } from '../../common/contract/ingest.ts';
+import { JOB_NOTES } from '../../common/contract/jobs.ts';
+import { openDatabase } from '../../server/storage/db.ts';
+import { JobRepo } from '../../server/storage/jobs/job-repo.ts';
+import { JobRuns } from '../../server/storage/jobs/job-runs.ts';
 import { CLI, cliEnv, startServerProcess, waitForExit } from '../helpers/server-process.ts';
 import { item, tempDataDir } from '../helpers/temp-data.ts';
 
@@ -101,6 +106,30 @@ describe('localiq CLI', () => {
       await waitForExit(server.child);
     }
     assert.equal(server.child.exitCode, 0, 'SIGTERM stops the server cleanly');
+  });
+
+  it('jobs shows a job\'s last error and its note in columns of their own', () => {
+    const folder = tempDataDir();
+    const db = openDatabase(folder);
+    const now = Date.now();
+    new JobRepo(db).enqueue(
+      [{ items: ['broken', 'older'].map((externalId) => item({ externalId }) as IngestItem), apiKeyId: null }],
+      { now, maxAttempts: 5, activeModelId: null },
+    );
+    const runs = new JobRuns(db);
+    const claimed = new Map(runs.claim(10, now).map((job) => [job.external_id, job]));
+    runs.recordFailure(claimed.get('broken')!, 'broken.pdf: damaged', now, true);
+    runs.finish(claimed.get('older')!.id, 'cancelled', now, JOB_NOTES.superseded);
+    db.close();
+
+    const out = localiq(folder, 'jobs');
+    assert.equal(out.code, 0, out.stderr);
+    const [header, ...lines] = out.stdout.replace(/\n$/, '').split('\n').map((line) => line.split('\t'));
+    const column = (name: string) => header!.indexOf(name);
+    const row = (jobId: string) => lines.find((cells) => cells[0] === jobId)!;
+    assert.ok(column('last error') > 0 && column('note') > column('last error'), header!.join(' | '));
+    assert.deepEqual([row('cms-broken')[1], row('cms-broken')[column('last error')], row('cms-broken')[column('note')]], ['failed', 'broken.pdf: damaged', '']);
+    assert.deepEqual([row('cms-older')[1], row('cms-older')[column('last error')], row('cms-older')[column('note')]], ['cancelled', '', 'superseded by a newer version']);
   });
 
   it('serve prints where it listens and where the data lives, as readable lines when asked (a terminal gets them by default)', async () => {

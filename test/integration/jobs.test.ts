@@ -28,6 +28,7 @@ describe('jobs and item deletion', () => {
     assert.equal(job.maxAttempts, 5);
     assert.equal(job.lastError, null);
     assert.deepEqual(job.errors, []);
+    assert.equal(job.note, null);
     assert.ok(!Number.isNaN(Date.parse(job.createdAt)));
     assert.equal(job.finishedAt, null);
   });
@@ -124,7 +125,8 @@ describe('jobs and item deletion', () => {
     assert.equal(res.json().cancelledJobs, 1);
     const job = (await call('GET', '/jobs/cms-d-run')).json();
     assert.equal(job.status, 'cancelled');
-    assert.equal(job.lastError, 'the item was deleted');
+    assert.equal(job.note, 'the item was deleted', 'a note, not an error');
+    assert.equal(job.lastError, null);
     // The worker that ran it then finishes or fails it: the job stays cancelled.
     runs.finish(running.id, 'succeeded', Date.now());
     assert.equal(runs.recordFailure(running, 'boom', Date.now()), 'cancelled');

@@ -25,6 +25,10 @@ describe('OpenAPI document', () => {
       assert.ok(body.includes(field) || JSON.stringify(doc.components.schemas).includes(field), field);
     }
     assert.ok(ingest.responses['200'] && ingest.responses['401'] && ingest.responses['413']);
+    // A job's note (superseded, deleted, pages read by OCR) is a field of its own beside its last error.
+    const job = doc.components.schemas.Job;
+    for (const field of ['lastError', 'errors', 'note']) assert.ok(job.required.includes(field), field);
+    assert.match(job.properties.note.description, /Not an error/);
   });
 
   it('serves a browsable page at /docs', async () => {

@@ -92,6 +92,24 @@ describe('processBatch', () => {
     await t.close();
   });
 
+  it('a job that succeeds after a failed attempt has no last error: the failure stays in errors, as history', async () => {
+    const now = { t: Date.now() };
+    const { t, deps, push } = await setup(fakeEmbedder({ failTimes: 1 }), now);
+    await push([item({ externalId: 'second-time' })]);
+    const [job] = deps.runs.claim(8, now.t);
+    await processBatch([job!], deps);
+    const retrying = t.services.jobs.get(job!.id)!;
+    assert.equal(retrying.status, 'queued');
+    assert.match(retrying.lastError!, /model crashed/);
+    now.t = retrying.runAt;
+    await processBatch(deps.runs.claim(8, now.t), deps);
+    const done = t.services.jobs.get(job!.id)!;
+    assert.deepEqual([done.status, done.lastError, done.note], ['succeeded', null, null]);
+    assert.deepEqual(done.errors.map((e) => e.attempt), [1]);
+    assert.match(done.errors[0]!.message, /model crashed/);
+    await t.close();
+  });
+
   it("a file whose original is missing is tried once more (a racing re-upload puts it back), then fails with the reason", async () => {
     const now = { t: Date.now() };
     const { t, deps } = await setup(fakeEmbedder(), now);
@@ -163,7 +181,8 @@ describe('processBatch', () => {
     await processBatch(older, deps);
     const stored = t.services.db.prepare("SELECT content FROM items WHERE external_id = 'race'").get() as { content: string };
     assert.equal(stored.content, 'new words');
-    assert.equal(t.services.jobs.get(older[0]!.id)!.status, 'cancelled');
+    const cancelled = t.services.jobs.get(older[0]!.id)!;
+    assert.deepEqual([cancelled.status, cancelled.note, cancelled.lastError], ['cancelled', 'superseded by a newer version', null]);
     await t.close();
   });
 });

@@ -6,6 +6,7 @@ import { isFinalJobStatus, type JobView } from '../../../common/contract/jobs.ts
 import { searchRequestSchema } from '../../../common/contract/knowledge.ts';
 import { SAMPLE_ITEMS } from '../../../common/import/sample-items.ts';
 import { Badge, CodeBlock, ErrorNote, PageHeader, DataTable } from '../components/ui.tsx';
+import { JobError } from '../components/job-text.tsx';
 import { ApiKeyField } from '../integration/key-field.tsx';
 import { curlCommand, rawRequest, type RawResponse } from '../integration/public-api.ts';
 
@@ -124,7 +125,7 @@ function FollowJobs({ apiKey, targets }: { apiKey: string; targets: FollowTarget
       <p role="status" className="hint">
         {finals === targets.length ? `All ${targets.length} final.` : `Waiting: ${finals} of ${targets.length} final, checking every second…`}
       </p>
-      <DataTable caption="Followed jobs" columns={['Job', 'State', 'Attempts', 'Last error']}>
+      <DataTable caption="Followed jobs" columns={['Job', 'State', 'Attempts', 'Last error', 'Note']}>
         {targets.map((t) => {
           const job = jobs[t.jobId];
           return (
@@ -134,7 +135,8 @@ function FollowJobs({ apiKey, targets }: { apiKey: string; targets: FollowTarget
               </td>
               <td>{!job ? <Badge value="queued" label="…" /> : 'status' in job ? <Badge value={job.status} /> : <span className="error-text">{job.error}</span>}</td>
               <td>{job && 'status' in job ? `${job.attempts} / ${job.maxAttempts}` : ''}</td>
-              <td>{job && 'status' in job ? (job.lastError ?? '') : ''}</td>
+              <td>{job && 'status' in job ? <JobError job={job} /> : null}</td>
+              <td className="hint">{job && 'status' in job ? (job.note ?? '') : ''}</td>
             </tr>
           );
         })}

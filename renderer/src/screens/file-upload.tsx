@@ -1,7 +1,7 @@
 import { type DragEvent, useEffect, useRef, useState } from 'react';
 import { ErrorAnswer } from '../../../common/contract/errors.ts';
 import { FILE_LIMITS, fileSkipReason, SUPPORTED_FILE_EXTENSIONS } from '../../../common/contract/files.ts';
-import { isFinalJobStatus, type JobView } from '../../../common/contract/jobs.ts';
+import { isFinalJobStatus, JOB_NOTES, type JobView } from '../../../common/contract/jobs.ts';
 import { get, postForm, seg } from '../api.ts';
 import { formatBytes, formatNumber } from '../format.ts';
 import { chosenFiles, droppedFiles, type PickedFile } from './dropped-files.ts';
@@ -63,13 +63,13 @@ function describe(upload: Upload): string {
     case 'processing':
       return 'Extracting and indexing';
     case 'indexed':
-      return 'Indexed';
+      return upload.reason ? `Indexed: ${upload.reason}` : 'Indexed';
     case 'unchanged':
       return 'Skipped: identical to the file already indexed';
     case 'failed':
       return `Failed: ${upload.reason}`;
     case 'cancelled':
-      return `Cancelled: ${upload.reason ?? 'the item was deleted'}`;
+      return `Cancelled: ${upload.reason ?? JOB_NOTES.deleted}`;
   }
 }
 
@@ -145,7 +145,9 @@ export function FileUploadPanel({ knowledgeBaseId, onIndexed }: { knowledgeBaseI
           const job = await get<JobView>(`/jobs/${seg(upload.jobId!)}?${query}`);
           const phase = phaseOfJob(job);
           if (!live.current) return;
-          if (phase !== upload.phase) update(upload.id, { phase, reason: isFinalJobStatus(job.status) ? job.lastError : null });
+          // A failed job's reason is its error; one that ended otherwise may have a note (OCR, superseded).
+          const reason = !isFinalJobStatus(job.status) ? null : job.status === 'failed' ? job.lastError : job.note;
+          if (phase !== upload.phase) update(upload.id, { phase, reason });
           indexed ||= phase === 'indexed';
         } catch {
           // A failed poll is tried again on the next tick.

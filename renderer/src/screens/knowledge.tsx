@@ -9,6 +9,7 @@ import {
 } from '../../../common/contract/admin.ts';
 import { del, get, seg } from '../api.ts';
 import { Badge, CodeBlock, Confirm, EmptyState, ErrorNote, PageHeader, useLoad, DataTable } from '../components/ui.tsx';
+import { JobError } from '../components/job-text.tsx';
 import { formatDate, formatNumber } from '../format.ts';
 import { href, navigate } from '../router.ts';
 import { useSession } from '../session.tsx';
@@ -208,7 +209,7 @@ function ItemList({ knowledgeBaseId }: { knowledgeBaseId: string }) {
 
 export function JobTable({ jobs, caption }: { jobs: JobView[]; caption: string }) {
   return (
-    <DataTable caption={caption} columns={['Status', 'Attempts', 'Priority', 'Queued', 'Finished', 'Error or note']}>
+    <DataTable caption={caption} columns={['Status', 'Attempts', 'Priority', 'Queued', 'Finished', 'Last error', 'Note']}>
       {jobs.map((job, i) => (
         <tr key={`${job.createdAt}-${i}`}>
           <td>
@@ -220,8 +221,10 @@ export function JobTable({ jobs, caption }: { jobs: JobView[]; caption: string }
           <td>{job.priority}</td>
           <td>{formatDate(job.createdAt)}</td>
           <td>{formatDate(job.finishedAt)}</td>
-          {/* A job that ended well may still say something (superseded, text read by OCR): not in red. */}
-          <td className={job.status === 'failed' ? 'error-text' : 'hint'}>{job.lastError ?? ''}</td>
+          <td>
+            <JobError job={job} />
+          </td>
+          <td className="hint">{job.note ?? ''}</td>
         </tr>
       ))}
     </DataTable>

@@ -1,3 +1,4 @@
+import { JOB_NOTES } from '../../../common/contract/jobs.ts';
 import { backoffMs } from '../../domain/jobs.ts';
 import type { Db } from '../db.ts';
 import { prepareBackOff } from './back-off.ts';
@@ -10,7 +11,8 @@ export type FailureOutcome = 'retrying' | 'failed' | 'cancelled';
 /**
  * Fail: what happens when a run of a job fails. The attempt's error is added to the job's
  * errors, then, in one IMMEDIATE transaction:
- * - a newer version of the item is queued: the job is cancelled, the newer one supersedes it;
+ * - a newer version of the item is queued: the job is cancelled, the newer one supersedes it (its
+ *   note says so, its last error stays this attempt's);
  * - it was the last attempt (attempts ≥ max_attempts), or the failure is `final` (trying again
  *   cannot help: a corrupt or password-protected file): the job is failed for good, keeping its
  *   payload for a manual retry (retry.ts);
@@ -33,10 +35,10 @@ export function prepareFail(db: Db): (job: JobRow, message: string, now: number,
         let changed: boolean;
         if (isSuperseded(job)) {
           outcome = 'cancelled';
-          changed = giveUp(job.id, { now, status: outcome, error: message, errors });
+          changed = giveUp(job.id, { now, status: outcome, error: message, note: JOB_NOTES.superseded, errors });
         } else if (final || job.attempts >= job.max_attempts) {
           outcome = 'failed';
-          changed = giveUp(job.id, { now, status: outcome, error: message, errors });
+          changed = giveUp(job.id, { now, status: outcome, error: message, note: null, errors });
         } else {
           outcome = 'retrying';
           changed = backOff(job.id, { now, runAt: now + backoffMs(job.attempts), error: message, errors });

@@ -2,7 +2,7 @@ import type { SourceType } from '../../../common/contract/ingest.ts';
 import { PRIORITY_NAMES, type JobStatus } from '../../../common/contract/jobs.ts';
 import type { Job, JobAttemptError } from '../../domain/job-record.ts';
 
-/** A row of the jobs table (migration 1). */
+/** A row of the jobs table (migration 1; `note` since migration 21). */
 export type JobRow = {
   id: number;
   job_id: string;
@@ -24,6 +24,7 @@ export type JobRow = {
   locked_at: number | null;
   last_error: string | null;
   errors: string;
+  note: string | null;
   api_key_id: string | null;
   created_at: number;
   updated_at: number;
@@ -47,6 +48,7 @@ export function toJob(row: JobRow): Job {
     maxAttempts: row.max_attempts,
     lastError: row.last_error,
     errors: JSON.parse(row.errors) as JobAttemptError[],
+    note: row.note,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
     runAt: row.run_at,

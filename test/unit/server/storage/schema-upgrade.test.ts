@@ -14,6 +14,9 @@ const SCOPED = MIGRATIONS.findIndex((m) => m.includes('localiq_scope('));
 /** The migration that started keeping job counts. */
 const COUNTED = MIGRATIONS.findIndex((m) => m.includes('CREATE TABLE job_counts'));
 
+/** The migration that gave jobs a note of their own, apart from their last error. */
+const NOTED = MIGRATIONS.findIndex((m) => m.includes('ALTER TABLE jobs ADD COLUMN note'));
+
 /** The migration that made the job counts' triggers independent of the order of changes. */
 const RECOUNTED = MIGRATIONS.findIndex((m) => m.includes('counts that drifted are counted again'));
 
@@ -150,6 +153,52 @@ describe('upgrading a data folder', () => {
     const db = openDatabase(dataDir);
     try {
       assert.deepEqual(db.prepare('SELECT id, expires_at FROM api_keys ORDER BY id').raw().all(), [['far', null], ['near', Date.UTC(2030, 0, 1)]]);
+    } finally {
+      db.close();
+    }
+  });
+
+  it('moves the notes earlier releases wrote into last_error to note, and keeps every real error', () => {
+    assert.ok(NOTED > RECOUNTED);
+    const dataDir = tempDataDir();
+    const before = releaseWith(dataDir, NOTED);
+    const insert = before.prepare(
+      `INSERT INTO jobs (job_id, knowledge_base_id, integration_id, external_id, source_type, data, content_hash,
+         force_refresh, priority, seq, enqueued_at, sort_key, status, max_attempts, run_at, created_at, updated_at, last_error, errors)
+       VALUES (?, 'kb-a', 'cms', ?, 'ARTICLE', '{}', 'h', 0, 1, ?, 0, 0, ?, 5, 0, 0, 0, ?, ?)`,
+    );
+    const ocr = 'text read by OCR (text recognition) from 2 scanned page(s) without a text layer: page(s) 1, 2';
+    const failures = (...messages: string[]) => JSON.stringify(messages.map((message, i) => ({ attempt: i + 1, message, at: '2026-11-01T00:00:00.000Z' })));
+    // [externalId, status, last_error, errors] as the release before left them, and what each becomes.
+    const rows: Array<[string, string, string | null, string, { note: string | null; last_error: string | null }]> = [
+      ['ocr', 'succeeded', ocr, failures(), { note: ocr, last_error: null }],
+      ['ocr-after-retry', 'succeeded', ocr, failures('model crashed'), { note: ocr, last_error: null }],
+      ['retried', 'succeeded', 'model crashed', failures('timeout', 'model crashed'), { note: null, last_error: null }],
+      ['skipped-after-retry', 'skipped', 'model crashed', failures('model crashed'), { note: null, last_error: null }],
+      // A crash on the last attempt, retried by hand, then a success: the crash is in no errors entry.
+      ['crashed-then-retried', 'succeeded', 'interrupted by a crash on its last attempt', failures(), { note: null, last_error: 'interrupted by a crash on its last attempt' }],
+      ['clean', 'succeeded', null, failures(), { note: null, last_error: null }],
+      ['superseded', 'cancelled', 'superseded by a newer version', failures('model crashed'), { note: 'superseded by a newer version', last_error: null }],
+      ['deleted', 'cancelled', 'the item was deleted', failures(), { note: 'the item was deleted', last_error: null }],
+      ['superseded-failing', 'cancelled', 'boom', failures('boom'), { note: 'superseded by a newer version', last_error: 'boom' }],
+      ['failed', 'failed', 'boom 5', failures('boom 1', 'boom 5'), { note: null, last_error: 'boom 5' }],
+      ['backing-off', 'queued', 'model crashed', failures('model crashed'), { note: null, last_error: 'model crashed' }],
+    ];
+    rows.forEach(([externalId, status, lastError, errors], seq) => insert.run(`cms-${externalId}`, externalId, seq, status, lastError, errors));
+    const countsBefore = before.prepare('SELECT * FROM job_counts ORDER BY 1, 2, 3').raw().all();
+    before.close();
+
+    const db = openDatabase(dataDir);
+    try {
+      const after = db.prepare('SELECT external_id, note, last_error, errors FROM jobs ORDER BY seq').all() as Array<{
+        external_id: string; note: string | null; last_error: string | null; errors: string;
+      }>;
+      assert.deepEqual(
+        after.map(({ external_id, note, last_error }) => `${external_id}: note ${note}, last error ${last_error}`),
+        rows.map(([externalId, , , , expected]) => `${externalId}: note ${expected.note}, last error ${expected.last_error}`),
+      );
+      assert.deepEqual(after.map((row) => row.errors), rows.map(([, , , errors]) => errors), 'every failure stays in errors');
+      assert.deepEqual(db.prepare('SELECT * FROM job_counts ORDER BY 1, 2, 3').raw().all(), countsBefore, 'no job changed state');
     } finally {
       db.close();
     }

@@ -92,9 +92,31 @@ describe('job life', () => {
     const [job] = claim(1, T0);
     finish(job!.id, 'cancelled', T0 + 1_000, 'superseded by a newer version');
     const done = latest('a');
-    assert.deepEqual([done.status, done.finished_at, done.last_error, done.data], ['cancelled', T0 + 1_000, 'superseded by a newer version', '{}']);
+    assert.deepEqual(
+      [done.status, done.finished_at, done.note, done.last_error, done.data],
+      ['cancelled', T0 + 1_000, 'superseded by a newer version', null, '{}'],
+      'the note is no error',
+    );
     finish(job!.id, 'succeeded', T0 + 2_000, null);
     assert.equal(latest('a').status, 'cancelled');
+    db.close();
+  });
+
+  it('finish writes its note to note, and a run that did not fail leaves no last error, the failures kept as history', () => {
+    const { db, push, claim, fail, finish, latest } = setup();
+    const ocr = 'text read by OCR (text recognition) from 2 scanned page(s) without a text layer: page(s) 1, 2';
+    push('a');
+    fail(claim(1, T0)[0]!, 'model crashed', T0);
+    assert.equal(latest('a').last_error, 'model crashed', 'backing off: the last attempt failed');
+    finish(claim(1, latest('a').run_at)[0]!.id, 'succeeded', T0 + 10_000, ocr);
+    const row = latest('a');
+    assert.deepEqual([row.status, row.note, row.last_error], ['succeeded', ocr, null]);
+    assert.deepEqual(JSON.parse(row.errors).map((e: { message: string }) => e.message), ['model crashed']);
+
+    push('b');
+    fail(claim(1, T0 + 20_000)[0]!, 'model crashed', T0 + 20_000);
+    finish(claim(1, latest('b').run_at)[0]!.id, 'skipped', T0 + 30_000, null);
+    assert.deepEqual([latest('b').status, latest('b').note, latest('b').last_error], ['skipped', null, null]);
     db.close();
   });
 
@@ -123,7 +145,7 @@ describe('job life', () => {
     }
     assert.equal(fail(claim(1, now)[0]!, 'boom 3', now), 'failed');
     const row = latest('a');
-    assert.deepEqual([row.status, row.attempts, row.finished_at, row.last_error], ['failed', MAX_ATTEMPTS, now, 'boom 3']);
+    assert.deepEqual([row.status, row.attempts, row.finished_at, row.last_error, row.note], ['failed', MAX_ATTEMPTS, now, 'boom 3', null]);
     assert.equal(JSON.parse(row.errors).length, MAX_ATTEMPTS);
     assert.equal((JSON.parse(row.data) as { title: string }).title, 'Opening hours');
     db.close();
@@ -138,7 +160,7 @@ describe('job life', () => {
     assert.deepEqual(jobs('a').map((row) => [row.status, row.data === '{}']), [['cancelled', true], ['queued', false]]);
     // Already settled: nothing changes, and the worker hears it was cancelled.
     assert.equal(fail(job!, 'boom again', T0 + 3_000), 'cancelled');
-    assert.equal(jobs('a')[0]!.last_error, 'boom');
+    assert.deepEqual([jobs('a')[0]!.last_error, jobs('a')[0]!.note], ['boom', 'superseded by a newer version']);
     db.close();
   });
 
@@ -162,7 +184,7 @@ describe('job life', () => {
   });
 
   it('cancel on delete cancels the item’s queued and running jobs, and nothing else', () => {
-    const { db, push, claim, finish, jobs } = setup();
+    const { db, push, claim, fail, finish, jobs, latest } = setup();
     const cancel = prepareCancelOnDelete(db);
     const identity = { knowledgeBaseId: 'kb-main', integrationId: 'cms', externalId: 'a' };
     push('a');
@@ -173,11 +195,16 @@ describe('job life', () => {
     push('other', T0 + 2_000);
     assert.equal(cancel(identity, T0 + 3_000), 2);
     assert.deepEqual(
-      jobs('a').map((row) => [row.status, row.last_error, row.finished_at]),
-      [['succeeded', null, T0], ['cancelled', 'the item was deleted', T0 + 3_000], ['cancelled', 'the item was deleted', T0 + 3_000]],
+      jobs('a').map((row) => [row.status, row.note, row.last_error, row.finished_at]),
+      [['succeeded', null, null, T0], ['cancelled', 'the item was deleted', null, T0 + 3_000], ['cancelled', 'the item was deleted', null, T0 + 3_000]],
     );
     assert.equal(jobs('other')[0]!.status, 'queued');
     assert.equal(cancel(identity, T0 + 4_000), 0);
+
+    // A job waiting out its backoff keeps the error of its failed attempt beside the note.
+    fail(claim(1, T0 + 5_000)[0]!, 'model crashed', T0 + 5_000);
+    assert.equal(cancel({ ...identity, externalId: 'other' }, T0 + 6_000), 1);
+    assert.deepEqual([latest('other').status, latest('other').note, latest('other').last_error], ['cancelled', 'the item was deleted', 'model crashed']);
     db.close();
   });
 
@@ -193,10 +220,10 @@ describe('job life', () => {
     assert.deepEqual([retries.status, retries.run_at, retries.attempts, retries.errors], ['queued', T0 + 5_000, 1, '[]']);
     const last = latest('last');
     assert.deepEqual([last.status, last.last_error, last.finished_at], ['failed', 'interrupted by a crash on its last attempt', T0 + 5_000]);
-    const superseded = db.prepare("SELECT status, last_error FROM jobs WHERE external_id = 'superseded' ORDER BY id").all();
+    const superseded = db.prepare("SELECT status, note, last_error FROM jobs WHERE external_id = 'superseded' ORDER BY id").all();
     assert.deepEqual(superseded, [
-      { status: 'cancelled', last_error: 'superseded by a newer version' },
-      { status: 'queued', last_error: null },
+      { status: 'cancelled', note: 'superseded by a newer version', last_error: null },
+      { status: 'queued', note: null, last_error: null },
     ]);
     assert.equal(prepareRecoverStale(db)(T0 + 6_000), 0);
     db.close();
