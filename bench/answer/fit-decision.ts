@@ -22,11 +22,13 @@
  * trust a match that was fitted on the very question it scores.
  *
  * Usage: node --import tsx bench/answer/fit-decision.ts --data-dir DIR [--limit 400] [--keep 0.92] [--max-gold-loss 0.012] [--other-keep 0.96]
+ *          [--out FILE]
  *          [--features a,b,c] [--dump FILE] [--from FILE] [--cv] [--dry-run]
  *   DIR is a data folder kept by `npm run bench:answers -- --keep`; missing hold-out sets are indexed.
  *   --dump writes every question's set, label and features as JSON; --from fits on such a file
  *   instead of asking again. --features fits on those features only (default: every one).
- *   --cv also prints the five-part cross-validated abstention at the kept share; --dry-run writes nothing.
+ *   --cv also prints the five-part cross-validated abstention at the kept share; --dry-run writes nothing;
+ *   --out writes the weights to FILE instead of the shipped weights file (a candidate to compare).
  */
 import fs from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -55,6 +57,7 @@ const { values } = parseArgs({
     from: { type: 'string' },
     cv: { type: 'boolean', default: false },
     'dry-run': { type: 'boolean', default: false },
+    out: { type: 'string' },
     'sentence-vectors': { type: 'boolean', default: false },
   },
 });
@@ -84,7 +87,7 @@ if (values.cv) {
   console.log(`cross-validated (5 parts of fold ${CALIBRATION_FOLD}), features ${featureNames.join(',')}: ${cv}`);
 }
 const model = fitDecision(examples, featureNames, options);
-if (!values['dry-run']) fs.writeFileSync(WEIGHTS_FILE, `${JSON.stringify(model.model, null, 2)}\n`);
+if (!values['dry-run']) fs.writeFileSync(values.out ?? WEIGHTS_FILE, `${JSON.stringify(model.model, null, 2)}\n`);
 const lines = [`fitted on ${examples.filter((e) => e.features).length} questions the support threshold lets through (${examples.length} asked), fold ${CALIBRATION_FOLD}`];
 for (const set of [...new Set(examples.map((e) => e.set))]) {
   const of = examples.filter((e) => e.set === set);
