@@ -4,15 +4,31 @@
  * the whole procedure within the calibration fold. Pure functions of the examples asked.
  */
 import { bilinear, type DecisionFeatures, type DecisionModel } from '../../server/retrieval/answer/answer-decision.ts';
+import { asksForFact } from '../../server/retrieval/answer/answer-types.ts';
 
 /**
  * One question asked: `features` null when the support threshold abstained; `gold` whether the
  * answer given without the decision held a gold answer (SQuAD's answerable questions);
  * `product` the element-wise product of the query's vector and the best passage's vector.
  */
-export type Example = { set: string; answerable: boolean; features: DecisionFeatures | null; gold: boolean; product: number[] | null };
-export type FitOptions = { keepShare: number; maxGoldLoss: number };
+export type Example = {
+  set: string;
+  answerable: boolean;
+  features: DecisionFeatures | null;
+  gold: boolean;
+  product: number[] | null;
+  /** The question and the sentence the decision read (absent in older dumps): to study new features on a dump. */
+  question?: string;
+  sentence?: string;
+};
+/**
+ * `otherKeep`: when set, questions that ask for no fact (how-to, yes/no) get a threshold of their
+ * own, the highest that answers this share of the answerable ones (DecisionModel.otherThreshold).
+ */
+export type FitOptions = { keepShare: number; maxGoldLoss: number; otherKeep?: number };
 export type Fitted = { model: DecisionModel; probability: (e: Example) => number; goldLoss: number };
+/** The threshold each example is held to. */
+type Thresholds = { threshold: number; otherThreshold?: number };
 
 const PARTS = 5;
 /** L2 weight of the bilinear direction: 512 products and about a thousand questions. */
@@ -37,8 +53,10 @@ export function fitDecision(examples: Example[], featureNames: string[], options
   if (interaction) model.interaction = { weights: interaction.weights.map((w) => Math.round(w * 1e4) / 1e4), bias: round(interaction.bias) };
   const byExample = new Map(rowsOf.map((e, i) => [examples[i]!, e]));
   const probability = (e: Example) => probabilityOf(model, byExample.get(e) ?? e);
-  const { threshold, goldLoss } = chooseThreshold(examples, probability, options);
-  model.threshold = round(threshold);
+  const { threshold, otherThreshold, goldLoss } = chooseThreshold(examples, probability, options);
+  // Rounded down, so the question the threshold was chosen at is still answered.
+  model.threshold = floor(threshold);
+  if (otherThreshold !== undefined) model.otherThreshold = floor(otherThreshold);
   return { model, probability, goldLoss };
 }
 
@@ -90,19 +108,32 @@ function fitInteraction(examples: Example[]): { weights: number[]; bias: number 
 /**
  * The highest threshold that still answers `keepShare` of the answerable questions of SQuAD and
  * of StackFAQ, and loses at most `maxGoldLoss` of the SQuAD answers that held a gold answer
- * without the decision.
+ * without the decision. With `otherKeep`, questions that ask for no fact are first given the
+ * highest threshold that answers that share of the answerable ones among them, and the threshold
+ * of fact questions is then chosen under the same bounds on every question.
  */
-export function chooseThreshold(examples: Example[], probability: (e: Example) => number, options: FitOptions): { threshold: number; goldLoss: number } {
-  const keeping = (set: string) => {
-    const answerable = examples.filter((e) => e.answerable && e.set.startsWith(set)).map(probability).sort((a, b) => b - a);
-    return answerable[Math.ceil(options.keepShare * answerable.length) - 1] ?? 0;
+export function chooseThreshold(examples: Example[], probability: (e: Example) => number, options: FitOptions): Thresholds & { goldLoss: number } {
+  let otherThreshold: number | undefined;
+  if (options.otherKeep !== undefined) {
+    const other = examples.filter((e) => e.answerable && !isFactQuestion(e)).map(probability).sort((a, b) => b - a);
+    otherThreshold = Math.max(0, other[Math.ceil(options.otherKeep * other.length) - 1] ?? 0);
+  }
+  const held = (t: number) => (e: Example) => (otherThreshold !== undefined && !isFactQuestion(e) ? otherThreshold : t);
+  const keeps = (set: string, t: number) => {
+    const answerable = examples.filter((e) => e.answerable && e.set.startsWith(set));
+    return answerable.filter((e) => probability(e) >= held(t)(e)).length >= options.keepShare * answerable.length;
   };
   const squadAnswerable = examples.filter((e) => e.answerable && e.set.startsWith('squad'));
-  const goldLoss = (t: number) => squadAnswerable.filter((e) => e.gold && probability(e) < t).length / squadAnswerable.length;
-  let threshold = Math.max(0, Math.min(keeping('squad'), keeping('stackfaq')));
-  while (threshold > 0 && goldLoss(threshold) > options.maxGoldLoss) threshold -= 0.001;
-  threshold = Math.max(0, threshold);
-  return { threshold, goldLoss: goldLoss(threshold) };
+  const goldLoss = (t: number) => squadAnswerable.filter((e) => e.gold && probability(e) < held(t)(e)).length / squadAnswerable.length;
+  // Highest first: every bound only loosens as the threshold falls.
+  const candidates = [...new Set(examples.map(probability).filter((p) => p > 0))].sort((a, b) => b - a);
+  const threshold = candidates.find((t) => keeps('squad', t) && keeps('stackfaq', t) && goldLoss(t) <= options.maxGoldLoss) ?? 0;
+  return { threshold, otherThreshold, goldLoss: goldLoss(threshold) };
+}
+
+/** Whether the example's question asks for a fact; a dump without questions counts every one as such. */
+function isFactQuestion(e: Example): boolean {
+  return e.question === undefined || asksForFact(e.question);
 }
 
 /**
@@ -120,10 +151,11 @@ export function crossValidate(examples: Example[], featureNames: string[], optio
     });
   }
   const probability = (e: Example) => scores.get(e)!;
-  const { threshold, goldLoss } = chooseThreshold(examples, probability, options);
+  const { threshold, otherThreshold, goldLoss } = chooseThreshold(examples, probability, options);
+  const held = (e: Example) => (otherThreshold !== undefined && !isFactQuestion(e) ? otherThreshold : threshold);
   const answered = (set: string) => {
     const of = examples.filter((e) => e.set === set);
-    return pct(of.filter((e) => probability(e) >= threshold).length / of.length);
+    return pct(of.filter((e) => probability(e) >= held(e)).length / of.length);
   };
   const sets = [...new Set(examples.map((e) => e.set))];
   return `${sets.map((s) => `${s} answered ${answered(s)}`).join('; ')}; gold lost ${pct(goldLoss)}`;
@@ -160,6 +192,9 @@ function average(values: number[]): number {
 }
 function round(v: number): number {
   return Math.round(v * 10_000) / 10_000;
+}
+function floor(v: number): number {
+  return Math.floor(v * 10_000) / 10_000;
 }
 function rounded(values: number[]): number[] {
   return values.map(round);

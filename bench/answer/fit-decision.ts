@@ -11,23 +11,28 @@
  * equally; the threshold is the highest that still answers `--keep` of the answerable questions
  * of SQuAD and of StackFAQ and abstains on at most `--max-gold-loss` of the answerable SQuAD
  * questions whose answer held a gold answer without the decision (abstentions by the support
- * threshold count against the share answered).
+ * threshold count against the share answered). With `--other-keep`, questions that ask for no fact
+ * (how-to, yes/no: answer-types.ts `asksForFact`) get a threshold of their own, the highest that
+ * answers that share of the answerable ones among them; the threshold above is then chosen for the
+ * fact questions.
  *
  * `meaningMatch` is a bilinear match of the query's vector with the best passage's vector: a
  * direction over the 512 products q_i·p_i, fitted first by a strongly regularized logistic model
  * (decision-fit.ts). The main model is fitted on its out-of-fold values (five parts), so it does not
  * trust a match that was fitted on the very question it scores.
  *
- * Usage: node --import tsx bench/answer/fit-decision.ts --data-dir DIR [--limit 400] [--keep 0.92] [--max-gold-loss 0.012]
+ * Usage: node --import tsx bench/answer/fit-decision.ts --data-dir DIR [--limit 400] [--keep 0.92] [--max-gold-loss 0.012] [--other-keep 0.96]
+ *          [--out FILE]
  *          [--features a,b,c] [--dump FILE] [--from FILE] [--cv] [--dry-run]
  *   DIR is a data folder kept by `npm run bench:answers -- --keep`; missing hold-out sets are indexed.
  *   --dump writes every question's set, label and features as JSON; --from fits on such a file
  *   instead of asking again. --features fits on those features only (default: every one).
- *   --cv also prints the five-part cross-validated abstention at the kept share; --dry-run writes nothing.
+ *   --cv also prints the five-part cross-validated abstention at the kept share; --dry-run writes nothing;
+ *   --out writes the weights to FILE instead of the shipped weights file (a candidate to compare).
  */
 import fs from 'node:fs';
 import { parseArgs } from 'node:util';
-import { decisionFeatures, FEATURE_NAMES } from '../../server/retrieval/answer/answer-decision.ts';
+import { decisionFeatures, FEATURE_NAMES, thresholdFor } from '../../server/retrieval/answer/answer-decision.ts';
 import { Assistant, DEFAULT_TUNING } from '../../server/retrieval/answer/assistant.ts';
 import type { QueryEmbedder } from '../../server/embedders/query-embedder.ts';
 import { TermStatsRepo } from '../../server/storage/term-stats-repo.ts';
@@ -46,16 +51,22 @@ const { values } = parseArgs({
     limit: { type: 'string', default: '400' },
     keep: { type: 'string', default: '0.92' },
     'max-gold-loss': { type: 'string', default: '0.012' },
+    'other-keep': { type: 'string' },
     features: { type: 'string' },
     dump: { type: 'string' },
     from: { type: 'string' },
     cv: { type: 'boolean', default: false },
     'dry-run': { type: 'boolean', default: false },
+    out: { type: 'string' },
     'sentence-vectors': { type: 'boolean', default: false },
   },
 });
 const limit = Number(values.limit);
-const options = { keepShare: Number(values.keep), maxGoldLoss: Number(values['max-gold-loss']) };
+const options = {
+  keepShare: Number(values.keep),
+  maxGoldLoss: Number(values['max-gold-loss']),
+  otherKeep: values['other-keep'] === undefined ? undefined : Number(values['other-keep']),
+};
 const featureNames = values.features ? values.features.split(',') : [...FEATURE_NAMES];
 const log = (line: string) => process.stderr.write(`[fit-decision] ${line}\n`);
 /**
@@ -76,16 +87,16 @@ if (values.cv) {
   console.log(`cross-validated (5 parts of fold ${CALIBRATION_FOLD}), features ${featureNames.join(',')}: ${cv}`);
 }
 const model = fitDecision(examples, featureNames, options);
-if (!values['dry-run']) fs.writeFileSync(WEIGHTS_FILE, `${JSON.stringify(model.model, null, 2)}\n`);
+if (!values['dry-run']) fs.writeFileSync(values.out ?? WEIGHTS_FILE, `${JSON.stringify(model.model, null, 2)}\n`);
 const lines = [`fitted on ${examples.filter((e) => e.features).length} questions the support threshold lets through (${examples.length} asked), fold ${CALIBRATION_FOLD}`];
 for (const set of [...new Set(examples.map((e) => e.set))]) {
   const of = examples.filter((e) => e.set === set);
-  const answered = of.filter((e) => model.probability(e) >= model.model.threshold).length;
+  const answered = of.filter((e) => model.probability(e) >= (e.question === undefined ? model.model.threshold : thresholdFor(e.question, model.model))).length;
   const gate = of.filter((e) => e.features !== null).length;
   lines.push(`${set}: ${of.length} questions, answered by the support threshold ${pct(gate / of.length)}, with the decision ${pct(answered / of.length)}`);
 }
 lines.push(`SQuAD answers holding a gold answer lost to the decision: ${pct(model.goldLoss)} of the answerable questions`);
-lines.push(`weights: ${model.model.features.map((n, j) => `${n} ${model.model.weights[j]}`).join(', ')}; bias ${model.model.bias}; threshold ${model.model.threshold}`);
+lines.push(`weights: ${model.model.features.map((n, j) => `${n} ${model.model.weights[j]}`).join(', ')}; bias ${model.model.bias}; threshold ${model.model.threshold}${model.model.otherThreshold === undefined ? '' : `, for questions that ask for no fact ${model.model.otherThreshold}`}`);
 console.log(lines.join('\n'));
 process.exit(0);
 
@@ -108,13 +119,13 @@ async function askCalibrationFold(): Promise<Example[]> {
       const features = gateOnly.answers(analysis) ? decisionFeatures(analysis, noInteraction) : null;
       const gold = answerable && q.goldAnswers !== null && containsGold((await gateOnly.ask(kb, { question: q.text }, { signal })).answer, q.goldAnswers);
       let product: number[] | null = null;
-      if (features && analysis.vectors) {
-        const best = analysis.scored.find((s) => s.quotable)!;
+      const best = analysis.scored.find((s) => s.quotable);
+      if (features && best && analysis.vectors) {
         const own = analysis.vectors.passages[best.passage];
         if (own) product = Array.from(analysis.vectors.query, (v, i) => round6(v * own[i]!));
       }
       if (features && values['sentence-vectors']) Object.assign(features, await sentenceStudy(services.queryEmbedder, analysis, q.text));
-      collected.push({ set, answerable, features, gold, product });
+      collected.push({ set, answerable, features, gold, product, question: q.text, sentence: best?.text });
     }
     log(`${set}: ${questions.length} questions`);
     if (embedTimes.length) log(`sentence vectors: median ${[...embedTimes].sort((a, b) => a - b)[Math.floor(embedTimes.length / 2)]!.toFixed(1)} ms per question`);

@@ -8,10 +8,11 @@
  * the question's, a lead over the next item, and what the embedder's vectors (the query's and the
  * passages', already fetched by retrieval; nothing is embedded here) say of the quoted passage.
  * The features are combined by a logistic model whose weights are fitted on data by
- * bench/answer/fit-decision.ts and shipped in answer-decision-weights.json.
+ * bench/answer/fit-decision.ts and shipped in answer-decision-weights.json, with a threshold for
+ * questions that ask for a fact and, when fitted, another for how-to and yes/no questions.
  */
 import weights from './answer-decision-weights.json' with { type: 'json' };
-import { type AnswerType, answerTypePositions, expectedAnswerType, holdsAnswerType, words } from './answer-types.ts';
+import { type AnswerType, answerTypePositions, asksForFact, expectedAnswerType, holdsAnswerType, words } from './answer-types.ts';
 import type { CandidatePassage, ScoredSentence } from './extractive.ts';
 import type { WeightedTerm } from './question-terms.ts';
 import { contentTerms, contentWords, stem, termsMatch } from './terms.ts';
@@ -55,6 +56,12 @@ export type DecisionModel = {
   bias: number;
   /** Answer when the probability that the passages answer is at least this. */
   threshold: number;
+  /**
+   * The threshold for questions that do not ask for a fact (how-to, yes/no, a request:
+   * `asksForFact` false), chosen apart so that FAQ-like questions stay answered while fact
+   * questions are held to the stricter one; absent: `threshold` for every question.
+   */
+  otherThreshold?: number;
   /**
    * The direction `meaningMatch` projects the element-wise product of the query's vector and the
    * best sentence's passage vector on (a diagonal bilinear similarity fitted on the calibration
@@ -233,7 +240,12 @@ export function answerProbability(features: DecisionFeatures, model: DecisionMod
 
 export function passagesAnswer(a: AnalysisForDecision, model: DecisionModel = FITTED_MODEL): boolean {
   const features = decisionFeatures(a, model);
-  return features !== null && answerProbability(features, model) >= model.threshold;
+  return features !== null && answerProbability(features, model) >= thresholdFor(a.question, model);
+}
+
+/** The threshold the question is held to: `otherThreshold` for a question that asks for no fact, when the model has one. */
+export function thresholdFor(question: string, model: DecisionModel): number {
+  return model.otherThreshold !== undefined && !asksForFact(question) ? model.otherThreshold : model.threshold;
 }
 
 /**

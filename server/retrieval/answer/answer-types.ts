@@ -26,6 +26,23 @@ export function expectedAnswerType(question: string): AnswerType | null {
 }
 
 /**
+ * Whether the question asks for a fact (a wh-question: "Who…", "What year…", "Which team…")
+ * rather than how to do something, whether something can be done, or for help in a statement
+ * ("How do I…", "Can I…", "Is it possible…", "I'd like to…", "Splitting conversations in gmail.").
+ * The fitted decision answers the two kinds under thresholds of their own (answer-decision.ts): a
+ * how-to question's answer is a procedure, which the features of a fact (a name, a date beside the
+ * question's words) do not read.
+ */
+export function asksForFact(question: string): boolean {
+  const q = question.toLowerCase();
+  if (HOW_TO_OR_YES_NO.test(q) || /^(?:can|could|should|does|do|is|are|will|would|did|has|have)\b/.test(q)) return false;
+  return /\b(?:what|which|who|whom|whose|when|where|why|how)\b/.test(q);
+}
+
+const HOW_TO_OR_YES_NO =
+  /\b(?:how (?:do|can|to|would|should|does|could|did)|is (?:it|there)|are there|i'?d like|i want|i need|possible|way to|(?:what|which)(?:'s| is| are) the (?:best |easiest |simplest )?(?:way|procedure|options?))\b/;
+
+/**
  * Whether a sentence holds an answer of that type that the question does not already contain: a
  * year the question names does not answer "when"; a name the question names does not answer "who".
  */

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { answerProbability, decisionFeatures, FITTED_MODEL, passagesAnswer } from '../../../../../server/retrieval/answer/answer-decision.ts';
+import { answerProbability, decisionFeatures, FITTED_MODEL, passagesAnswer, thresholdFor } from '../../../../../server/retrieval/answer/answer-decision.ts';
 import { type CandidatePassage, questionIntent, scoreSentences } from '../../../../../server/retrieval/answer/extractive.ts';
 import { weightedTerms } from '../../../../../server/retrieval/answer/question-terms.ts';
 
@@ -41,6 +41,19 @@ describe('whether the passages answer the question', () => {
     assert.equal(passagesAnswer(answering, between), true);
     assert.equal(passagesAnswer(sameSubject, between), false);
     assert.equal(FITTED_MODEL.features.length, FITTED_MODEL.weights.length, 'the shipped weights name every feature they weigh');
+  });
+
+  it('holds questions that ask for no fact to their own threshold when the model has one', () => {
+    const how = analysis('How do I find the court where David I of Scotland married?', [married]);
+    const who = analysis('Who did King David I of Scotland marry?', [married]);
+    const p = answerProbability(decisionFeatures(how)!);
+    const strict = { ...FITTED_MODEL, threshold: Math.min(1, p + 0.01) };
+    assert.equal(passagesAnswer(how, strict), false, 'one threshold for every question: under it');
+    const lenient = { ...strict, otherThreshold: p };
+    assert.equal(thresholdFor(how.question, lenient), p);
+    assert.equal(passagesAnswer(how, lenient), true, 'the how-to question is held to otherThreshold');
+    assert.equal(thresholdFor(who.question, lenient), strict.threshold, 'a fact question keeps the threshold');
+    assert.equal(thresholdFor(how.question, strict), strict.threshold, 'without otherThreshold every question has the threshold');
   });
 
   it('reads the vectors: the passage cosine, its lead over other items and the fitted bilinear match', () => {
