@@ -47,7 +47,9 @@ describe('whether the passages answer the question', () => {
     const how = analysis('How do I find the court where David I of Scotland married?', [married]);
     const who = analysis('Who did King David I of Scotland marry?', [married]);
     const p = answerProbability(decisionFeatures(how)!);
-    const strict = { ...FITTED_MODEL, threshold: Math.min(1, p + 0.01) };
+    // The shipped model has a threshold by kind: this one, without it, has one for every question.
+    const { otherThreshold: _, ...oneThreshold } = FITTED_MODEL;
+    const strict = { ...oneThreshold, threshold: Math.min(1, p + 0.01) };
     assert.equal(passagesAnswer(how, strict), false, 'one threshold for every question: under it');
     const lenient = { ...strict, otherThreshold: p };
     assert.equal(thresholdFor(how.question, lenient), p);
