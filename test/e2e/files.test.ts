@@ -296,6 +296,7 @@ describe('files in the dashboard: drop, progress, document view, original, cited
     assert.equal(cells[columns.indexOf('Last error')], '');
     assert.match(cells[columns.indexOf('Note')]!, /^text read by OCR \(text recognition\) from 1 scanned page\(s\) without a text layer: page\(s\) 1$/);
     assert.equal(await history.locator('.error-text').count(), 0, 'nothing in red');
+    await shot('scan-job-history');
 
     // The Word document reads by its sections.
     await app.page.goto(`${app.server.url}/#/knowledge/${KB}/items/files/policy.docx/document`);
