@@ -13,6 +13,8 @@ import { asksForFact } from '../../server/retrieval/answer/answer-types.ts';
  */
 export type Example = {
   set: string;
+  /** The fold the question was dealt to (subsets.ts; absent in dumps of fold 5 alone). */
+  fold?: number;
   answerable: boolean;
   features: DecisionFeatures | null;
   gold: boolean;
@@ -24,23 +26,25 @@ export type Example = {
 /**
  * `otherKeep`: when set, questions that ask for no fact (how-to, yes/no) get a threshold of their
  * own, the highest that answers this share of the answerable ones (DecisionModel.otherThreshold).
+ * `interactionL2`: L2 weight of the bilinear direction (default INTERACTION_L2).
  */
-export type FitOptions = { keepShare: number; maxGoldLoss: number; otherKeep?: number };
+export type FitOptions = { keepShare: number; maxGoldLoss: number; otherKeep?: number; interactionL2?: number };
 export type Fitted = { model: DecisionModel; probability: (e: Example) => number; goldLoss: number };
 /** The threshold each example is held to. */
 type Thresholds = { threshold: number; otherThreshold?: number };
 
 const PARTS = 5;
 /** L2 weight of the bilinear direction: 512 products and about a thousand questions. */
-const INTERACTION_L2 = 0.05;
+export const INTERACTION_L2 = 0.05;
 
 export function fitDecision(examples: Example[], featureNames: string[], options: FitOptions): Fitted {
   let rowsOf = examples;
   let interaction: DecisionModel['interaction'];
   if (featureNames.includes('meaningMatch')) {
     // Out-of-fold matches for the main model; the shipped direction is fitted on every question.
-    rowsOf = withOutOfFoldMatch(examples);
-    interaction = fitInteraction(examples.filter((e) => e.features !== null));
+    const l2 = options.interactionL2 ?? INTERACTION_L2;
+    rowsOf = withOutOfFoldMatch(examples, l2);
+    interaction = fitInteraction(examples.filter((e) => e.features !== null), l2);
   }
   const fitted = rowsOf.filter((e) => e.features !== null);
   const rows = fitted.map((e) => featureNames.map((name) => e.features![name as keyof DecisionFeatures]));
@@ -69,10 +73,10 @@ export function probabilityOf(model: DecisionModel, e: Example): number {
 }
 
 /** The example with `meaningMatch` under a direction fitted on the other parts. */
-function withOutOfFoldMatch(examples: Example[]): Example[] {
+function withOutOfFoldMatch(examples: Example[], l2: number): Example[] {
   const out = [...examples];
   for (let part = 0; part < PARTS; part++) {
-    const direction = fitInteraction(examples.filter((e, i) => i % PARTS !== part && e.features !== null));
+    const direction = fitInteraction(examples.filter((e, i) => i % PARTS !== part && e.features !== null), l2);
     examples.forEach((e, i) => {
       if (i % PARTS === part && e.features) out[i] = { ...e, features: { ...e.features, meaningMatch: match(direction, e) } };
     });
@@ -90,7 +94,7 @@ function match(direction: { weights: number[]; bias: number }, e: Example): numb
  * A strongly regularized logistic model on the standardized products q_i·p_i; returned as weights
  * on the raw products and a bias, so that bias + Σ w_i q_i p_i is its logit.
  */
-function fitInteraction(examples: Example[]): { weights: number[]; bias: number } {
+function fitInteraction(examples: Example[], l2: number): { weights: number[]; bias: number } {
   const withProduct = examples.filter((e) => e.product !== null);
   if (withProduct.length === 0) return { weights: [], bias: 0 };
   const dims = withProduct[0]!.product!.length;
@@ -100,7 +104,7 @@ function fitInteraction(examples: Example[]): { weights: number[]; bias: number 
   for (const e of withProduct) e.product!.forEach((v, j) => (scale[j]! += (v - mean[j]!) ** 2 / withProduct.length));
   scale.forEach((v, j) => (scale[j] = Math.sqrt(v) || 1));
   const x = withProduct.map((e) => e.product!.map((v, j) => (v - mean[j]!) / scale[j]!));
-  const { weights, bias } = fitLogistic(x, withProduct.map((e) => (e.answerable ? 1 : 0)), INTERACTION_L2, 400);
+  const { weights, bias } = fitLogistic(x, withProduct.map((e) => (e.answerable ? 1 : 0)), l2, 400);
   const raw = weights.map((w, j) => w / scale[j]!);
   return { weights: raw, bias: bias - weights.reduce((sum, w, j) => sum + (w * mean[j]!) / scale[j]!, 0) };
 }

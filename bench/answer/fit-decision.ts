@@ -1,6 +1,7 @@
 /**
  * Fits the decision whether the retrieved passages answer a question
- * (server/retrieval/answer/answer-decision.ts) on the calibration fold, and writes its weights to
+ * (server/retrieval/answer/answer-decision.ts) on calibration folds (`--folds`, default the
+ * calibration fold 5; never the report fold 0), and writes its weights to
  * server/retrieval/answer/answer-decision-weights.json.
  *
  * Answerable: SQuAD and StackFAQ questions against their own knowledge bases, and those whose gold
@@ -21,10 +22,12 @@
  * (decision-fit.ts). The main model is fitted on its out-of-fold values (five parts), so it does not
  * trust a match that was fitted on the very question it scores.
  *
- * Usage: node --import tsx bench/answer/fit-decision.ts --data-dir DIR [--limit 400] [--keep 0.92] [--max-gold-loss 0.012] [--other-keep 0.96]
- *          [--out FILE]
+ * Usage: node --import tsx bench/answer/fit-decision.ts --data-dir DIR [--folds 5] [--limit 400] [--keep 0.92] [--max-gold-loss 0.012] [--other-keep 0.96]
+ *          [--interaction-l2 0.05] [--out FILE]
  *          [--features a,b,c] [--dump FILE] [--from FILE] [--cv] [--dry-run]
  *   DIR is a data folder kept by `npm run bench:answers -- --keep`; missing hold-out sets are indexed.
+ *   --folds: the folds asked (comma-separated, each fold's sets limited to --limit questions); with
+ *   --from, the folds of the dump fitted on (a dump without folds holds fold 5's questions only).
  *   --dump writes every question's set, label and features as JSON; --from fits on such a file
  *   instead of asking again. --features fits on those features only (default: every one).
  *   --cv also prints the five-part cross-validated abstention at the kept share; --dry-run writes nothing;
@@ -41,17 +44,19 @@ import { containsGold } from './gold.ts';
 import { faqHoldoutQuestions, squadHoldoutQuestions } from './holdout-sets.ts';
 import { startIndexedSets } from './indexed-sets.ts';
 import type { Question } from './run-questions.ts';
-import { CALIBRATION_FOLD, faqQuestions, squadQuestions } from './subsets.ts';
+import { CALIBRATION_FOLD, faqQuestions, REPORT_FOLD, squadQuestions } from './subsets.ts';
 
 const WEIGHTS_FILE = new URL('../../server/retrieval/answer/answer-decision-weights.json', import.meta.url);
 
 const { values } = parseArgs({
   options: {
     'data-dir': { type: 'string' },
+    folds: { type: 'string', default: String(CALIBRATION_FOLD) },
     limit: { type: 'string', default: '400' },
     keep: { type: 'string', default: '0.92' },
     'max-gold-loss': { type: 'string', default: '0.012' },
     'other-keep': { type: 'string' },
+    'interaction-l2': { type: 'string' },
     features: { type: 'string' },
     dump: { type: 'string' },
     from: { type: 'string' },
@@ -62,10 +67,13 @@ const { values } = parseArgs({
   },
 });
 const limit = Number(values.limit);
+const folds = values.folds.split(',').map(Number);
+for (const f of folds) if (!Number.isInteger(f) || f < 0 || f > 9 || f === REPORT_FOLD) throw new Error(`--folds: ${f} is not a calibration fold (1–9)`);
 const options = {
   keepShare: Number(values.keep),
   maxGoldLoss: Number(values['max-gold-loss']),
   otherKeep: values['other-keep'] === undefined ? undefined : Number(values['other-keep']),
+  interactionL2: values['interaction-l2'] === undefined ? undefined : Number(values['interaction-l2']),
 };
 const featureNames = values.features ? values.features.split(',') : [...FEATURE_NAMES];
 const log = (line: string) => process.stderr.write(`[fit-decision] ${line}\n`);
@@ -79,16 +87,16 @@ for (const name of featureNames) if (![...FEATURE_NAMES, ...STUDIED].includes(na
 /** Milliseconds each question's sentence vectors took (`--sentence-vectors`). */
 const embedTimes: number[] = [];
 
-const examples: Example[] = values.from ? (JSON.parse(fs.readFileSync(values.from, 'utf8')) as Example[]) : await askCalibrationFold();
+const examples: Example[] = values.from ? readDump(values.from) : await askCalibrationFolds();
 if (values.dump) fs.writeFileSync(values.dump, JSON.stringify(examples));
 
 if (values.cv) {
   const cv = crossValidate(examples, featureNames, options);
-  console.log(`cross-validated (5 parts of fold ${CALIBRATION_FOLD}), features ${featureNames.join(',')}: ${cv}`);
+  console.log(`cross-validated (5 parts of folds ${folds.join(',')}), features ${featureNames.join(',')}: ${cv}`);
 }
 const model = fitDecision(examples, featureNames, options);
 if (!values['dry-run']) fs.writeFileSync(values.out ?? WEIGHTS_FILE, `${JSON.stringify(model.model, null, 2)}\n`);
-const lines = [`fitted on ${examples.filter((e) => e.features).length} questions the support threshold lets through (${examples.length} asked), fold ${CALIBRATION_FOLD}`];
+const lines = [`fitted on ${examples.filter((e) => e.features).length} questions the support threshold lets through (${examples.length} asked), folds ${folds.join(',')}`];
 for (const set of [...new Set(examples.map((e) => e.set))]) {
   const of = examples.filter((e) => e.set === set);
   const answered = of.filter((e) => model.probability(e) >= (e.question === undefined ? model.model.threshold : thresholdFor(e.question, model.model))).length;
@@ -100,8 +108,16 @@ lines.push(`weights: ${model.model.features.map((n, j) => `${n} ${model.model.we
 console.log(lines.join('\n'));
 process.exit(0);
 
-/** Asks the calibration fold's questions of the indexed sets, with the support threshold alone, and reads each one's features. */
-async function askCalibrationFold(): Promise<Example[]> {
+/** A dump's questions of the folds fitted on; one written before folds were recorded holds fold 5's. */
+function readDump(file: string): Example[] {
+  const dumped = JSON.parse(fs.readFileSync(file, 'utf8')) as Example[];
+  const of = dumped.filter((e) => folds.includes(e.fold ?? CALIBRATION_FOLD));
+  if (of.length === 0) throw new Error(`${file} holds no question of folds ${folds.join(',')}`);
+  return of;
+}
+
+/** Asks the calibration folds' questions of the indexed sets, with the support threshold alone, and reads each one's features. */
+async function askCalibrationFolds(): Promise<Example[]> {
   const sets = await startIndexedSets({ dataDir: values['data-dir'], keep: true, log });
   const { services } = sets.server;
   const gateOnly = new Assistant(services.search, services.embedding, new TermStatsRepo(services.db), services.llmSettings, {
@@ -110,7 +126,7 @@ async function askCalibrationFold(): Promise<Example[]> {
   });
   const signal = new AbortController().signal;
   const collected: Example[] = [];
-  const collect = async (set: string, kb: string, questions: Question[], answerable: boolean) => {
+  const collect = async (fold: number, set: string, kb: string, questions: Question[], answerable: boolean) => {
     for (const q of questions) {
       const analysis = await gateOnly.analyze(kb, { question: q.text }, signal);
       // Abstained on by the support threshold: no decision to fit, but it counts as not answered.
@@ -125,20 +141,22 @@ async function askCalibrationFold(): Promise<Example[]> {
         if (own) product = Array.from(analysis.vectors.query, (v, i) => round6(v * own[i]!));
       }
       if (features && values['sentence-vectors']) Object.assign(features, await sentenceStudy(services.queryEmbedder, analysis, q.text));
-      collected.push({ set, answerable, features, gold, product, question: q.text, sentence: best?.text });
+      collected.push({ set, fold, answerable, features, gold, product, question: q.text, sentence: best?.text });
     }
-    log(`${set}: ${questions.length} questions`);
+    log(`fold ${fold}, ${set}: ${questions.length} questions`);
     if (embedTimes.length) log(`sentence vectors: median ${[...embedTimes].sort((a, b) => a - b)[Math.floor(embedTimes.length / 2)]!.toFixed(1)} ms per question`);
   };
   try {
-    const squadHoldout = squadHoldoutQuestions(CALIBRATION_FOLD, limit);
-    const faqHoldout = faqHoldoutQuestions(CALIBRATION_FOLD, limit);
-    await collect('squad', sets.squad.knowledgeBaseId, squadQuestions(CALIBRATION_FOLD, limit), true);
-    await collect('squad hold-out answerable', sets.squadHoldout.knowledgeBaseId, squadHoldout.answerable, true);
-    await collect('squad hold-out unanswerable', sets.squadHoldout.knowledgeBaseId, squadHoldout.unanswerable, false);
-    await collect('stackfaq', sets.stackfaq.knowledgeBaseId, faqQuestions(CALIBRATION_FOLD, limit), true);
-    await collect('stackfaq hold-out answerable', sets.stackfaqHoldout.knowledgeBaseId, faqHoldout.answerable, true);
-    await collect('stackfaq hold-out unanswerable', sets.stackfaqHoldout.knowledgeBaseId, faqHoldout.unanswerable, false);
+    for (const fold of folds) {
+      const squadHoldout = squadHoldoutQuestions(fold, limit);
+      const faqHoldout = faqHoldoutQuestions(fold, limit);
+      await collect(fold, 'squad', sets.squad.knowledgeBaseId, squadQuestions(fold, limit), true);
+      await collect(fold, 'squad hold-out answerable', sets.squadHoldout.knowledgeBaseId, squadHoldout.answerable, true);
+      await collect(fold, 'squad hold-out unanswerable', sets.squadHoldout.knowledgeBaseId, squadHoldout.unanswerable, false);
+      await collect(fold, 'stackfaq', sets.stackfaq.knowledgeBaseId, faqQuestions(fold, limit), true);
+      await collect(fold, 'stackfaq hold-out answerable', sets.stackfaqHoldout.knowledgeBaseId, faqHoldout.answerable, true);
+      await collect(fold, 'stackfaq hold-out unanswerable', sets.stackfaqHoldout.knowledgeBaseId, faqHoldout.unanswerable, false);
+    }
   } finally {
     await sets.close();
   }
