@@ -19,7 +19,8 @@ export const FILES_USAGE = `  files add PATH… --knowledge-base KB [--integrati
                                           hidden and unsupported files skipped; --watch keeps them in sync`;
 
 type Progress = ReturnType<typeof createProgress>;
-type JobOutcome = { jobId: string; externalId: string; status: FinalJobStatus | 'pending'; error: string | null };
+/** A file's job: its last error when it failed, and its note (pages read by OCR, superseded) when there is one. */
+type JobOutcome = { jobId: string; externalId: string; status: FinalJobStatus | 'pending'; error: string | null; note: string | null };
 
 function parseInterval(text: string): number {
   const match = /^(\d+)\s*(s|m)$/.exec(text.trim());
@@ -112,17 +113,18 @@ export async function filesCommand(args: string[], usageError: (message: string)
 
 /** Polls the jobs of the files just sent until each is final; a progress bar meanwhile. */
 async function followJobs(client: ApiClient, knowledgeBaseId: string, report: SyncReport, progress: Progress): Promise<JobOutcome[]> {
-  const outcomes: JobOutcome[] = report.uploaded.map(({ jobId, externalId }) => ({ jobId, externalId, status: 'pending', error: null }));
+  const outcomes: JobOutcome[] = report.uploaded.map(({ jobId, externalId }) => ({ jobId, externalId, status: 'pending', error: null, note: null }));
   const query = new URLSearchParams({ knowledgeBaseId });
   for (;;) {
     const pending = outcomes.filter((outcome) => outcome.status === 'pending');
     progress.following({ done: outcomes.length - pending.length, total: outcomes.length });
     if (pending.length === 0) return outcomes;
     for (const outcome of pending) {
-      const job = await client.request<{ status: string; errors: Array<{ message: string }> }>('GET', `/jobs/${encodeURIComponent(outcome.jobId)}?${query}`);
+      const job = await client.request<{ status: string; errors: Array<{ message: string }>; note: string | null }>('GET', `/jobs/${encodeURIComponent(outcome.jobId)}?${query}`);
       if ((FINAL_JOB_STATUSES as readonly string[]).includes(job.status)) {
         outcome.status = job.status as FinalJobStatus;
         outcome.error = job.status === 'failed' ? (job.errors.at(-1)?.message ?? null) : null;
+        outcome.note = job.note;
       }
     }
     if (outcomes.some((outcome) => outcome.status === 'pending')) await new Promise((resolve) => setTimeout(resolve, 500));
@@ -144,6 +146,7 @@ function print(json: boolean, report: SyncReport, jobs: JobOutcome[], checkpoint
     for (const job of jobs) counts.set(job.status, (counts.get(job.status) ?? 0) + 1);
     out.push(`Jobs: ${[...counts].map(([status, n]) => `${n} ${status}`).join(', ')}.`);
     for (const job of jobs.filter((j) => j.status === 'failed')) out.push(`  failed ${job.externalId}: ${job.error}`);
+    for (const job of jobs.filter((j) => j.note)) out.push(`  ${job.status} ${job.externalId}: ${job.note}`);
   }
   process.stdout.write(`${out.join('\n')}\n`);
 }

@@ -6,6 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import { CLI, cliEnv, type ServerProcess, startServerProcess, waitForExit } from '../helpers/server-process.ts';
 import { tempDataDir } from '../helpers/temp-data.ts';
 import { docxFile } from '../helpers/document-fixtures.ts';
+import { scannedTextPdf } from '../helpers/scanned-fixtures.ts';
 
 type Run = { code: number | null; stdout: string; stderr: string };
 
@@ -111,5 +112,15 @@ describe('localiq files add against a real server with the pipeline', { timeout:
     assert.deepEqual(report.uploaded.map((u: { externalId: string }) => u.externalId), ['opening-hours.txt']);
     assert.equal(report.unchanged, 3, 'the files sent before are not sent again');
     assert.deepEqual(await itemIds(), ['care.md', 'opening-hours.txt', 'policies/returns.docx', 'policies/shipping.txt']);
+  });
+
+  it("a scan's summary line says it was read by OCR, and which page", async () => {
+    const scans = path.join(tempDataDir(), 'scans');
+    fs.mkdirSync(scans);
+    fs.writeFileSync(path.join(scans, 'gift-cards.pdf'), await scannedTextPdf([['Gift cards are valid for three years.']]));
+    const run = await startCli(dataDir, ['files', 'add', scans, '--knowledge-base', 'scans', '--url', server.url, '--key', key]).done;
+    assert.equal(run.code, 0, run.stderr + run.stdout);
+    assert.match(run.stdout, /Jobs: 1 succeeded\./);
+    assert.match(run.stdout, /^ {2}succeeded gift-cards\.pdf: text read by OCR \(text recognition\) from 1 scanned page\(s\) without a text layer: page\(s\) 1$/m);
   });
 });
