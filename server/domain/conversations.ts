@@ -81,37 +81,15 @@ function newestFirst(a: OwnerConversation, b: OwnerConversation): number {
 }
 
 function fromVisitor(c: ConversationListing): OwnerConversation {
-  return {
-    source: 'visitor',
-    id: c.id,
-    widgetId: c.widgetId,
-    widgetName: c.widgetName,
-    origin: c.origin,
-    user: null,
-    startedAt: c.startedAt,
-    lastSeenAt: c.lastSeenAt,
-    turns: c.turns,
-    unanswered: c.unanswered,
-    thumbsUp: c.thumbsUp,
-    thumbsDown: c.thumbsDown,
-    firstQuestion: c.firstQuestion,
-  };
+  return { source: 'visitor', widgetId: c.widgetId, widgetName: c.widgetName, origin: c.origin, user: null, ...sharedFields(c) };
 }
 
 function fromDashboard(c: DashboardConversationListing): OwnerConversation {
-  return {
-    source: 'dashboard',
-    id: c.id,
-    widgetId: null,
-    widgetName: null,
-    origin: null,
-    user: { id: c.userId, name: c.userName },
-    startedAt: c.startedAt,
-    lastSeenAt: c.lastSeenAt,
-    turns: c.turns,
-    unanswered: c.unanswered,
-    thumbsUp: c.thumbsUp,
-    thumbsDown: c.thumbsDown,
-    firstQuestion: c.firstQuestion,
-  };
+  return { source: 'dashboard', widgetId: null, widgetName: null, origin: null, user: { id: c.userId, name: c.userName }, ...sharedFields(c) };
+}
+
+/** What a conversation of either source lists alike. */
+function sharedFields(c: ConversationListing | DashboardConversationListing) {
+  const { id, startedAt, lastSeenAt, turns, unanswered, thumbsUp, thumbsDown, firstQuestion } = c;
+  return { id, startedAt, lastSeenAt, turns, unanswered, thumbsUp, thumbsDown, firstQuestion };
 }

@@ -11,7 +11,7 @@ import fs from 'node:fs';
 import { before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { OWNER, useDashboardSession } from './dashboard-session.ts';
-import { ITEMS, KB, ORIGIN } from './bakery.ts';
+import { createBakeryWidget, KB, ORIGIN, pushBakery } from './bakery.ts';
 import { shootWidths } from './screenshots.ts';
 import { until } from './until.ts';
 
@@ -26,23 +26,9 @@ describe('Dashboard chat on the Conversations screen (real server, real Chromium
 
   before(async () => {
     fs.mkdirSync(SHOTS, { recursive: true });
-    const items = ITEMS.map((i) => ({ integrationId: 'web', knowledgeBaseId: KB, sourceType: 'ARTICLE', externalId: i.externalId, data: { title: i.title, content: i.content, url: `https://shop.example/${i.externalId}` } }));
-    const pushed = await fetch(`${app.server.url}/ingest/bulk`, { method: 'POST', headers: { 'x-api-key': app.apiKey, 'content-type': 'application/json' }, body: JSON.stringify({ items }) });
-    assert.equal(pushed.status, 200, await pushed.text());
-    await until(async () => {
-      const job = await fetch(`${app.server.url}/jobs/web-delivery?knowledgeBaseId=${KB}`, { headers: { 'x-api-key': app.apiKey } });
-      return job.ok && ((await job.json()) as { status: string }).status === 'succeeded';
-    }, 'the items are indexed', { ms: 120_000 });
+    await pushBakery(app.server.url, app.apiKey);
     // A visitor asks through a widget, so the list holds both sources.
-    const widgetId = await app.page.evaluate(async (kb) => {
-      const session = await (await fetch('/admin/api/session')).json();
-      const res = await fetch('/admin/api/widgets', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-localiq-csrf': session.csrfToken },
-        body: JSON.stringify({ name: 'Bakery shop', knowledgeBaseIds: [kb], allowedOrigins: ['https://shop.example'] }),
-      });
-      return (await res.json()).id as string;
-    }, KB);
+    const widgetId = await createBakeryWidget(app.page);
     const headers = { origin: ORIGIN, 'x-forwarded-for': '10.8.0.1', 'content-type': 'application/json' };
     const session = await fetch(`${app.server.url}/v1/widget/${widgetId}/sessions`, { method: 'POST', headers });
     assert.equal(session.status, 201);

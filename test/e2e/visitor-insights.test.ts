@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import { before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { useDashboardSession } from './dashboard-session.ts';
-import { ITEMS, KB, ORIGIN } from './bakery.ts';
+import { createBakeryWidget, KB, ORIGIN, pushBakery } from './bakery.ts';
 import { shootWidths } from './screenshots.ts';
 import { until } from './until.ts';
 
@@ -56,23 +56,9 @@ describe('Conversations, Content gaps and Usage screens (real server, real Chrom
     app.page.on('console', (m) => {
       if (m.type() === 'error') consoleErrors.push(m.text());
     });
-    const items = ITEMS.map((i) => ({ integrationId: 'web', knowledgeBaseId: KB, sourceType: 'ARTICLE', externalId: i.externalId, data: { title: i.title, content: i.content, url: `https://shop.example/${i.externalId}` } }));
-    const pushed = await fetch(`${app.server.url}/ingest/bulk`, { method: 'POST', headers: { 'x-api-key': app.apiKey, 'content-type': 'application/json' }, body: JSON.stringify({ items }) });
-    assert.equal(pushed.status, 200, await pushed.text());
-    await until(async () => {
-      const job = await fetch(`${app.server.url}/jobs/web-delivery?knowledgeBaseId=${KB}`, { headers: { 'x-api-key': app.apiKey } });
-      return job.ok && ((await job.json()) as { status: string }).status === 'succeeded';
-    }, 'the items are indexed', { ms: 120_000 });
+    await pushBakery(app.server.url, app.apiKey);
     // The widget, through the dashboard's own API in the signed-in page.
-    widgetId = await app.page.evaluate(async (kb) => {
-      const session = await (await fetch('/admin/api/session')).json();
-      const res = await fetch('/admin/api/widgets', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-localiq-csrf': session.csrfToken },
-        body: JSON.stringify({ name: 'Bakery shop', knowledgeBaseIds: [kb], allowedOrigins: ['https://shop.example'], limits: { visitorQuestionsPerMinute: 600, widgetQuestionsPerMinute: 6000 } }),
-      });
-      return (await res.json()).id as string;
-    }, KB);
+    widgetId = await createBakeryWidget(app.page, { visitorQuestionsPerMinute: 600, widgetQuestionsPerMinute: 6000 });
     await visitor(['When do you open on Sundays?', 'Do you sell gift cards?']);
     await visitor(['Can I buy a gift card for my friend?']);
     await visitor(['do you sell gift cards']);

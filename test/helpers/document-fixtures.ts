@@ -38,7 +38,8 @@ export function scannedPdf(pageCount = 2): Promise<Buffer> {
   return collect(doc);
 }
 
-function collect(doc: PDFKit.PDFDocument): Promise<Buffer> {
+/** The bytes of a pdfkit document, once it is ended. */
+export function collect(doc: PDFKit.PDFDocument): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     doc.on('data', (chunk: Buffer) => chunks.push(chunk));
