@@ -16,15 +16,16 @@ export type FailureOutcome = 'retrying' | 'failed' | 'cancelled';
  * - it was the last attempt (attempts ≥ max_attempts), or the failure is `final` (trying again
  *   cannot help: a corrupt or password-protected file): the job is failed for good, keeping its
  *   payload for a manual retry (retry.ts);
- * - otherwise it backs off to the queue for `backoffMs(attempts)` (2 s, 4 s, 8 s … domain/jobs.ts).
+ * - otherwise it backs off to the queue for `backoffMs(attempts)` (2 s, 4 s, 8 s … domain/jobs.ts),
+ *   or until `runAt` when the caller says (crash recovery requeues due at once: recover-stale.ts).
  * A job no longer processing (its item was deleted meanwhile, which cancelled it) stays as it is,
- * and the outcome is `cancelled`.
+ * and the outcome is `cancelled`. Inside a caller's transaction, it is a savepoint of it.
  */
-export function prepareFail(db: Db): (job: JobRow, message: string, now: number, final?: boolean) => FailureOutcome {
+export function prepareFail(db: Db): (job: JobRow, message: string, now: number, final?: boolean, runAt?: number) => FailureOutcome {
   const isSuperseded = prepareIsSuperseded(db);
   const giveUp = prepareGiveUp(db);
   const backOff = prepareBackOff(db);
-  return (job, message, now, final = false) =>
+  return (job, message, now, final = false, runAt = now + backoffMs(job.attempts)) =>
     db
       .transaction((): FailureOutcome => {
         const errors = JSON.stringify([
@@ -41,7 +42,7 @@ export function prepareFail(db: Db): (job: JobRow, message: string, now: number,
           changed = giveUp(job.id, { now, status: outcome, error: message, note: null, errors });
         } else {
           outcome = 'retrying';
-          changed = backOff(job.id, { now, runAt: now + backoffMs(job.attempts), error: message, errors });
+          changed = backOff(job.id, { now, runAt, error: message, errors });
         }
         return changed ? outcome : 'cancelled';
       })

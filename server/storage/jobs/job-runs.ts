@@ -38,9 +38,12 @@ export class JobRuns {
     return this.transitions.fail(job, message, now, final);
   }
 
-  /** At start-up: jobs a crash left processing go back to the queue, or end (recover-stale.ts). */
-  recoverStale(now: number): number {
-    return this.transitions.recoverStale(now);
+  /**
+   * Jobs a crash left processing go back to the queue, or end, the crash in their errors
+   * (recover-stale.ts): at start-up all of them; after a worker thread died, those it held (`jobIds`).
+   */
+  recoverStale(now: number, jobIds?: readonly number[]): number {
+    return this.transitions.recoverStale(now, jobIds);
   }
 
   /** When the next queued job becomes due (null when the queue is empty). */

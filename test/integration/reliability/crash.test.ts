@@ -58,6 +58,12 @@ describe('crash suite (CI size)', () => {
       assert.deepEqual(status('survivor'), ['queued']);
       assert.deepEqual(status('poison'), ['failed']);
       assert.deepEqual(status('superseded'), ['cancelled', 'queued']);
+      // The interrupted attempt is in each job's errors, the poison job's last one too.
+      const poison = (await t.app.inject({ method: 'GET', url: `/jobs/${FIXTURE.integration}-poison`, headers: { 'x-api-key': key } })).json();
+      assert.deepEqual(
+        [poison.status, poison.lastError, poison.errors.map((e: { attempt: number; message: string }) => [e.attempt, e.message])],
+        ['failed', 'interrupted by a crash', [[3, 'interrupted by a crash']]],
+      );
     } finally {
       await t.close();
     }
