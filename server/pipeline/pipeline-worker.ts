@@ -83,6 +83,7 @@ async function run(): Promise<void> {
       if (held.length > 0) {
         for (const job of held) runs.recordFailure(job, 'the disk was full; tried again once it had room', Date.now());
         held = [];
+        send({ type: 'holding', jobIds: [] });
       }
       if (diskWait > 0) {
         diskWait = 0;
@@ -95,9 +96,11 @@ async function run(): Promise<void> {
         continue;
       }
       held = jobs;
+      send({ type: 'holding', jobIds: jobs.map((job) => job.id) });
       const started = performance.now();
       const report = await processBatch(jobs, deps);
       held = [];
+      send({ type: 'holding', jobIds: [] });
       send({ type: 'batch', report, jobs: jobs.length, ms: performance.now() - started });
       // A batch settles in promise callbacks only, so with work left this loop never let the port
       // deliver a 'stop': one turn of the event loop between batches lets it in.

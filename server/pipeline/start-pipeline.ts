@@ -37,7 +37,8 @@ export async function startPipeline(
   services: PipelineServices,
   log: (message: string) => void = (message) => process.stderr.write(`${message}\n`),
 ): Promise<Pipeline> {
-  const interrupted = new JobRuns(services.db).recoverStale(Date.now());
+  const runs = new JobRuns(services.db);
+  const interrupted = runs.recoverStale(Date.now());
   if (interrupted > 0) log(`Recovered ${interrupted} job(s) the last run left in progress: queued again, or settled where a newer version waits.`);
   const pool = new WorkerPool({
     dataDir: config.dataDir,
@@ -52,6 +53,10 @@ export async function startPipeline(
       services.throughput.record(report.succeeded + report.skipped + report.failed + report.cancelled);
       services.throughput.recordWork(report.cost, ms / config.workers);
       services.monitor.notify();
+    },
+    onWorkerLost: (jobIds) => {
+      const recovered = runs.recoverStale(Date.now(), jobIds);
+      if (recovered > 0) log(`Recovered ${recovered} job(s) a pipeline worker held when it stopped: queued again, or settled where a newer version waits.`);
     },
     onDiskFull: () => {
       if (services.disk.processingPaused()) {

@@ -22,6 +22,11 @@ export type ToPipelineWorker =
 export type FromPipelineWorker =
   | { type: 'ready'; embedderId: string; dimension: number }
   | { type: 'batch'; report: BatchReport; jobs: number; ms: number }
+  /**
+   * The jobs this worker holds now (claimed, not yet given back): sent when it claims a batch and
+   * when it lets go of one. Were the worker to die, the pool has them recovered (worker-pool.ts).
+   */
+  | { type: 'holding'; jobIds: number[] }
   | { type: 'fatal'; message: string }
   /** The disk is full: the worker waits `retryInMs` and tries again, instead of failing jobs. */
   | { type: 'disk-full'; retryInMs: number }

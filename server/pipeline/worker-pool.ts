@@ -21,6 +21,12 @@ export type WorkerPoolOptions = {
   log?: (message: string) => void;
   /** A worker that dies unexpectedly is replaced after this delay. */
   restartDelayMs?: number;
+  /**
+   * A worker died holding these jobs (claimed, not all settled): called at once, on the main
+   * thread, to give back those still processing (start-pipeline.ts: JobRuns.recoverStale), which
+   * no other worker would ever claim again.
+   */
+  onWorkerLost?: (jobIds: number[]) => void;
 };
 
 const { entry: ENTRY, module: MODULE } = workerModule('pipeline-worker');
@@ -34,12 +40,19 @@ type PendingQuery = { resolve: (vectors: Float32Array[]) => void; reject: (error
  * Runs the pipeline in worker threads so the HTTP event loop stays free. Each worker claims its
  * own jobs from the database; the pool only starts, wakes, replaces and stops them, and hands
  * search's queries to them (`embedQuery`), so the server holds no other copy of the model.
+ *
+ * A worker that dies (an error it did not expect) is replaced after `restartDelayMs`. Its batch
+ * is neither sent again nor failed by the pool: the jobs it held (its last `holding` message) go
+ * to `onWorkerLost`, which puts them back in the queue as after a crash, for any worker to claim;
+ * their interrupted attempt counts. Every other worker is woken for them.
  */
 export class WorkerPool {
   private readonly workers = new Set<Worker>();
   /** Workers whose model is loaded. */
   private readonly ready = new Set<Worker>();
   private readonly queries = new Map<number, PendingQuery>();
+  /** The jobs each worker holds, as it last said. */
+  private readonly holding = new Map<Worker, number[]>();
   private nextQueryId = 1;
   private stopping = false;
 
@@ -99,6 +112,17 @@ export class WorkerPool {
     }
   }
 
+  /** The jobs of a worker that died go back to the queue, and the living workers are told. */
+  private giveBack(jobIds: number[]): void {
+    try {
+      this.options.onWorkerLost?.(jobIds);
+    } catch (error) {
+      // The server may be closing its database: start-up recovery takes them next time.
+      this.options.log?.(`the jobs of a pipeline worker that stopped could not be given back: ${(error as Error).message}`);
+    }
+    this.wake();
+  }
+
   /** Tells idle workers that new jobs are queued. */
   wake(): void {
     for (const worker of this.workers) worker.postMessage({ type: 'wake' } satisfies ToPipelineWorker);
@@ -144,6 +168,8 @@ export class WorkerPool {
           // A pool that gave up starting is closing the database: the model is not activated.
           if (!this.stopping) this.options.onReady?.(message.embedderId, message.dimension);
           resolve();
+        } else if (message.type === 'holding') {
+          this.holding.set(worker, message.jobIds);
         } else if (message.type === 'batch') {
           this.options.onBatch?.(message.report, message.jobs, message.ms);
         } else if (message.type === 'disk-full') {
@@ -160,6 +186,10 @@ export class WorkerPool {
       worker.on('exit', (code) => {
         this.workers.delete(worker);
         this.ready.delete(worker);
+        // Messages a worker sent reach the pool before its exit does: `holding` is up to date.
+        const held = this.holding.get(worker) ?? [];
+        this.holding.delete(worker);
+        if (held.length > 0) this.giveBack(held);
         for (const [id, query] of this.queries) {
           if (query.unanswered.has(worker)) this.queryAnswered(worker, id, { error: 'the pipeline worker embedding the query stopped' });
         }
