@@ -3,7 +3,7 @@
  * features, its threshold, the bilinear direction of `meaningMatch`, and a cross-validation of
  * the whole procedure within the calibration fold. Pure functions of the examples asked.
  */
-import { bilinear, type DecisionFeatures, type DecisionModel } from '../../server/retrieval/answer/answer-decision.ts';
+import { bilinear, type DecisionFeatures, type DecisionModel, type FeatureName } from '../../server/retrieval/answer/answer-decision.ts';
 import { asksForFact } from '../../server/retrieval/answer/answer-types.ts';
 
 /**
@@ -27,13 +27,47 @@ export type Example = {
  * `otherKeep`: when set, questions that ask for no fact (how-to, yes/no) get a threshold of their
  * own, the highest that answers this share of the answerable ones (DecisionModel.otherThreshold).
  * `interactionL2`: L2 weight of the bilinear direction (default INTERACTION_L2).
+ * `signed`: each feature of FEATURE_SIGNS keeps the sign of its weight that its meaning gives.
  */
-export type FitOptions = { keepShare: number; maxGoldLoss: number; otherKeep?: number; interactionL2?: number };
+export type FitOptions = { keepShare: number; maxGoldLoss: number; otherKeep?: number; interactionL2?: number; signed?: boolean };
 export type Fitted = { model: DecisionModel; probability: (e: Example) => number; goldLoss: number };
 /** The threshold each example is held to. */
 type Thresholds = { threshold: number; otherThreshold?: number };
 
 const PARTS = 5;
+
+/**
+ * The sign each feature's weight should have, read from what the feature means: more of the
+ * question found in or beside the sentence, the expected answer type there, a lead over the other
+ * passages, a closer meaning can only speak for answering; a heavy question word, the focus or the
+ * answer type missing only against. A weight fitted with the other sign is a correlation of the
+ * calibration data (one feature standing in for another it overlaps), and it turns into a confident
+ * answer where a feature is read outside its fitted range (a shop's catalogue, docs/answers.md).
+ * Features whose meaning gives no sign (`novelty`, `otherItemCoverage`, `rivalItems`,
+ * `titleCoverage`, `questionTerms`) are left free.
+ */
+export const FEATURE_SIGNS: Partial<Record<FeatureName, 1 | -1>> = {
+  coverage: 1,
+  sentenceCoverage: 1,
+  windowCoverage: 1,
+  cosine: 1,
+  rarestInSentence: 1,
+  missingWeight: -1,
+  focusMissing: -1,
+  typeFound: 1,
+  typeMissing: -1,
+  sentenceMargin: 1,
+  itemMargin: 1,
+  itemScore: 1,
+  passageScore: 1,
+  pairsFound: 1,
+  coverageBeyondTitle: 1,
+  typeInSentence: 1,
+  passageCosine: 1,
+  cosineMargin: 1,
+  meaningMatch: 1,
+  typeNearQuestion: 1,
+};
 /** L2 weight of the bilinear direction: 512 products and about a thousand questions. */
 export const INTERACTION_L2 = 0.05;
 
@@ -52,7 +86,8 @@ export function fitDecision(examples: Example[], featureNames: string[], options
   const mean = featureNames.map((_, j) => average(rows.map((r) => r[j]!)));
   const scale = featureNames.map((_, j) => Math.sqrt(average(rows.map((r) => (r[j]! - mean[j]!) ** 2))) || 1);
   const x = rows.map((r) => r.map((v, j) => (v - mean[j]!) / scale[j]!));
-  const { weights, bias } = fitLogistic(x, labels, 0.001, 3_000);
+  const signs = options.signed ? featureNames.map((name) => FEATURE_SIGNS[name as FeatureName] ?? 0) : undefined;
+  const { weights, bias } = fitLogistic(x, labels, 0.001, 3_000, signs);
   const model: DecisionModel = { features: featureNames, mean: rounded(mean), scale: rounded(scale), weights: rounded(weights), bias: round(bias), threshold: 0 };
   if (interaction) model.interaction = { weights: interaction.weights.map((w) => Math.round(w * 1e4) / 1e4), bias: round(interaction.bias) };
   const byExample = new Map(rowsOf.map((e, i) => [examples[i]!, e]));
@@ -165,8 +200,12 @@ export function crossValidate(examples: Example[], featureNames: string[], optio
   return `${sets.map((s) => `${s} answered ${answered(s)}`).join('; ')}; gold lost ${pct(goldLoss)}`;
 }
 
-/** Batch gradient descent on the log loss, both classes weighted equally, L2 weight `l2`. */
-function fitLogistic(x: number[][], y: number[], l2: number, steps: number): { weights: number[]; bias: number } {
+/**
+ * Batch gradient descent on the log loss, both classes weighted equally, L2 weight `l2`. With
+ * `signs`, a weight whose sign is given (1 or -1; 0 free) is projected back to 0 whenever a step
+ * takes it across (projected gradient descent: the constrained optimum of a convex loss).
+ */
+function fitLogistic(x: number[][], y: number[], l2: number, steps: number, signs?: number[]): { weights: number[]; bias: number } {
   const positives = y.filter((v) => v === 1).length;
   const classWeight = (v: number) => (v === 1 ? y.length / (2 * positives) : y.length / (2 * (y.length - positives)));
   const dims = x[0]?.length ?? 0;
@@ -185,7 +224,10 @@ function fitLogistic(x: number[][], y: number[], l2: number, steps: number): { w
       for (let j = 0; j < dims; j++) gradient[j]! += error * row[j]!;
       gradientBias += error;
     }
-    for (let j = 0; j < dims; j++) weights[j] = weights[j]! - rate * (gradient[j]! / x.length + l2 * weights[j]!);
+    for (let j = 0; j < dims; j++) {
+      const next = weights[j]! - rate * (gradient[j]! / x.length + l2 * weights[j]!);
+      weights[j] = signs && next * signs[j]! < 0 ? 0 : next;
+    }
     bias -= (rate * gradientBias) / x.length;
   }
   return { weights: Array.from(weights), bias };

@@ -23,7 +23,7 @@
  * trust a match that was fitted on the very question it scores.
  *
  * Usage: node --import tsx bench/answer/fit-decision.ts --data-dir DIR [--folds 5] [--limit 400] [--keep 0.92] [--max-gold-loss 0.012] [--other-keep 0.96]
- *          [--interaction-l2 0.05] [--out FILE]
+ *          [--interaction-l2 0.05] [--signed] [--out FILE]
  *          [--features a,b,c] [--dump FILE] [--from FILE] [--cv] [--dry-run]
  *   DIR is a data folder kept by `npm run bench:answers -- --keep`; missing hold-out sets are indexed.
  *   --folds: the folds asked (comma-separated, each fold's sets limited to --limit questions); with
@@ -31,6 +31,7 @@
  *   --dump writes every question's set, label and features as JSON; --from fits on such a file
  *   instead of asking again. --features fits on those features only (default: every one).
  *   --cv also prints the five-part cross-validated abstention at the kept share; --dry-run writes nothing;
+ *   --signed holds each weight to the sign its feature's meaning gives (FEATURE_SIGNS in decision-fit.ts).
  *   --out writes the weights to FILE instead of the shipped weights file (a candidate to compare).
  */
 import fs from 'node:fs';
@@ -57,6 +58,7 @@ const { values } = parseArgs({
     'max-gold-loss': { type: 'string', default: '0.012' },
     'other-keep': { type: 'string' },
     'interaction-l2': { type: 'string' },
+    signed: { type: 'boolean', default: false },
     features: { type: 'string' },
     dump: { type: 'string' },
     from: { type: 'string' },
@@ -74,6 +76,7 @@ const options = {
   maxGoldLoss: Number(values['max-gold-loss']),
   otherKeep: values['other-keep'] === undefined ? undefined : Number(values['other-keep']),
   interactionL2: values['interaction-l2'] === undefined ? undefined : Number(values['interaction-l2']),
+  signed: values.signed,
 };
 const featureNames = values.features ? values.features.split(',') : [...FEATURE_NAMES];
 const log = (line: string) => process.stderr.write(`[fit-decision] ${line}\n`);
