@@ -12,6 +12,7 @@ import { AdminClient, signedInAs } from '../helpers/admin-client.ts';
 import { CLI, cliEnv, startServerProcess, waitForExit, type ServerProcess } from '../helpers/server-process.ts';
 import { createTestApp } from '../helpers/test-app.ts';
 import { item, tempDataDir } from '../helpers/temp-data.ts';
+import { skipWhereMissing } from '../helpers/skip-where-missing.ts';
 
 type Run = { code: number | null; stdout: string; stderr: string };
 
@@ -141,7 +142,7 @@ describe('localiq backup and restore', () => {
       env: cliEnv(source),
       encoding: 'utf8',
     });
-    if (run.error || run.status === 99) return test.skip(`cannot mount a small file system here: ${run.error?.message ?? run.stderr}`);
+    if (run.error || run.status === 99) return skipWhereMissing(test, `a small file system cannot be mounted here: ${run.error?.message ?? run.stderr}`);
     assert.equal(run.status, 1, run.stderr);
     assert.match(run.stderr, new RegExp(`^localiq: Not enough free space in ${disk}: the backup needs about \\d+ MB \\(and 64 MB to spare\\), 2 MB are free\\.\n$`));
     assert.equal(run.stdout, '', 'nothing written to the disk');

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { CLI, cliEnv, REPO_ROOT, type ServerProcess, startServerProcess, waitForExit } from '../helpers/server-process.ts';
 import { tempDataDir } from '../helpers/temp-data.ts';
+import { skipWhereMissing } from '../helpers/skip-where-missing.ts';
 
 // 50 StackFAQ threads, copied into a temporary folder so that the import's checkpoint is written
 // beside the copy, never into the repository (see test/fixtures/eval-sample/README.md).
@@ -130,7 +131,7 @@ describe('localiq import against a real server with the pipeline', { timeout: 90
   });
 
   it('on a terminal, sync asks for confirmation stating how many items go, and honours the answer', async (t) => {
-    if (spawnSync('script', ['--version']).status !== 0) return t.skip('util-linux `script` (a pseudo-terminal) is not installed');
+    if (spawnSync('script', ['--version']).status !== 0) return skipWhereMissing(t, 'util-linux `script` (a pseudo-terminal) is not installed');
     const removed = new Set(['faq3', 'faq10', 'faq42', 'faq47', faqs.at(-1)!.id, 'faq5']);
     const trimmed = path.join(tempDataDir(), 'faqs-trimmed-more.jsonl');
     fs.writeFileSync(trimmed, `${faqLines.filter((l) => !removed.has(JSON.parse(l).id)).join('\n')}\n`);

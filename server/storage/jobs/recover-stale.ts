@@ -4,7 +4,7 @@ import type { JobRow } from './job-row.ts';
 import { NOT_QUEUED } from './sql.ts';
 
 /** The error of an attempt cut short by a crash (of the process, or of the worker thread running it). */
-export const INTERRUPTED_BY_CRASH = 'interrupted by a crash';
+const INTERRUPTED_BY_CRASH = 'interrupted by a crash';
 
 /**
  * Recover stale (processing → queued, cancelled or failed): jobs a crash left `processing`. At

@@ -16,6 +16,7 @@ import { CLI, cliEnv, startServerProcess, waitForExit, type ServerProcess } from
 import { AdminClient } from '../../helpers/admin-client.ts';
 import { createTestApp } from '../../helpers/test-app.ts';
 import { FIXTURE, checkErrorShape } from './helpers/fixture.ts';
+import { suiteSkipWhereMissing } from '../../helpers/skip-where-missing.ts';
 
 /** A fresh 40 MB tmpfs, or null where mounting is not allowed (then the suites are skipped). */
 function smallDisk(): string | null {
@@ -35,7 +36,7 @@ const freeBytes = () => {
   return bavail * bsize;
 };
 
-describe('attack table: the data folder\'s disk fills up', { skip: mounted ? false : 'mounting a tmpfs needs root', timeout: 420_000 }, () => {
+describe('attack table: the data folder\'s disk fills up', { skip: suiteSkipWhereMissing(mounted, 'mounting a tmpfs needs root'), timeout: 420_000 }, () => {
   const dataDir = path.join(MOUNT!, 'data');
   const filler = path.join(MOUNT!, 'filler');
   let server: ServerProcess;

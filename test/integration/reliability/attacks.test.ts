@@ -19,6 +19,7 @@ import { tempDataDir } from '../../helpers/temp-data.ts';
 import { FIXTURE, checkErrorShape, storedDigest } from './helpers/fixture.ts';
 import { httpRequest, parseResponses, rawExchange } from './helpers/raw-http.ts';
 import { ADMIN_ROUTES, ROUTES, UNGUARDED, VISITOR_ROUTES, routeBody, routeName, routeUrl, servedRoutes, type RouteSpec } from './helpers/routes.ts';
+import { skipWhereMissing } from '../../helpers/skip-where-missing.ts';
 
 const DAY = 86_400_000;
 
@@ -446,7 +447,7 @@ describe('attack table: where the server listens', () => {
   });
 
   it('listens on the network only when LOCALIQ_HOST says so (and then the probe above would see it)', async (ctx) => {
-    if (!external) return ctx.skip('this machine has no non-loopback IPv4 address');
+    if (!external) return skipWhereMissing(ctx, 'this machine has no non-loopback IPv4 address');
     const server = await startServerProcess(tempDataDir(), { LOCALIQ_HOST: '0.0.0.0' });
     try {
       assert.equal(await canConnect(external, Number(new URL(server.url).port)), true);
