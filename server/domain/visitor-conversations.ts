@@ -70,8 +70,11 @@ export type VisitorUsageFilter = { from: number; to: number; widgetId?: string |
  * usage counts outlive the conversations, which retention removes.
  */
 export interface VisitorRepository {
+  /** Stores the session, unless it is stored already (then the first stays). */
   insertSession(session: VisitorSessionRecord): void;
   getSession(id: string): VisitorSessionRecord | null;
+  /** Whether the session was deleted while its token may still be valid (deleteSession, pruneBefore). */
+  wasDeleted(id: string, now: number): boolean;
   /**
    * Stores the turn, moves its session's last-seen time and counts it in usage. The write may
    * come a moment later, off the visitor's answer, but every read through the repository sees it.
@@ -82,12 +85,14 @@ export interface VisitorRepository {
    * its count from one to the other, in the hour the question was asked.
    */
   rate(sessionId: string, turnId: string, rating: VisitorRating): 'rated' | 'missing';
-  deleteSession(id: string): boolean;
+  /** Deletes the session and its turns; one seen in the last session length is remembered as deleted. */
+  deleteSession(id: string, now: number): boolean;
   /**
    * Removes up to `limit` sessions last seen before `cutoff`, their turns with them, and up to
-   * `limit` turns asked before it in sessions that go on; says how many of each.
+   * `limit` turns asked before it in sessions that go on; says how many of each. Those seen in
+   * the last session length before `now` are remembered as deleted, as by deleteSession.
    */
-  pruneBefore(cutoff: number, limit: number): PruneResult;
+  pruneBefore(cutoff: number, limit: number, now: number): PruneResult;
   listSessions(filter: { widgetId?: string | undefined; before?: number | undefined; limit: number }): ConversationSummary[];
   /** Conversations with at least one turn matching the filter, newest first, after `after`. */
   findConversations(filter: ConversationFilter, after: ConversationPosition | null, limit: number): ConversationListing[];
@@ -121,6 +126,11 @@ export class VisitorConversations {
     private readonly clock: () => number = Date.now,
   ) {}
 
+  /**
+   * Stores a session at its first question (nothing is stored when a visitor starts one: its
+   * token is signed, and a session that never asks anything holds nothing to keep). Called again
+   * for the same session, it keeps what was stored first.
+   */
   startSession(session: Omit<VisitorSessionRecord, 'startedAt' | 'lastSeenAt'>): VisitorSessionRecord {
     const now = this.clock();
     const record = { ...session, startedAt: now, lastSeenAt: now };
@@ -128,9 +138,14 @@ export class VisitorConversations {
     return record;
   }
 
-  /** The session, unless it was deleted (by the owner, or by retention). */
+  /** The stored session (one that asked something), unless it was deleted (by the owner, or by retention). */
   session(id: string): VisitorSessionRecord | null {
     return this.repo.getSession(id);
+  }
+
+  /** Whether the owner deleted this session's conversation: its token, still valid, must then be refused. */
+  wasDeleted(id: string): boolean {
+    return this.repo.wasDeleted(id, this.clock());
   }
 
   recordTurn(turn: Omit<VisitorTurnRecord, 'id' | 'feedback' | 'askedAt'> & { askedAt?: number }): VisitorTurnRecord {
@@ -146,7 +161,7 @@ export class VisitorConversations {
 
   /** "Delete this conversation": the session and every turn of it. */
   deleteConversation(sessionId: string): boolean {
-    return this.repo.deleteSession(sessionId);
+    return this.repo.deleteSession(sessionId, this.clock());
   }
 
   /** Conversations, newest first; `before` (a start time) pages through older ones. */
@@ -176,7 +191,8 @@ export class VisitorConversations {
   async deleteOlderThan(cutoff: number, page = 500): Promise<number> {
     // A date to come would take conversations still going on: that is deleting one by one.
     if (cutoff > this.clock()) throw new RangeError('The date must not be in the future.');
-    return deleteInPages((limit) => this.repo.pruneBefore(cutoff, limit), page);
+    const now = this.clock();
+    return deleteInPages((limit) => this.repo.pruneBefore(cutoff, limit, now), page);
   }
 
   conversation(sessionId: string): { session: VisitorSessionRecord; turns: VisitorTurnRecord[] } | null {
@@ -213,7 +229,7 @@ export class VisitorConversations {
 
   /** Removes up to `limit` sessions (and turns) older than the retention period. */
   pruneExpired(limit: number): PruneResult {
-    return this.repo.pruneBefore(this.retentionCutoff(), limit);
+    return this.repo.pruneBefore(this.retentionCutoff(), limit, this.clock());
   }
 }
 

@@ -1,3 +1,4 @@
+import net from 'node:net';
 import type { WidgetLimits } from '../../common/contract/widget.ts';
 
 /**
@@ -8,6 +9,12 @@ import type { WidgetLimits } from '../../common/contract/widget.ts';
 export const ADDRESS_FACTOR = 4;
 /** Sessions an address may start per minute: a visitor opens a few tabs, not dozens a minute. */
 export const SESSIONS_PER_ADDRESS_PER_MINUTE = 20;
+/**
+ * Sessions a widget may start per minute, all visitors together, as a multiple of its questions
+ * per minute: the widget starts a session on a visitor's first question, so more sessions than
+ * questions the widget may answer are no visitors' (60 a minute → 120 by default).
+ */
+export const WIDGET_SESSIONS_FACTOR = 2;
 /** Ratings a session may send per minute (each answer is rated at most a few times). */
 export const FEEDBACK_PER_SESSION_PER_MINUTE = 30;
 
@@ -18,7 +25,7 @@ const SWEEP_EVERY = 1_000;
 export type LimitRefusal = {
   code: 'rate_limited' | 'daily_limit_reached';
   /** Which limit refused: for the message and the log. */
-  limit: 'visitor' | 'address' | 'widget' | 'daily' | 'sessions' | 'feedback';
+  limit: 'visitor' | 'address' | 'widget' | 'daily' | 'sessions' | 'widget sessions' | 'feedback';
   retryAfterSeconds: number;
 };
 
@@ -50,7 +57,7 @@ export class VisitorLimits {
     const today = this.today(widget.id);
     const demands: Demand[] = [
       { key: `q:s:${sessionId}`, perMinute: visitor, limit: 'visitor' },
-      { key: `q:a:${widget.id}:${address}`, perMinute: visitor * ADDRESS_FACTOR, limit: 'address' },
+      { key: `q:a:${widget.id}:${addressKey(address)}`, perMinute: visitor * ADDRESS_FACTOR, limit: 'address' },
       { key: `q:w:${widget.id}`, perMinute: widgetQuestionsPerMinute, limit: 'widget' },
     ];
     // A full daily cap wins over a rate: its wait is the longer.
@@ -63,8 +70,12 @@ export class VisitorLimits {
     return refusal;
   }
 
-  takeSession(widgetId: string, address: string): LimitRefusal | null {
-    return this.take([{ key: `s:a:${widgetId}:${address}`, perMinute: SESSIONS_PER_ADDRESS_PER_MINUTE, limit: 'sessions' }]);
+  /** Takes one session start for the visitor's address and the widget. */
+  takeSession(widget: { id: string; limits: WidgetLimits }, address: string): LimitRefusal | null {
+    return this.take([
+      { key: `s:a:${widget.id}:${addressKey(address)}`, perMinute: SESSIONS_PER_ADDRESS_PER_MINUTE, limit: 'sessions' },
+      { key: `s:w:${widget.id}`, perMinute: widget.limits.widgetQuestionsPerMinute * WIDGET_SESSIONS_FACTOR, limit: 'widget sessions' },
+    ]);
   }
 
   takeFeedback(sessionId: string): LimitRefusal | null {
@@ -111,4 +122,37 @@ export class VisitorLimits {
       if (bucket.tokens + ((now - bucket.at) / 60_000) * bucket.perMinute >= bucket.perMinute) this.buckets.delete(key);
     }
   }
+}
+
+/**
+ * The address a per-address bucket is kept for. An IPv4 address is one subscriber; an IPv6
+ * subscriber is given a whole /64 (often more), and can take a new address in it for each
+ * request, so IPv6 addresses count by their /64. An IPv4 address written as IPv6 (`::ffff:…`, in
+ * any spelling) is that IPv4 address. Anything else (not an IP) is kept as it is.
+ */
+export function addressKey(address: string): string {
+  const bare = address.trim().toLowerCase().replace(/%.*$/, '');
+  if (net.isIPv4(bare)) return bare;
+  const groups = net.isIPv6(bare) ? ipv6Groups(bare) : null;
+  if (!groups) return bare;
+  if (groups.slice(0, 5).every((g) => g === 0) && groups[5] === 0xffff) {
+    return [groups[6]! >> 8, groups[6]! & 255, groups[7]! >> 8, groups[7]! & 255].join('.');
+  }
+  return `${groups.slice(0, 4).map((g) => g.toString(16)).join(':')}::/64`;
+}
+
+/** The eight 16-bit groups of a valid IPv6 address (`::` expanded, a dotted IPv4 tail read as two groups). */
+function ipv6Groups(address: string): number[] | null {
+  let text = address;
+  const dotted = /(\d+\.\d+\.\d+\.\d+)$/.exec(text);
+  if (dotted) {
+    const [a, b, c, d] = dotted[1]!.split('.').map(Number) as [number, number, number, number];
+    text = `${text.slice(0, dotted.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const [head, tail] = text.split('::') as [string, string | undefined];
+  const part = (s: string | undefined) => (s ? s.split(':').map((g) => parseInt(g, 16)) : []);
+  const left = part(head);
+  const right = part(tail);
+  const groups = tail === undefined ? left : [...left, ...new Array<number>(8 - left.length - right.length).fill(0), ...right];
+  return groups.length === 8 && groups.every((g) => Number.isInteger(g) && g >= 0 && g <= 0xffff) ? groups : null;
 }

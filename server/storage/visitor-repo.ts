@@ -13,6 +13,7 @@ import type {
   VisitorUsageTotals,
 } from '../domain/visitor-conversations.ts';
 import { LATENCY_METRIC_PREFIX, latencyBucket } from '../domain/visitor-conversations.ts';
+import { VISITOR_SESSION_MS } from '../domain/visitor-sessions.ts';
 import type { Statement } from 'better-sqlite3';
 import { conversationConditions } from './conversation-conditions.ts';
 import type { Db } from './db.ts';
@@ -66,13 +67,25 @@ export class VisitorRepo implements VisitorRepository {
   private pending: VisitorTurnRecord[] = [];
   private timer: NodeJS.Timeout | null = null;
   private readonly rateTx;
+  private readonly deleteTx;
   private readonly pruneTx;
 
   constructor(private readonly db: Db) {
     this.stmts = {
+      // A session's second first question (two asks at once) keeps the first's row.
       insertSession: db.prepare<[SessionRow]>(
-        `INSERT INTO visitor_sessions (${SESSION_COLUMNS}) VALUES (@id, @widget_id, @origin, @ip_hash, @started_at, @last_seen_at)`,
+        `INSERT INTO visitor_sessions (${SESSION_COLUMNS}) VALUES (@id, @widget_id, @origin, @ip_hash, @started_at, @last_seen_at)
+         ON CONFLICT (id) DO NOTHING`,
       ),
+      wasDeleted: db.prepare<[string, number], { n: number }>('SELECT count(*) AS n FROM visitor_sessions_deleted WHERE id = ? AND until > ?'),
+      // Only a session seen within a session's length may still have a valid token.
+      markDeleted: db.prepare<[number, string, number]>(
+        'INSERT OR REPLACE INTO visitor_sessions_deleted (id, until) SELECT id, ? FROM visitor_sessions WHERE id = ? AND last_seen_at > ?',
+      ),
+      markPruned: db.prepare<[number, number, number]>(
+        'INSERT OR REPLACE INTO visitor_sessions_deleted (id, until) SELECT id, ? FROM visitor_sessions WHERE last_seen_at < ? AND last_seen_at > ?',
+      ),
+      forgetDeleted: db.prepare<[number]>('DELETE FROM visitor_sessions_deleted WHERE until <= ?'),
       getSession: db.prepare<[string], SessionRow>(`SELECT ${SESSION_COLUMNS} FROM visitor_sessions WHERE id = ?`),
       insertTurn: db.prepare<[TurnRow]>(
         // The session's ip_hash rides along for the content-gap report's distinct visitors.
@@ -140,8 +153,16 @@ export class VisitorRepo implements VisitorRepository {
       this.stmts.setFeedback.run(rating, turnId);
       return 'rated';
     });
+    this.deleteTx = db.transaction((id: string, now: number): boolean => {
+      this.stmts.forgetDeleted.run(now);
+      this.stmts.markDeleted.run(now + VISITOR_SESSION_MS, id, now - VISITOR_SESSION_MS);
+      return this.stmts.deleteSession.run(id).changes > 0;
+    });
     this.pruneTx = db.transaction(
-      (cutoff: number, limit: number): PruneResult => {
+      (cutoff: number, limit: number, now: number): PruneResult => {
+        this.stmts.forgetDeleted.run(now);
+        // Sessions of this page and the next ones alike: all go, page by page.
+        if (cutoff > now - VISITOR_SESSION_MS) this.stmts.markPruned.run(now + VISITOR_SESSION_MS, cutoff, now - VISITOR_SESSION_MS);
         // The hourly counts of what the kept conversations asked and cited go with them.
         const hour = Math.floor(cutoff / HOUR) * HOUR;
         this.stmts.pruneCitations.run(hour);
@@ -214,14 +235,18 @@ export class VisitorRepo implements VisitorRepository {
     return this.rateTx(sessionId, turnId, rating);
   }
 
-  deleteSession(id: string): boolean {
+  deleteSession(id: string, now: number): boolean {
     this.flush();
-    return this.stmts.deleteSession.run(id).changes > 0;
+    return this.deleteTx(id, now);
   }
 
-  pruneBefore(cutoff: number, limit: number): PruneResult {
+  wasDeleted(id: string, now: number): boolean {
+    return this.stmts.wasDeleted.get(id, now)!.n > 0;
+  }
+
+  pruneBefore(cutoff: number, limit: number, now: number): PruneResult {
     this.flush();
-    return this.pruneTx(cutoff, limit);
+    return this.pruneTx(cutoff, limit, now);
   }
 
   listSessions(filter: { widgetId?: string | undefined; before?: number | undefined; limit: number }): ConversationSummary[] {

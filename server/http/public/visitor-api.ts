@@ -70,7 +70,9 @@ export const visitorApi: FastifyPluginAsyncZod<VisitorApiOptions> = async (app, 
       schema: {
         tags,
         summary: 'Start a visitor session: a two-hour token bound to this widget and origin',
-        description: 'No body. Send the token back as `Authorization: Bearer <token>`; no cookies are used.',
+        description:
+          'No body. Send the token back as `Authorization: Bearer <token>`; no cookies are used. Nothing is stored until the ' +
+          "session's first question. Limits per address and per widget (429 `rate_limited` with Retry-After).",
         params,
         response: { 201: visitorSessionSchema, ...originErrors },
       },
@@ -78,10 +80,10 @@ export const visitorApi: FastifyPluginAsyncZod<VisitorApiOptions> = async (app, 
     async (request, reply) => {
       const { widget, origin } = visitorOf(request);
       const address = clientAddress(request, trustedProxies);
-      const refusal = visitorLimits.takeSession(widget.id, address);
+      const refusal = visitorLimits.takeSession(widget, address);
       if (refusal) refuse(refusal);
+      // Nothing is stored: the signed token is the session until its first question.
       const issued = visitorSessions.issue(widget.id, origin);
-      visitorConversations.startSession({ id: issued.sessionId, widgetId: widget.id, origin, ipHash: visitorSessions.hashAddress(address) });
       return reply.code(201).send({ token: issued.token, expiresAt: isoTime(issued.expiresAt) });
     },
   );
@@ -105,9 +107,11 @@ export const visitorApi: FastifyPluginAsyncZod<VisitorApiOptions> = async (app, 
       },
     },
     async (request, reply) => {
-      const { widget, sessionId } = visitorOf(request);
-      const refusal = visitorLimits.takeQuestion(widget, sessionId!, clientAddress(request, trustedProxies));
+      const { widget, origin, sessionId } = visitorOf(request);
+      const address = clientAddress(request, trustedProxies);
+      const refusal = visitorLimits.takeQuestion(widget, sessionId!, address);
       if (refusal) refuse(refusal);
+      visitorConversations.startSession({ id: sessionId!, widgetId: widget.id, origin, ipHash: visitorSessions.hashAddress(address) });
       await answerVisitor(request, reply, options, { widget, sessionId: sessionId! }, request.body);
     },
   );

@@ -178,8 +178,9 @@ describe('VisitorLimits', () => {
 
   it('limits the sessions an address starts', () => {
     const limits = new VisitorLimits(() => 0, () => 0);
-    for (let i = 0; i < SESSIONS_PER_ADDRESS_PER_MINUTE; i++) assert.equal(limits.takeSession('wgt_x', 'a'), null);
-    assert.equal(limits.takeSession('wgt_x', 'a')?.limit, 'sessions');
-    assert.equal(limits.takeSession('wgt_x', 'b'), null);
+    const busy = { id: 'wgt_x', limits: { visitorQuestionsPerMinute: 6, widgetQuestionsPerMinute: 600, dailyQuestions: 100 } };
+    for (let i = 0; i < SESSIONS_PER_ADDRESS_PER_MINUTE; i++) assert.equal(limits.takeSession(busy, 'a'), null);
+    assert.equal(limits.takeSession(busy, 'a')?.limit, 'sessions');
+    assert.equal(limits.takeSession(busy, 'b'), null);
   });
 });
