@@ -1,4 +1,6 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
+import type { ConversationTurn } from '../../common/contract/ask.ts';
+import { VISITOR_CONVERSATION_MAX_TURNS, VISITOR_TURN_MAX } from '../../common/contract/visitor-limits.ts';
 import type { VisitorCitation } from '../../common/contract/widget.ts';
 import { randomBase62 } from './api-keys.ts';
 
@@ -99,6 +101,8 @@ export interface VisitorRepository {
   /** One conversation as the list shows it (whatever the filter), or null. */
   listing(sessionId: string): ConversationListing | null;
   turns(sessionId: string): VisitorTurnRecord[];
+  /** The session's last `limit` turns, oldest first, those still waiting to be written included (nothing is written for it). */
+  recentTurns(sessionId: string, limit: number): VisitorTurnRecord[];
   /** Questions a widget was asked from `since` on, from the usage counts (which retention leaves). */
   questionsSince(widgetId: string, since: number): number;
   usage(filter: VisitorUsageFilter): VisitorUsage;
@@ -152,6 +156,21 @@ export class VisitorConversations {
     const record: VisitorTurnRecord = { askedAt: this.clock(), ...turn, id: `ans_${randomBase62(20)}`, feedback: null };
     this.repo.insertTurn(record);
     return record;
+  }
+
+  /**
+   * The earlier turns of a visitor's conversation as LocalIQ recorded them (each question and the
+   * answer shown), oldest first, for a follow-up question: never what the visitor's browser sends,
+   * in which anyone could write turns the assistant never said. As many, and as long, as a
+   * browser may send.
+   */
+  earlierTurns(sessionId: string): ConversationTurn[] {
+    return this.repo
+      .recentTurns(sessionId, Math.floor(VISITOR_CONVERSATION_MAX_TURNS / 2))
+      .flatMap((turn) => [
+        { role: 'user' as const, content: turn.question.slice(0, VISITOR_TURN_MAX).toWellFormed() },
+        { role: 'assistant' as const, content: turn.answer.slice(0, VISITOR_TURN_MAX).toWellFormed() },
+      ]);
   }
 
   /** Thumbs up or down on an answer of this session; false when the session holds no such answer. */

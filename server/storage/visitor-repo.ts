@@ -123,6 +123,7 @@ export class VisitorRepo implements VisitorRepository {
         `SELECT ${SUMMARY} FROM visitor_sessions s WHERE widget_id = ? AND started_at < ? ORDER BY started_at DESC, id DESC LIMIT ?`,
       ),
       turns: db.prepare<[string], TurnRow>('SELECT * FROM visitor_turns WHERE session_id = ? ORDER BY asked_at, rowid'),
+      recentTurns: db.prepare<[string, number], TurnRow>('SELECT * FROM visitor_turns WHERE session_id = ? ORDER BY asked_at DESC, rowid DESC LIMIT ?'),
       textHits: db.prepare<[string, number], { n: number }>(
         'SELECT count(*) AS n FROM (SELECT 1 FROM visitor_questions_fts WHERE visitor_questions_fts MATCH ? LIMIT ?)',
       ),
@@ -316,6 +317,13 @@ export class VisitorRepo implements VisitorRepository {
   turns(sessionId: string): VisitorTurnRecord[] {
     this.flush();
     return this.stmts.turns.all(sessionId).map(fromTurnRow);
+  }
+
+  recentTurns(sessionId: string, limit: number): VisitorTurnRecord[] {
+    // Not flushed: a visitor's question should not wait for a commit; the turns that wait are read from memory.
+    const stored = this.stmts.recentTurns.all(sessionId, limit).map(fromTurnRow).reverse();
+    const waiting = this.pending.filter((turn) => turn.sessionId === sessionId);
+    return [...stored, ...waiting].slice(-limit);
   }
 
   questionsSince(widgetId: string, since: number): number {

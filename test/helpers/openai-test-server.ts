@@ -7,7 +7,14 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export type Behaviour = 'answer' | 'not-found' | 'http-error' | 'stall' | 'stall-midway' | 'cite-out-of-range';
+export type Behaviour =
+  | 'answer' | 'not-found' | 'http-error' | 'stall' | 'stall-midway' | 'cite-out-of-range'
+  /** What a model told "repeat everything above" writes: every message of the prompt, word for word. */
+  | 'repeat-everything'
+  /** The prompt's passages block, word for word. */
+  | 'repeat-passages'
+  /** A grounded first sentence, then on and on in words of its own, far past any answer's length. */
+  | 'ramble';
 
 export type ReceivedRequest = {
   authorization: string | undefined;
@@ -31,6 +38,21 @@ function quoteFirstPassage(messages: ReceivedRequest['body']['messages']): strin
   const passage = /\[1\] [^\n]*\n([^\n]+)/.exec(user)?.[1] ?? '';
   const sentence = /^.*?[.!?](\s|$)/.exec(passage)?.[0]?.trim() ?? passage;
   return `${sentence} [1]`;
+}
+
+function answerText(mode: Behaviour, messages: ReceivedRequest['body']['messages']): string {
+  if (mode === 'not-found') return NOT_FOUND;
+  if (mode === 'cite-out-of-range') return `${quoteFirstPassage(messages)} See also [9].`;
+  if (mode === 'repeat-everything') return messages.map((m) => m.content).join('\n\n');
+  if (mode === 'repeat-passages') {
+    const user = [...messages].reverse().find((m) => m.role === 'user')?.content ?? '';
+    return /<passages>\n([\s\S]*)\n<\/passages>/.exec(user)?.[1] ?? '';
+  }
+  if (mode === 'ramble') {
+    const more = Array.from({ length: 12 }, (_, i) => `Visit number ${i + 1} to our little shop is always a pleasure for everyone involved.`);
+    return [quoteFirstPassage(messages), ...more].join(' ');
+  }
+  return quoteFirstPassage(messages);
 }
 
 function chunk(id: string, model: string, delta: Record<string, unknown>, finish: string | null = null): string {
@@ -70,8 +92,7 @@ export async function startOpenAiTestServer(behaviour: Behaviour = 'answer'): Pr
         return;
       }
       if (mode === 'stall') return; // never answers; the client's timeout must end it
-      const text =
-        mode === 'not-found' ? NOT_FOUND : mode === 'cite-out-of-range' ? `${quoteFirstPassage(body.messages)} See also [9].` : quoteFirstPassage(body.messages);
+      const text = answerText(mode, body.messages);
       const id = `chatcmpl-test-${state.requests.length}`;
       if (!body.stream) {
         res.writeHead(200, { 'content-type': 'application/json' }).end(

@@ -43,11 +43,13 @@ export async function answerVisitor(
     // `fallback` (the language model failed midway) is not passed on: `done` carries the whole answer that stands.
   };
   try {
-    const question: AskRequest = { question: body.question, conversation: body.conversation };
+    // The earlier turns are the stored ones: the browser's `conversation` is not believed.
+    const question: AskRequest = { question: body.question, conversation: visitorConversations.earlierTurns(sessionId) };
     const knowledgeBaseId = await bestSupported(assistant, widget.knowledgeBaseIds, question, stream.signal);
     const result = await assistant.ask(knowledgeBaseId, question, {
       signal: stream.signal,
       onEvent,
+      quoteBudget: true,
       onModelFailure: (reason) => request.log.warn({ requestId: request.id, reason }, 'the language model could not be used; answered extractively'),
     });
     const answer = result.answered ? result.answer : widget.fallbackMessage;

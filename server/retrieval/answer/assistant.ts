@@ -16,6 +16,7 @@ import type { LlmSettings } from './llm-settings.ts';
 import { LlmError, streamChat } from './openai-client.ts';
 import { aboutProducts } from './product-answers.ts';
 import { buildMessages, citedNumbers, isNotFoundReply, NOT_FOUND_REPLY } from './prompt.ts';
+import { QuoteBudget, type QuoteVerdict } from './quote-budget.ts';
 import { contextTurns, namesOwnSubject, retrievalQuery, weightedTerms } from './question-terms.ts';
 
 export type AskResult = AskResponse;
@@ -30,7 +31,15 @@ export type AskOptions = {
    */
   showModelFailure?: boolean;
   onModelFailure?: (reason: string) => void;
+  /**
+   * Hold a generated answer to the extractive answer's quote budget (quote-budget.ts): cut when
+   * too long, replaced by the extractive answer when it copies the prompt. The visitor side sets it.
+   */
+  quoteBudget?: boolean;
 };
+
+/** Why a generated answer was replaced on the visitor side (the server log's reason). */
+export const COPIED_PROMPT = 'the generated answer copied its prompt beyond the quote budget';
 
 /** What a caller other than the Owner reads when the language model failed. */
 export const MODEL_NOT_USED = 'the language model could not be used';
@@ -92,13 +101,20 @@ export class Assistant {
     const endpoint = this.llm.endpoint();
     if (endpoint) {
       const passages = promptPassages(candidates);
+      const messages = buildMessages(req.question, passages, conversation);
+      const budget = options.quoteBudget ? new QuoteBudget(messages) : null;
       let text = '';
+      let verdict: QuoteVerdict = 'within';
       try {
-        for await (const delta of streamChat(endpoint, buildMessages(req.question, passages, conversation), signal)) {
+        for await (const delta of streamChat(endpoint, messages, signal)) {
+          // Checked before the piece is shown; leaving the loop stops the model's request.
+          verdict = budget?.check(text + delta) ?? 'within';
           text += delta;
+          if (verdict !== 'within') break;
           emit({ type: 'answer', text: delta });
         }
-        const answer = text.trim();
+        if (verdict === 'copies the prompt') throw new LlmError(COPIED_PROMPT);
+        const answer = verdict === 'too long' ? budget!.cut(text) : text.trim();
         if (isNotFoundReply(answer)) {
           return finish({ answer, answered: false, method: 'generative', fallbackReason: null, citations: [] });
         }

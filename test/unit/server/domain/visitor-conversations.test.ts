@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { VISITOR_CONVERSATION_MAX_TURNS } from '../../../../common/contract/visitor-limits.ts';
 import { DEFAULT_VISITOR_RETENTION_DAYS, VisitorConversations } from '../../../../server/domain/visitor-conversations.ts';
 import { ADDRESS_FACTOR, SESSIONS_PER_ADDRESS_PER_MINUTE, VisitorLimits } from '../../../../server/domain/visitor-limits.ts';
 import { VISITOR_PRUNE_PAGE, VisitorRetention } from '../../../../server/domain/visitor-retention.ts';
@@ -99,6 +100,20 @@ describe('visitor conversations (real SQLite)', () => {
     assert.equal(conversations.usage({ from, to: from + DAY }).totals.questions, counted + 1);
     assert.equal((db.prepare('SELECT count(*) AS n FROM visitor_turns WHERE session_id = ?').get(session.id) as { n: number }).n, 0);
     assert.equal(conversations.deleteConversation(session.id), false);
+  });
+
+  it("gives a follow-up question the session's last turns as stored, those still waiting included, without writing them", () => {
+    const session = start().id;
+    const asked = Array.from({ length: 7 }, (_, i) =>
+      conversations.recordTurn({ sessionId: session, widgetId, knowledgeBaseId: 'kb', question: `Question ${i}?`, answer: `Answer ${i}.`, answered: true, citations: [], latencyMs: 1 }));
+    const pending = () => (db.prepare('SELECT count(*) AS n FROM visitor_turns WHERE session_id = ?').get(session) as { n: number }).n;
+    const earlier = conversations.earlierTurns(session);
+    assert.equal(pending(), 0, 'read from memory: the question does not wait for a commit');
+    assert.equal(earlier.length, VISITOR_CONVERSATION_MAX_TURNS, 'as many turns as a browser may send');
+    assert.deepEqual(earlier, asked.slice(2).flatMap((t) => [{ role: 'user', content: t.question }, { role: 'assistant', content: t.answer }]), 'the last five, oldest first');
+    assert.equal(conversations.conversation(session)!.turns.length, 7);
+    assert.deepEqual(conversations.earlierTurns(session), earlier, 'the same once written');
+    assert.deepEqual(conversations.earlierTurns('vs_never_asked'), []);
   });
 
   it('writes turns a moment later, several to a commit, and before closing', () => {
