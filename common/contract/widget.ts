@@ -193,7 +193,8 @@ export const visitorAskRequestSchema = z
     conversation: z
       .array(z.strictObject({ role: z.enum(['user', 'assistant']), content: safeText(VISITOR_TURN_MAX).min(1) }))
       .max(VISITOR_CONVERSATION_MAX_TURNS)
-      .default([]),
+      .default([])
+      .describe("Accepted and not read: a follow-up question is read with the session's stored turns."),
   })
   .meta({ id: 'VisitorAskRequest' });
 export type VisitorAskRequest = z.input<typeof visitorAskRequestSchema>;
