@@ -132,10 +132,12 @@ export class VisitorConversations {
 
   /**
    * Stores a session at its first question (nothing is stored when a visitor starts one: its
-   * token is signed, and a session that never asks anything holds nothing to keep). Called again
-   * for the same session, it keeps what was stored first.
+   * token is signed, and a session that never asks anything holds nothing to keep). Called at
+   * every question, it reads first: a session already stored is kept as it is, without a write.
    */
   startSession(session: Omit<VisitorSessionRecord, 'startedAt' | 'lastSeenAt'>): VisitorSessionRecord {
+    const stored = this.repo.getSession(session.id);
+    if (stored) return stored;
     const now = this.clock();
     const record = { ...session, startedAt: now, lastSeenAt: now };
     this.repo.insertSession(record);

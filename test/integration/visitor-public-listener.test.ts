@@ -196,12 +196,10 @@ describe('the public listener (real server, real model)', { timeout: 300_000 }, 
         assert.equal(session.status, 201, output);
         const { token } = visitorSessionSchema.parse(await session.json());
         const sessionId = JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()).s as string;
-        const stored = server.services.visitorConversations.session(sessionId)!;
-        assert.equal(stored.ipHash, server.services.visitorSessions.hashAddress('127.0.0.1'));
 
         const answer = await fetch(`${base}/v1/widget/${widget.id}/ask`, {
           method: 'POST',
-          headers: { origin: ORIGIN, authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+          headers: { origin: ORIGIN, authorization: `Bearer ${token}`, 'content-type': 'application/json', 'x-forwarded-for': '198.51.100.23' },
           body: JSON.stringify({ question: 'When does the bakery open on Sundays?' }),
         });
         assert.equal(answer.status, 200);
@@ -211,6 +209,9 @@ describe('the public listener (real server, real model)', { timeout: 300_000 }, 
         const done = events.at(-1)!.data;
         assert.equal(done.answered, true, done.answer);
         assert.equal(done.citations[0].url, 'https://bakery.example/hours');
+        // Stored at its first question, with the address the proxy saw.
+        const stored = server.services.visitorConversations.session(sessionId)!;
+        assert.equal(stored.ipHash, server.services.visitorSessions.hashAddress('127.0.0.1'));
       });
 
       it("serves the hosted page under the proxy's path, whose requests carry the proxy's origin", { skip }, async () => {
