@@ -47,6 +47,16 @@ describe('the public listener (real server, real model)', { timeout: 300_000 }, 
     assert.equal(block.replace(/^ {3}/gm, ''), documentedConfig('nginx'));
   });
 
+  it("the README's Caddy line is the handle_path block of the Caddyfile tested here", () => {
+    const readme = fs.readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    const line = /`(handle_path [^`]+)`/.exec(readme)?.[1];
+    assert.ok(line, 'the README shows a handle_path line');
+    const block = /\thandle_path[\s\S]*?\n\t\}/.exec(documentedConfig('caddy'))?.[0];
+    assert.ok(block);
+    const words = (text: string) => text.split(/\s+/).filter(Boolean).join(' ');
+    assert.equal(words(line), words(block));
+  });
+
   it('listens apart from the main listener', () => {
     assert.ok(server.publicUrl);
     assert.notEqual(server.publicUrl, server.url);
