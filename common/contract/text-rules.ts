@@ -14,14 +14,28 @@ export function safeText(max: number, tooLong?: string) {
     .refine((s) => !s.includes('\u0000'), 'must not contain NUL characters');
 }
 
-/** Identifiers: 1–256 characters, no control characters at all. */
+/**
+ * The bidirectional embeddings, overrides and isolates (U+202A–U+202E, U+2066–U+2069): invisible,
+ * they reorder what follows them on screen, so `rtl\u202Egpj.md` shows as `rtldm.jpg`. Right-to-left
+ * letters themselves (Hebrew, Arabic) need none of them and are taken.
+ */
+const BIDI_CONTROLS = /[\u202A-\u202E\u2066-\u2069]/u;
+export const BIDI_CONTROLS_MESSAGE = 'must not contain bidirectional controls (U+202A to U+202E, U+2066 to U+2069), which make it display as something else';
+
+/** A name as a message may quote it: JSON-quoted, with each bidirectional control written `\uXXXX`. */
+export function quoteName(name: string): string {
+  return JSON.stringify(name).replace(/[\u202A-\u202E\u2066-\u2069]/gu, (c) => `\\u${c.codePointAt(0)!.toString(16).toUpperCase()}`);
+}
+
+/** Identifiers: 1–256 characters, no control characters at all, no bidirectional controls. */
 export function identifier() {
   return z
     .string()
     .min(1)
     .max(256)
     .refine((s) => s.isWellFormed(), 'must be well-formed Unicode (no lone surrogates)')
-    .refine((s) => !CONTROL_CHARS.test(s), 'must not contain control characters');
+    .refine((s) => !CONTROL_CHARS.test(s), 'must not contain control characters')
+    .refine((s) => !BIDI_CONTROLS.test(s), BIDI_CONTROLS_MESSAGE);
 }
 
 /**

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { passageLocation } from './knowledge.ts';
 import { identifier, safeText } from './text-rules.ts';
 import { VISITOR_CONVERSATION_MAX_TURNS, VISITOR_QUESTION_MAX, VISITOR_TURN_MAX } from './visitor-limits.ts';
 
@@ -34,6 +35,8 @@ export const widgetStringsSchema = z.strictObject({
   newConversation: safeText(40).min(1),
   /** Shown above an answer to a question the assistant read with a typo corrected, before the question as read. */
   showingResultsFor: safeText(60).min(1),
+  /** Before the page number of a source from a PDF: "Price list, page 2". */
+  page: safeText(30).min(1),
 });
 export type WidgetStrings = z.infer<typeof widgetStringsSchema>;
 
@@ -53,6 +56,7 @@ export const DEFAULT_WIDGET_STRINGS: WidgetStrings = {
   thanks: 'Thank you for your feedback.',
   newConversation: 'New conversation',
   showingResultsFor: 'Showing results for',
+  page: 'page',
 };
 
 /**
@@ -200,10 +204,16 @@ export const visitorAskRequestSchema = z
 export type VisitorAskRequest = z.input<typeof visitorAskRequestSchema>;
 
 /** A source as a visitor sees it: a title, and a link only when the item has an http(s) URL. */
+/**
+ * What a visitor sees of a citation: its number, its title, its link (http(s) only, else null),
+ * and for a passage of an uploaded file where in it the passage is (its PDF page or its headings),
+ * which the widget shows after the title. Nothing else of the item (no ids, no passage).
+ */
 export const visitorCitationSchema = z.strictObject({
   number: z.number().int(),
   title: z.string(),
   url: z.string().nullable(),
+  ...passageLocation,
 });
 export type VisitorCitation = z.infer<typeof visitorCitationSchema>;
 

@@ -5,7 +5,7 @@ import { pipeline } from 'node:stream/promises';
 import type { FastifyRequest } from 'fastify';
 import type { ErrorDetail } from '../../common/contract/errors.ts';
 import { type FileReference, fileKindOf, fileUploadFieldsSchema, SUPPORTED_FILE_EXTENSIONS } from '../../common/contract/files.ts';
-import { pushedIdentifier } from '../../common/contract/text-rules.ts';
+import { pushedIdentifier, quoteName } from '../../common/contract/text-rules.ts';
 import { fileItem } from '../domain/file-items.ts';
 import type { JobQueue } from '../domain/job-queue.ts';
 import type { Db } from '../storage/db.ts';
@@ -62,7 +62,7 @@ export async function receiveFileUpload(request: FastifyRequest, knowledgeBaseId
           : !name
             ? 'the part has no file name'
             : !pushedIdentifier().safeParse(name).success
-              ? `the file name ${JSON.stringify(name)} has control characters or is too long (at most 256 characters)`
+              ? fileNameProblem(name)
               : !fileKindOf(name)
                 ? `"${name}" is not a kind of file LocalIQ reads (${SUPPORTED_FILE_EXTENSIONS.join(', ')})`
                 : null;
@@ -126,6 +126,13 @@ export async function receiveFileUpload(request: FastifyRequest, knowledgeBaseId
 /** The name of the file without any folders a client put in it (both separators). */
 function baseName(filename: string | undefined): string {
   return (filename ?? '').split(/[\\/]/).pop()!.trim();
+}
+
+/** Why a file name cannot name an item (it does when no externalId field comes before it). */
+function fileNameProblem(name: string): string {
+  if (name.length > 256) return `the file name ${quoteName(name.slice(0, 40))}… is too long (at most 256 characters)`;
+  const issue = pushedIdentifier().safeParse(name).error?.issues[0]?.message ?? 'cannot name an item';
+  return `the file name ${quoteName(name)} ${issue}`;
 }
 
 /** On disk before it is acknowledged, as a pushed item is. */

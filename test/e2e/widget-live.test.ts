@@ -8,6 +8,7 @@ import { AxeBuilder } from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
 import { DEFAULT_WIDGET_STRINGS } from '../../common/contract/widget.ts';
 import { isFinalJobStatus, type JobStatus } from '../../common/contract/jobs.ts';
+import { pdfFile } from '../helpers/document-fixtures.ts';
 import { WIDGET_BUNDLE } from '../helpers/fake-widget-api.ts';
 import { CLI, cliEnv, type ServerProcess, startServerProcess, waitForExit } from '../helpers/server-process.ts';
 import { tempDataDir } from '../helpers/temp-data.ts';
@@ -39,6 +40,12 @@ const ITEMS = [
     content: 'A sourdough rye loaf with caraway, baked every morning. It weighs 1 kg and costs 4.20 EUR.',
   },
 ] as const;
+
+/** A two-page PDF uploaded as a file: the answer about vouchers is on its second page. */
+const PRICE_LIST_PAGES = [
+  ['Price list of the Rye & Co. bakery.', 'All prices include VAT.'],
+  ['Gift vouchers are sold in steps of 25 EUR and never expire.'],
+];
 
 type Site = { url: string; close(): Promise<void> };
 
@@ -206,6 +213,28 @@ describe('visitor widget against the real server (Chromium, shop page on another
     await page.reload();
     await open(page);
     assert.equal(await page.locator('localiq-widget .read-as').count(), 1, 'the note is kept with the conversation');
+    await page.context().close();
+  });
+
+  it("names the page of an uploaded PDF's passage under the answer", async () => {
+    const form = new FormData();
+    form.append('externalId', 'price-list');
+    form.append('file', new Blob([new Uint8Array(await pdfFile(PRICE_LIST_PAGES, { title: 'Price list' }))]), 'price-list.pdf');
+    const uploaded = await fetch(`${server.url}/knowledge-bases/${KB}/files`, { method: 'POST', headers: { 'x-api-key': apiKey }, body: form });
+    assert.equal(uploaded.status, 200, await uploaded.clone().text());
+    await until(async () => {
+      const { status, error } = (await (await api('/jobs/files-price-list')).json()) as { status: JobStatus; error?: unknown };
+      if (isFinalJobStatus(status)) assert.equal(status, 'succeeded', JSON.stringify(error));
+      return status === 'succeeded';
+    }, 'the PDF is indexed', { ms: 120_000 });
+
+    const { page } = await visit(shop);
+    await open(page);
+    await ask(page, 'Do gift vouchers expire?');
+    const answer = lastAnswer(page);
+    assert.match(await answer.innerText(), /never expire/);
+    const sources = await answer.locator('.sources li').allInnerTexts();
+    assert.ok(sources.includes('Price list, page 2'), `the source names its page: ${JSON.stringify(sources)}`);
     await page.context().close();
   });
 

@@ -188,6 +188,29 @@ describe('visitor chat widget in Chromium (fake public API, page on another orig
     await closeTab(page);
   });
 
+  it("names the page or section of an uploaded file's passage after its title, linked where the item has a URL", async () => {
+    const page = await visit();
+    api.nextAsks({
+      kind: 'answer',
+      deltas: ['Gift cards never expire [1]. Damaged goods are replaced [2]. We open at 7 [3].'],
+      citations: [
+        { number: 1, title: 'Price list 2026', url: null, page: 2 },
+        { number: 2, title: 'Care guide', url: 'https://shop.example.com/care', section: 'Returns › Damaged goods' },
+        { number: 3, title: 'Opening hours', url: 'https://shop.example.com/hours' },
+      ],
+    });
+    await openAndAsk(page, 'Do gift cards expire?');
+    await lastAnswer(page).getByText(S.sources).waitFor();
+    const sources = lastAnswer(page).locator('.sources li');
+    assert.deepEqual(await sources.allInnerTexts(), ['Price list 2026, page 2', 'Care guide, Returns › Damaged goods', 'Opening hours']);
+    assert.equal(await sources.nth(0).getByRole('link').count(), 0, 'no link without a URL');
+    assert.equal(await sources.nth(1).getByRole('link', { name: 'Care guide' }).getAttribute('href'), 'https://shop.example.com/care');
+    await page.reload();
+    await launcher(page).click();
+    assert.equal(await lastAnswer(page).locator('.sources li').first().innerText(), 'Price list 2026, page 2', 'kept with the conversation');
+    await closeTab(page);
+  });
+
   it('shows the fallback message on an abstention, and thumbs down posts feedback and thanks', async () => {
     const page = await visit();
     api.nextAsks({ kind: 'answer', deltas: ['The knowledge base does not say.'], answered: false });

@@ -3,59 +3,21 @@
  * a real nginx and a real Caddy configured exactly as docs/visitor-assistant.md shows.
  */
 import assert from 'node:assert/strict';
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { visitorSessionSchema } from '../../common/contract/widget.ts';
 import type { WidgetRecord } from '../../server/domain/widgets.ts';
 import type { RunningServer } from '../../server/main.ts';
 import { KB, pushBakery, readEvents } from '../helpers/ask-fixtures.ts';
+import { PROXIES, type RunningProxy, documentedConfig, proxyInstalled, startDocumentedProxy } from '../helpers/documented-proxies.ts';
 import { startPipelineServer } from '../helpers/pipeline-app.ts';
+import { suiteSkipWhereMissing } from '../helpers/skip-where-missing.ts';
 import { checkErrorShape } from './reliability/helpers/fixture.ts';
 import { VISITOR_ROUTES, servedRoutes } from './reliability/helpers/routes.ts';
 
 type Server = RunningServer & { key: string; dataDir: string };
 
 const ORIGIN = 'https://shop.example';
-const DOC = fs.readFileSync(new URL('../../docs/visitor-assistant.md', import.meta.url), 'utf8');
-/** The port the documented proxy configurations send to; the test's public listener replaces it. */
-const DOCUMENTED_PORT = '7411';
-
-/** The first fenced block of a language in the doc: the configuration the shop copies. */
-function documented(language: string): string {
-  const block = new RegExp('```' + language + '\\n([\\s\\S]*?)```').exec(DOC)?.[1];
-  assert.ok(block, `docs/visitor-assistant.md shows a ${language} configuration`);
-  assert.ok(block.includes(`127.0.0.1:${DOCUMENTED_PORT}`), `the ${language} configuration proxies to 127.0.0.1:${DOCUMENTED_PORT}`);
-  return block;
-}
-
-async function freePort(): Promise<number> {
-  const probe = net.createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as net.AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
-
-async function waitForPort(port: number, child: ChildProcess, log: () => string): Promise<void> {
-  const deadline = Date.now() + 15_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`the proxy exited (${child.exitCode}): ${log()}`);
-    const open = await new Promise<boolean>((resolve) => {
-      const socket = net.connect(port, '127.0.0.1', () => resolve(true)).on('error', () => resolve(false));
-      socket.unref();
-      setTimeout(() => socket.destroy(), 200).unref();
-    });
-    if (open) return;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`the proxy did not listen on ${port}: ${log()}`);
-}
-
-const installed = (binary: string) => spawnSync('sh', ['-c', `command -v ${binary}`]).status === 0;
 
 function headersOf(res: Response): Record<string, string> {
   const headers: Record<string, string> = {};
@@ -82,7 +44,17 @@ describe('the public listener (real server, real model)', { timeout: 300_000 }, 
     const readme = fs.readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
     const block = /```nginx\n([\s\S]*?)```/.exec(readme)?.[1];
     assert.ok(block);
-    assert.equal(block.replace(/^ {3}/gm, ''), documented('nginx'));
+    assert.equal(block.replace(/^ {3}/gm, ''), documentedConfig('nginx'));
+  });
+
+  it("the README's Caddy line is the handle_path block of the Caddyfile tested here", () => {
+    const readme = fs.readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    const line = /`(handle_path [^`]+)`/.exec(readme)?.[1];
+    assert.ok(line, 'the README shows a handle_path line');
+    const block = /\thandle_path[\s\S]*?\n\t\}/.exec(documentedConfig('caddy'))?.[0];
+    assert.ok(block);
+    const words = (text: string) => text.split(/\s+/).filter(Boolean).join(' ');
+    assert.equal(words(line), words(block));
   });
 
   it('listens apart from the main listener', () => {
@@ -131,60 +103,19 @@ describe('the public listener (real server, real model)', { timeout: 300_000 }, 
     assert.ok(script.status === 200 || (script.status === 404 && /npm run build/.test(text)), `${script.status} ${text.slice(0, 200)}`);
   });
 
-  for (const proxy of ['nginx', 'caddy'] as const) {
+  for (const proxy of PROXIES) {
     describe(`behind ${proxy}, configured as docs/visitor-assistant.md shows`, () => {
-      const skip = installed(proxy) ? false : `${proxy} is not installed (apt-get install -y ${proxy}); .ci/run installs it`;
-      let child: ChildProcess;
-      let dir: string;
+      const skip = suiteSkipWhereMissing(proxyInstalled(proxy), `${proxy} is not installed (apt-get install -y ${proxy}); .ci/run installs it`);
+      let running: RunningProxy | undefined;
       let base: string;
       let proxyOrigin: string;
-      let output = '';
+      const output = () => running?.output() ?? '';
       before(async () => {
         if (skip) return;
-        dir = fs.mkdtempSync(path.join(os.tmpdir(), `localiq-${proxy}-`));
-        const port = await freePort();
-        const upstream = new URL(server.publicUrl!).port;
-        proxyOrigin = `http://127.0.0.1:${port}`;
-        base = `${proxyOrigin}/assistant`;
-        if (proxy === 'nginx') {
-          // nginx's workers drop to an unprivileged user when started as root: they must be able to write here.
-          fs.chmodSync(dir, 0o777);
-          const location = documented('nginx').replaceAll(`127.0.0.1:${DOCUMENTED_PORT}`, `127.0.0.1:${upstream}`);
-          const conf = path.join(dir, 'nginx.conf');
-          fs.writeFileSync(conf, [
-            `pid ${dir}/nginx.pid;`,
-            `error_log ${dir}/error.log warn;`,
-            'events {}',
-            'http {',
-            '  access_log off;',
-            ...['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((t) => `  ${t}_temp_path ${dir}/${t};`),
-            `  server {\n    listen 127.0.0.1:${port};\n${location}\n  }`,
-            '}',
-          ].join('\n'));
-          child = spawn('nginx', ['-p', dir, '-c', conf, '-g', 'daemon off;'], { stdio: ['ignore', 'pipe', 'pipe'] });
-        } else {
-          const site = documented('caddy')
-            .replaceAll(`127.0.0.1:${DOCUMENTED_PORT}`, `127.0.0.1:${upstream}`)
-            .replace(/^shop\.example \{/m, `http://127.0.0.1:${port} {`);
-          const conf = path.join(dir, 'Caddyfile');
-          fs.writeFileSync(conf, `{\n\tadmin off\n\tauto_https off\n}\n\n${site}`);
-          child = spawn('caddy', ['run', '--config', conf, '--adapter', 'caddyfile'], {
-            stdio: ['ignore', 'pipe', 'pipe'],
-            env: { ...process.env, HOME: dir, XDG_DATA_HOME: dir, XDG_CONFIG_HOME: dir },
-          });
-        }
-        child.stdout!.on('data', (d) => (output += d));
-        child.stderr!.on('data', (d) => (output += d));
-        await waitForPort(port, child, () => output);
+        running = await startDocumentedProxy(proxy, { upstreamPort: Number(new URL(server.publicUrl!).port) });
+        ({ base, origin: proxyOrigin } = running);
       });
-      after(async () => {
-        if (child && child.exitCode === null) {
-          const exited = new Promise((resolve) => child.once('exit', resolve));
-          child.kill('SIGTERM');
-          await exited;
-        }
-        if (dir) fs.rmSync(dir, { recursive: true, force: true });
-      });
+      after(() => running?.stop());
 
       it('answers a visitor through the proxy: config, session, a streamed answer', { skip }, async () => {
         const config = await fetch(`${base}/v1/widget/${widget.id}/config`, { headers: { origin: ORIGIN } });
@@ -193,7 +124,7 @@ describe('the public listener (real server, real model)', { timeout: 300_000 }, 
 
         // A forged X-Forwarded-For from the visitor does not pass the proxy: the address is the one it saw.
         const session = await fetch(`${base}/v1/widget/${widget.id}/sessions`, { method: 'POST', headers: { origin: ORIGIN, 'x-forwarded-for': '198.51.100.23' } });
-        assert.equal(session.status, 201, output);
+        assert.equal(session.status, 201, output());
         const { token } = visitorSessionSchema.parse(await session.json());
         const sessionId = JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()).s as string;
 

@@ -2,8 +2,9 @@ import type { PublicWidgetConfig, VisitorAskRequest, VisitorCitation, VisitorSes
 import { readEvents } from './sse.ts';
 
 /**
- * The public side of a widget, `/v1/widget/{widgetId}/...` on the origin the script came from.
- * No cookies are sent: a visitor session is a bearer token, renewed once, silently, when the
+ * The public side of a widget, `/v1/widget/{widgetId}/...` where the script came from: on its
+ * origin and under its path, so a proxy that serves LocalIQ under a prefix
+ * (`https://shop.example/assistant/widget.js`) is asked under that prefix too. No cookies are sent: a visitor session is a bearer token, renewed once, silently, when the
  * server says it expired.
  */
 
@@ -44,15 +45,28 @@ async function failure(res: Response): Promise<WidgetError> {
   );
 }
 
+/**
+ * Where LocalIQ is reached, from the widget script's own address: its origin and everything of
+ * its path before `/widget.js` (`https://shop.example/assistant/widget.js?v=…` →
+ * `https://shop.example/assistant`), with no slash at the end. A script under another name keeps
+ * its folder.
+ */
+export function apiBaseOf(scriptSrc: string, pageHref: string): string {
+  const url = new URL(scriptSrc, pageHref);
+  const folder = url.pathname.slice(0, url.pathname.lastIndexOf('/'));
+  return `${url.origin}${folder}`;
+}
+
 export class WidgetApi {
   private readonly base: string;
 
+  /** `apiBase` as `apiBaseOf` gives it: LocalIQ's origin and the proxy's path prefix, if any. */
   constructor(
-    origin: string,
+    readonly apiBase: string,
     readonly widgetId: string,
     private readonly sessions: SessionStore,
   ) {
-    this.base = `${origin}/v1/widget/${encodeURIComponent(widgetId)}/`;
+    this.base = `${apiBase}/v1/widget/${encodeURIComponent(widgetId)}/`;
   }
 
   private async send(path: string, init: RequestInit): Promise<Response> {

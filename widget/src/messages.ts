@@ -25,16 +25,24 @@ export function safeHref(url: string | null): string | null {
   }
 }
 
+/** Where in a document the cited passage is, after its title: ", page 2" or ", Returns › Damaged goods". */
+export function citationPlace(citation: VisitorCitation, strings: WidgetStrings): string {
+  if (citation.page !== undefined) return `, ${strings.page} ${citation.page}`;
+  return citation.section ? `, ${citation.section}` : '';
+}
+
 export function sourcesList(citations: VisitorCitation[], strings: WidgetStrings): HTMLElement {
   const list = el('ol');
   for (const citation of citations) {
     const href = safeHref(citation.url);
     const title = citation.title || href || String(citation.number);
+    const place = citationPlace(citation, strings);
     list.append(
       el(
         'li',
         { value: String(citation.number) },
         href ? el('a', { href, target: '_blank', rel: 'noopener noreferrer nofollow' }, title) : title,
+        place,
       ),
     );
   }

@@ -1,5 +1,5 @@
 import type { PublicWidgetConfig } from '../../common/contract/widget.ts';
-import { WidgetApi, WidgetError } from './api.ts';
+import { WidgetApi, WidgetError, apiBaseOf } from './api.ts';
 import { Chat } from './chat.ts';
 import { ConversationStore } from './store.ts';
 
@@ -40,14 +40,15 @@ function createHost(): HTMLElement {
 async function boot(script: HTMLScriptElement): Promise<void> {
   const widgetId = script.dataset.widget ?? '';
   const mode = script.dataset.mode === 'page' ? 'page' : 'float';
-  const origin = new URL(script.src, location.href).origin;
+  // Under a proxy's path prefix (`https://shop.example/assistant/widget.js`) the API is there too.
+  const apiBase = apiBaseOf(script.src, location.href);
   const store = new ConversationStore(widgetId);
-  const api = new WidgetApi(origin, widgetId, store);
+  const api = new WidgetApi(apiBase, widgetId, store);
   let config: PublicWidgetConfig;
   try {
     config = await api.config();
   } catch (error) {
-    console.warn(refusal(error, widgetId, origin));
+    console.warn(refusal(error, widgetId, apiBase));
     return;
   }
   const host = createHost();
@@ -60,15 +61,15 @@ async function boot(script: HTMLScriptElement): Promise<void> {
 }
 
 /** The one console line a site owner needs when the widget does not appear. */
-function refusal(error: unknown, widgetId: string, origin: string): string {
+function refusal(error: unknown, widgetId: string, apiBase: string): string {
   const code = error instanceof WidgetError ? error.code : '';
   if (code === 'origin_not_allowed') {
     return `LocalIQ widget: this site's origin ${location.origin} is not allowed for widget ${widgetId}; add it in LocalIQ's Widgets screen.`;
   }
   if (code === 'widget_not_found' || (error instanceof WidgetError && error.status === 404)) {
-    return `LocalIQ widget: widget ${widgetId} does not exist or is disabled on ${origin}; check the data-widget attribute and LocalIQ's Widgets screen.`;
+    return `LocalIQ widget: widget ${widgetId} does not exist or is disabled on ${apiBase}; check the data-widget attribute and LocalIQ's Widgets screen.`;
   }
-  return `LocalIQ widget: the configuration of widget ${widgetId} could not be loaded from ${origin} (${error instanceof Error ? error.message : String(error)}); the widget is not shown.`;
+  return `LocalIQ widget: the configuration of widget ${widgetId} could not be loaded from ${apiBase} (${error instanceof Error ? error.message : String(error)}); the widget is not shown.`;
 }
 
 // currentScript is null only for a script injected as a module; then the snippet's tag is found.

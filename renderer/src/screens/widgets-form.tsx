@@ -56,6 +56,7 @@ const STRING_LABELS: Record<StringKey, string> = {
   thanks: 'After feedback',
   newConversation: 'New conversation button',
   showingResultsFor: 'Before a question read with a typo corrected',
+  page: 'Before the page number of a source',
 };
 
 const LIMIT_LABELS: Record<LimitKey, string> = {

@@ -96,9 +96,18 @@ async function bestSupported(assistant: Assistant, knowledgeBaseIds: string[], q
   return best.id;
 }
 
-/** What a visitor may see of a citation: its number, its title, and its link when that is http(s). */
+/**
+ * What a visitor may see of a citation: its number, its title, its link when that is http(s), and
+ * the page or section of an uploaded file's passage.
+ */
 export function visitorCitations(citations: Citation[]): VisitorCitation[] {
-  return citations.map((c) => ({ number: c.number, title: c.title, url: webLink(c.url) }));
+  return citations.map((c) => ({
+    number: c.number,
+    title: c.title,
+    url: webLink(c.url),
+    ...(c.page !== undefined ? { page: c.page } : {}),
+    ...(c.section !== undefined ? { section: c.section } : {}),
+  }));
 }
 
 function webLink(url: string | null): string | null {

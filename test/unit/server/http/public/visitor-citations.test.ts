@@ -32,4 +32,13 @@ describe('visitorCitations: what a visitor sees of a citation', () => {
       assert.deepEqual(visitorCitations([citation(url)]), [{ number: 1, title: '<b>Title</b>', url: expected }]);
     });
   }
+
+  it("keeps where an uploaded file's passage is, its page or its headings, and nothing else of it", () => {
+    const fromPdf = { ...citation(null), page: 2 };
+    const fromWord = { ...citation('https://shop.example/care'), section: 'Returns › Damaged goods' };
+    assert.deepEqual(visitorCitations([fromPdf, fromWord]), [
+      { number: 1, title: '<b>Title</b>', url: null, page: 2 },
+      { number: 1, title: '<b>Title</b>', url: 'https://shop.example/care', section: 'Returns › Damaged goods' },
+    ]);
+  });
 });
