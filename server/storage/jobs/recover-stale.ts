@@ -47,6 +47,7 @@ export function prepareRecoverStale(db: Db): (now: number, crash?: Crash) => num
        attempts = max(attempts - 1, 0), suspect = 1, solo_crashes = @soloCrashes
      WHERE id = @id AND status = 'processing'`,
   );
+  const countSoloCrashes = db.prepare<[{ id: number; soloCrashes: number }]>('UPDATE jobs SET solo_crashes = @soloCrashes WHERE id = @id');
   const isSuperseded = prepareIsSuperseded(db);
   const giveUp = prepareGiveUp(db);
   return (now, crash = {}) =>
@@ -67,6 +68,7 @@ export function prepareRecoverStale(db: Db): (now: number, crash?: Crash) => num
           const error = poisonError(soloCrashes, crash.cause);
           const errors = JSON.stringify([...(JSON.parse(job.errors) as unknown[]), { attempt: job.attempts, message: error, at: new Date(now).toISOString() }]);
           giveUp(job.id, { now, status: 'failed', error, note: null, errors });
+          countSoloCrashes.run({ id: job.id, soloCrashes });
         }
         return jobs.length;
       })

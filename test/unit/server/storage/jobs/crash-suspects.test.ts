@@ -79,7 +79,7 @@ describe('crash suspects', () => {
     assert.equal(recover(T0 + 6_000, { jobIds: [latest('poison').id], cause: 'RangeError: out of memory' }), 1);
     const poison = latest('poison');
     const reason = poisonError(POISON_SOLO_CRASHES, 'RangeError: out of memory');
-    assert.deepEqual([poison.status, poison.last_error, poison.finished_at], ['failed', reason, T0 + 6_000]);
+    assert.deepEqual([poison.status, poison.last_error, poison.finished_at, poison.solo_crashes], ['failed', reason, T0 + 6_000, POISON_SOLO_CRASHES]);
     assert.match(reason, /each of the 2 times it ran alone: RangeError: out of memory/);
     assert.deepEqual(JSON.parse(poison.errors), [{ attempt: 1, message: reason, at: new Date(T0 + 6_000).toISOString() }]);
     assert.equal(latest('innocent').status, 'succeeded');
