@@ -14,10 +14,11 @@ import { runCrashCampaign } from './helpers/crash.ts';
 const SEED = Number(process.env.CRASH_SEED ?? Date.now() % 2 ** 31);
 
 describe('crash suite (CI size)', () => {
-  it(`4 kills at random moments over 240 items (seed ${SEED}): nothing acknowledged is lost, nothing half-indexed`, { timeout: 240_000 }, async () => {
+  it(`4 kills at random moments over 240 items and a poison item (seed ${SEED}): nothing acknowledged is lost or failed, nothing half-indexed; the poison alone fails, with its reason`, { timeout: 300_000 }, async () => {
     const report = await runCrashCampaign({
       items: 240,
       kills: 4,
+      poison: true,
       seed: SEED,
       bulkSize: [20, 100],
       workers: 1,
@@ -33,7 +34,9 @@ describe('crash suite (CI size)', () => {
     assert.equal(f.integrity, 'ok');
     assert.equal(f.indexedItems, 240, 'every acknowledged item is indexed, once');
     assert.equal(f.pendingJobs, 0);
-    assert.equal(f.jobsByStatus.failed ?? 0, 0);
+    assert.equal(f.jobsByStatus.failed ?? 0, 1, 'only the poison job failed');
+    assert.equal(report.poison?.status, 'failed');
+    assert.match(report.poison?.lastError ?? '', /^crashed the pipeline each of the 2 times it ran alone/);
     assert.equal(f.stale + f.missing + f.unexpectedVersion + f.duplicates + f.halfIndexed, 0);
     assert.ok(f.searchChecked >= 100 && f.searchMisses === 0 && f.staleSearchHits === 0);
   });
