@@ -1,10 +1,11 @@
 /**
  * Crash suite, long run: a few thousand items pushed in bulk to a real `localiq serve`, SIGKILLed
- * at random moments (while bulks are being acknowledged, or while the pipeline processes) at least
- * 20 times, with the files checked after every kill, then drained and verified against what was
- * acknowledged (see test/integration/reliability/helpers/crash.ts). Prints a JSON report; exits 1
- * on a problem.
- * Usage: npm run reliability:crash [-- --items 3000 --kills 24 --seed 7 --workers 1]
+ * at random moments (while bulks are being acknowledged, or while the pipeline processes), with
+ * the files checked after every kill, then drained and verified against what was acknowledged
+ * (see test/integration/reliability/helpers/crash.ts). Among the items, a poison one that kills
+ * the worker running it every time (`--no-poison` leaves it out): it must end failed, alone, and
+ * no acknowledged job may fail or go missing. Prints a JSON report; exits 1 on a problem.
+ * Usage: npm run reliability:crash [-- --items 2000 --kills 10 --seed 7 --workers 1 --no-poison]
  */
 import os from 'node:os';
 import { parseArgs } from 'node:util';
@@ -13,8 +14,9 @@ import { percentile } from '../lib/server-child.ts';
 
 const { values } = parseArgs({
   options: {
-    items: { type: 'string', default: '3000' },
-    kills: { type: 'string', default: '24' },
+    items: { type: 'string', default: '2000' },
+    kills: { type: 'string', default: '10' },
+    'no-poison': { type: 'boolean', default: false },
     seed: { type: 'string' },
     workers: { type: 'string', default: '1' },
     'max-delay': { type: 'string', default: '4000' },
@@ -29,6 +31,7 @@ const report = await runCrashCampaign({
   workers: Number(values.workers),
   maxKillDelayMs: Number(values['max-delay']),
   drainTimeoutMs: 30 * 60_000,
+  poison: !values['no-poison'],
   log: (line) => process.stderr.write(`${line}\n`),
 });
 const kills = report.kills;
@@ -53,6 +56,9 @@ console.log(
       finalDrainMs: report.drainMs,
       integrityAfterEveryKill: kills.every((k) => k.integrity === 'ok') ? 'ok' : kills.map((k) => k.integrity),
       halfIndexedAfterAnyKill: kills.reduce((a, k) => a + k.halfIndexed, 0),
+      acknowledgedJobsFailed: (report.final.jobsByStatus.failed ?? 0) - (report.poison?.status === 'failed' ? 1 : 0),
+      acknowledgedItemsMissing: report.final.missing,
+      poison: report.poison ?? null,
       final: report.final,
       problems: report.problems,
     },

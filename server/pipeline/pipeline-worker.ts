@@ -89,10 +89,13 @@ async function run(): Promise<void> {
         diskWait = 0;
         send({ type: 'disk-ok' });
       }
-      const jobs = runs.claim(config.batchJobs, Date.now());
+      const jobs = runs.claim(config.batchJobs, Date.now(), config.workers);
       if (jobs.length === 0) {
+        // Due jobs left unclaimed wait for a batch in hand to end (a crash suspect runs alone; large
+        // jobs leave a worker free: claim.ts), and the pool wakes this worker when one does.
         const next = runs.nextRunAt();
-        await sleep(next === null ? MAX_IDLE_MS : Math.min(MAX_IDLE_MS, Math.max(10, next - Date.now())));
+        const now = Date.now();
+        await sleep(next === null || next <= now ? MAX_IDLE_MS : Math.min(MAX_IDLE_MS, Math.max(10, next - now)));
         continue;
       }
       held = jobs;

@@ -39,7 +39,7 @@ export async function startPipeline(
 ): Promise<Pipeline> {
   const runs = new JobRuns(services.db);
   const interrupted = runs.recoverStale(Date.now());
-  if (interrupted > 0) log(`Recovered ${interrupted} job(s) the last run left in progress: queued again, or settled where a newer version waits.`);
+  if (interrupted > 0) log(`Recovered ${interrupted} job(s) the last run left in progress: queued again to run one at a time, or settled.`);
   const pool = new WorkerPool({
     dataDir: config.dataDir,
     workers: config.workers,
@@ -54,9 +54,9 @@ export async function startPipeline(
       services.throughput.recordWork(report.cost, ms / config.workers);
       services.monitor.notify();
     },
-    onWorkerLost: (jobIds) => {
-      const recovered = runs.recoverStale(Date.now(), jobIds);
-      if (recovered > 0) log(`Recovered ${recovered} job(s) a pipeline worker held when it stopped: queued again, or settled where a newer version waits.`);
+    onWorkerLost: (jobIds, cause) => {
+      const recovered = runs.recoverStale(Date.now(), { jobIds, ...(cause === undefined ? {} : { cause }) });
+      if (recovered > 0) log(`Recovered ${recovered} job(s) a pipeline worker held when it stopped: queued again to run one at a time, or settled.`);
     },
     onDiskFull: () => {
       if (services.disk.processingPaused()) {

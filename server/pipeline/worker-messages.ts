@@ -8,6 +8,8 @@ export type PipelineWorkerData = {
   embedder: EmbedderConfig;
   /** Most jobs claimed at once: their chunks are embedded together. */
   batchJobs: number;
+  /** How many pipeline workers run: large jobs are claimed by at most one fewer (storage/jobs/claim.ts). */
+  workers: number;
   overlapTokens: number;
   /** What one file's extraction may cost (extract/extractor.ts); defaults when absent. */
   extraction?: ExtractionLimits;

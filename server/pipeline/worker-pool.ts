@@ -24,9 +24,10 @@ export type WorkerPoolOptions = {
   /**
    * A worker died holding these jobs (claimed, not all settled): called at once, on the main
    * thread, to give back those still processing (start-pipeline.ts: JobRuns.recoverStale), which
-   * no other worker would ever claim again.
+   * no other worker would ever claim again. `cause`: the first line of the error it died of, when
+   * it said (the reason a job proven to kill it fails with).
    */
-  onWorkerLost?: (jobIds: number[]) => void;
+  onWorkerLost?: (jobIds: number[], cause?: string) => void;
 };
 
 const { entry: ENTRY, module: MODULE } = workerModule('pipeline-worker');
@@ -43,8 +44,12 @@ type PendingQuery = { resolve: (vectors: Float32Array[]) => void; reject: (error
  *
  * A worker that dies (an error it did not expect) is replaced after `restartDelayMs`. Its batch
  * is neither sent again nor failed by the pool: the jobs it held (its last `holding` message) go
- * to `onWorkerLost`, which puts them back in the queue as after a crash, for any worker to claim;
- * their interrupted attempt counts. Every other worker is woken for them.
+ * to `onWorkerLost`, which puts them back in the queue as after a crash, as suspects run one at a
+ * time (storage/jobs/recover-stale.ts). Every other worker is woken for them.
+ *
+ * Workers are also woken whenever one finishes a batch: a claim may have passed over due jobs
+ * that must wait for the batches in hand (a crash suspect runs alone; large jobs leave one
+ * worker free, storage/jobs/claim.ts), and a worker that found nothing to claim sleeps.
  */
 export class WorkerPool {
   private readonly workers = new Set<Worker>();
@@ -53,6 +58,8 @@ export class WorkerPool {
   private readonly queries = new Map<number, PendingQuery>();
   /** The jobs each worker holds, as it last said. */
   private readonly holding = new Map<Worker, number[]>();
+  /** What each worker said it died of (its 'fatal' message arrives before its exit). */
+  private readonly lastWords = new Map<Worker, string>();
   private nextQueryId = 1;
   private stopping = false;
 
@@ -113,9 +120,9 @@ export class WorkerPool {
   }
 
   /** The jobs of a worker that died go back to the queue, and the living workers are told. */
-  private giveBack(jobIds: number[]): void {
+  private giveBack(jobIds: number[], cause?: string): void {
     try {
-      this.options.onWorkerLost?.(jobIds);
+      this.options.onWorkerLost?.(jobIds, cause);
     } catch (error) {
       // The server may be closing its database: start-up recovery takes them next time.
       this.options.log?.(`the jobs of a pipeline worker that stopped could not be given back: ${(error as Error).message}`);
@@ -152,6 +159,7 @@ export class WorkerPool {
       dataDir: this.options.dataDir,
       embedder: this.options.embedder,
       batchJobs: this.options.batchJobs,
+      workers: this.options.workers,
       overlapTokens: this.options.overlapTokens,
       ...(this.options.extraction ? { extraction: this.options.extraction } : {}),
     };
@@ -172,6 +180,7 @@ export class WorkerPool {
           this.holding.set(worker, message.jobIds);
         } else if (message.type === 'batch') {
           this.options.onBatch?.(message.report, message.jobs, message.ms);
+          this.wake();
         } else if (message.type === 'disk-full') {
           this.options.onDiskFull?.();
         } else if (message.type === 'disk-ok') {
@@ -179,6 +188,7 @@ export class WorkerPool {
         } else if (message.type === 'query-embedded') {
           this.queryAnswered(worker, message.id, message);
         } else {
+          this.lastWords.set(worker, message.message.split('\n')[0]!);
           this.options.log?.(`pipeline worker failed: ${message.message}`);
         }
       });
@@ -188,8 +198,10 @@ export class WorkerPool {
         this.ready.delete(worker);
         // Messages a worker sent reach the pool before its exit does: `holding` is up to date.
         const held = this.holding.get(worker) ?? [];
+        const cause = this.lastWords.get(worker);
         this.holding.delete(worker);
-        if (held.length > 0) this.giveBack(held);
+        this.lastWords.delete(worker);
+        if (held.length > 0) this.giveBack(held, cause);
         for (const [id, query] of this.queries) {
           if (query.unanswered.has(worker)) this.queryAnswered(worker, id, { error: 'the pipeline worker embedding the query stopped' });
         }

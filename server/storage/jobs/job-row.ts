@@ -2,7 +2,7 @@ import type { SourceType } from '../../../common/contract/ingest.ts';
 import { PRIORITY_NAMES, type JobStatus } from '../../../common/contract/jobs.ts';
 import type { Job, JobAttemptError } from '../../domain/job-record.ts';
 
-/** A row of the jobs table (migration 1; `note` since migration 21). */
+/** A row of the jobs table (migration 1; `note` since migration 21; `suspect` and `solo_crashes` since migration 23). */
 export type JobRow = {
   id: number;
   job_id: string;
@@ -25,6 +25,10 @@ export type JobRow = {
   last_error: string | null;
   errors: string;
   note: string | null;
+  /** 1 while a crash interrupted it and it is not yet proven innocent or guilty (recover-stale.ts). */
+  suspect: number;
+  /** The crashes it was alone in flight for, as a suspect. */
+  solo_crashes: number;
   api_key_id: string | null;
   created_at: number;
   updated_at: number;

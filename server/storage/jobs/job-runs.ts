@@ -1,6 +1,7 @@
 import type { Db } from '../db.ts';
 import { type FailureOutcome, type JobOutcome, prepareClaim, prepareFail, prepareFinish, prepareRecoverStale } from './index.ts';
 import type { JobRow } from './job-row.ts';
+import type { Crash } from './recover-stale.ts';
 
 /**
  * The worker's side of the job table, on the worker's own connection: claiming, finishing,
@@ -20,9 +21,12 @@ export class JobRuns {
     this.nextRunAtStmt = db.prepare<[], { runAt: number | null }>("SELECT min(run_at) AS runAt FROM jobs WHERE status = 'queued'");
   }
 
-  /** Claims up to `limit` due jobs in claim order (claim.ts). */
-  claim(limit: number, now: number): JobRow[] {
-    return this.transitions.claim(limit, now);
+  /**
+   * Claims up to `limit` due jobs in claim order (claim.ts): crash suspects alone, and large jobs
+   * on at most `workers` − 1 of the pipeline's workers.
+   */
+  claim(limit: number, now: number, workers = 1): JobRow[] {
+    return this.transitions.claim(limit, now, workers);
   }
 
   /** A run ended without failing (finish.ts); inside the caller's transaction when it goes with an index write. */
@@ -39,11 +43,12 @@ export class JobRuns {
   }
 
   /**
-   * Jobs a crash left processing go back to the queue, or end, the crash in their errors
-   * (recover-stale.ts): at start-up all of them; after a worker thread died, those it held (`jobIds`).
+   * Jobs a crash left processing go back to the queue as suspects, their attempt given back, or
+   * end when proven poison or superseded (recover-stale.ts): at start-up all of them; after a
+   * worker thread died, those it held (`crash.jobIds`), with what it said as it died (`crash.cause`).
    */
-  recoverStale(now: number, jobIds?: readonly number[]): number {
-    return this.transitions.recoverStale(now, jobIds);
+  recoverStale(now: number, crash?: Crash): number {
+    return this.transitions.recoverStale(now, crash);
   }
 
   /** When the next queued job becomes due (null when the queue is empty). */

@@ -14,10 +14,11 @@ import { runCrashCampaign } from './helpers/crash.ts';
 const SEED = Number(process.env.CRASH_SEED ?? Date.now() % 2 ** 31);
 
 describe('crash suite (CI size)', () => {
-  it(`4 kills at random moments over 240 items (seed ${SEED}): nothing acknowledged is lost, nothing half-indexed`, { timeout: 240_000 }, async () => {
+  it(`4 kills at random moments over 240 items and a poison item (seed ${SEED}): nothing acknowledged is lost or failed, nothing half-indexed; the poison alone fails, with its reason`, { timeout: 300_000 }, async () => {
     const report = await runCrashCampaign({
       items: 240,
       kills: 4,
+      poison: true,
       seed: SEED,
       bulkSize: [20, 100],
       workers: 1,
@@ -33,12 +34,14 @@ describe('crash suite (CI size)', () => {
     assert.equal(f.integrity, 'ok');
     assert.equal(f.indexedItems, 240, 'every acknowledged item is indexed, once');
     assert.equal(f.pendingJobs, 0);
-    assert.equal(f.jobsByStatus.failed ?? 0, 0);
+    assert.equal(f.jobsByStatus.failed ?? 0, 1, 'only the poison job failed');
+    assert.equal(report.poison?.status, 'failed');
+    assert.match(report.poison?.lastError ?? '', /^crashed the pipeline each of the 2 times it ran alone/);
     assert.equal(f.stale + f.missing + f.unexpectedVersion + f.duplicates + f.halfIndexed, 0);
     assert.ok(f.searchChecked >= 100 && f.searchMisses === 0 && f.staleSearchHits === 0);
   });
 
-  it('recovery at start-up: an interrupted job goes back to the queue, unless that was its last attempt (a poison job ends failed)', async () => {
+  it('recovery at start-up: interrupted jobs go back to the queue uncharged, even on their last attempt; a suspect alone at its second crash ends failed as a poison', async () => {
     const t = await createTestApp({ maxAttempts: 3 });
     try {
       const key = t.key();
@@ -48,21 +51,25 @@ describe('crash suite (CI size)', () => {
       }
       const db = t.services.db;
       // What a crash leaves behind: jobs marked processing, their attempt already counted.
-      db.prepare("UPDATE jobs SET status = 'processing', attempts = 1 WHERE external_id = 'survivor'").run();
-      db.prepare("UPDATE jobs SET status = 'processing', attempts = 3 WHERE external_id = 'poison'").run();
+      db.prepare("UPDATE jobs SET status = 'processing', attempts = 3 WHERE external_id = 'survivor'").run();
       db.prepare("UPDATE jobs SET status = 'processing', attempts = 1 WHERE external_id = 'superseded'").run();
       const newer = await t.app.inject({ method: 'POST', url: '/ingest', headers: { 'x-api-key': key }, payload: FIXTURE.item({ externalId: 'superseded' }, { content: 'A newer version.' }) });
       assert.equal(newer.statusCode, 200);
-      assert.equal(new JobRuns(db).recoverStale(Date.now()), 3);
+      const runs = new JobRuns(db);
+      assert.equal(runs.recoverStale(Date.now()), 2);
       const status = (id: string) => (db.prepare('SELECT status FROM jobs WHERE external_id = ? ORDER BY id').all(id) as Array<{ status: string }>).map((r) => r.status);
-      assert.deepEqual(status('survivor'), ['queued']);
-      assert.deepEqual(status('poison'), ['failed']);
+      const job = async (id: string) => (await t.app.inject({ method: 'GET', url: `/jobs/${FIXTURE.integration}-${id}`, headers: { 'x-api-key': key } })).json();
       assert.deepEqual(status('superseded'), ['cancelled', 'queued']);
-      // The interrupted attempt is in each job's errors, the poison job's last one too.
-      const poison = (await t.app.inject({ method: 'GET', url: `/jobs/${FIXTURE.integration}-poison`, headers: { 'x-api-key': key } })).json();
+      const survivor = await job('survivor');
+      assert.deepEqual([survivor.status, survivor.attempts, survivor.lastError, survivor.errors], ['queued', 2, null, []], 'the crash is not charged to it');
+      // A suspect of an earlier crash, run alone, found alone in flight at its second crash.
+      db.prepare("UPDATE jobs SET status = 'processing', attempts = 1, suspect = 1, solo_crashes = 1 WHERE external_id = 'poison'").run();
+      assert.equal(runs.recoverStale(Date.now()), 1);
+      const poison = await job('poison');
+      const reason = 'crashed the pipeline each of the 2 times it ran alone (the process stopped: a crash, a kill or a power cut)';
       assert.deepEqual(
         [poison.status, poison.lastError, poison.errors.map((e: { attempt: number; message: string }) => [e.attempt, e.message])],
-        ['failed', 'interrupted by a crash', [[3, 'interrupted by a crash']]],
+        ['failed', reason, [[1, reason]]],
       );
     } finally {
       await t.close();

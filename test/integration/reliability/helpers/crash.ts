@@ -20,8 +20,31 @@ export type CrashOptions = {
   /** Longest wait before a kill, in ms. */
   maxKillDelayMs: number;
   drainTimeoutMs: number;
+  /**
+   * Push one poison item among the others: one that kills the pipeline worker running it, every
+   * time (POISON_TRIGGERS). It must end failed, alone, with its reason; everything else indexed.
+   */
+  poison?: boolean;
   log?: (line: string) => void;
 };
+
+/** The poison item's external id. */
+export const POISON_ID = 'poison';
+
+/**
+ * How the poison kills a worker, for real and with nothing added to the server (as in
+ * test/integration/worker-thread-crash.test.ts): triggers refuse its index write and then the
+ * write recording that failure, a database error the worker does not expect, which ends its thread.
+ */
+const POISON_TRIGGERS = `
+  CREATE TRIGGER poison_refuse_item BEFORE INSERT ON items WHEN NEW.external_id = '${POISON_ID}'
+  BEGIN SELECT RAISE(ABORT, 'the poison item cannot be written'); END;
+  CREATE TRIGGER poison_refuse_recording_its_failure BEFORE UPDATE OF status ON jobs
+    WHEN OLD.external_id = '${POISON_ID}' AND OLD.status = 'processing' AND NEW.errors LIKE '%indexing failed%'
+  BEGIN SELECT RAISE(ABORT, 'nor its failure recorded'); END;`;
+
+/** The poison job's end: failed, its last error naming the crashes it was alone in. */
+export type PoisonOutcome = { status: string; lastError: string | null; attempts: number };
 
 export type KillRecord = {
   n: number;
@@ -44,6 +67,8 @@ export type CrashReport = {
   restartMs: number[];
   drainMs: number;
   final: FinalCheck;
+  /** With `poison`: how its job ended. */
+  poison?: PoisonOutcome;
   problems: string[];
 };
 
@@ -153,11 +178,15 @@ export async function runCrashCampaign(options: CrashOptions): Promise<CrashRepo
     LOCALIQ_WORKERS: String(options.workers),
     LOCALIQ_RATE_LIMIT_PER_SECOND: '1000000',
     LOCALIQ_RATE_LIMIT_BURST: '1000000',
-    // Every kill during processing costs the interrupted jobs an attempt (so a job that crashes the
-    // process every time ends failed). This campaign kills far more often than any machine
-    // crashes, so it raises the limit: it tests that no work is lost, not the poison-job limit.
-    LOCALIQ_MAX_ATTEMPTS: '1000',
+    // The default attempts (5): a kill charges no job an attempt unless that job was alone in
+    // flight at two crashes (storage/jobs/recover-stale.ts), so no limit is raised here.
   };
+  if (options.poison) {
+    const db = openDatabase(dataDir);
+    db.exec(POISON_TRIGGERS);
+    db.close();
+  }
+  let poisonPushed = false;
 
   let version = 0;
   const acked = new Map<number, number>(); // item → latest acknowledged version
@@ -234,6 +263,15 @@ export async function runCrashCampaign(options: CrashOptions): Promise<CrashRepo
     let inFlightAtKill = 0;
     let stop = false;
     const startedAt = Date.now();
+    if (options.poison && !poisonPushed) {
+      const res = await fetch(`${server.url}/ingest`, {
+        method: 'POST',
+        headers: { 'x-api-key': key, 'content-type': 'application/json' },
+        body: JSON.stringify({ ...itemBody(0, 0), externalId: POISON_ID }),
+      });
+      if (res.status !== 200) report.problems.push(`the poison item was refused: ${res.status}`);
+      poisonPushed = true;
+    }
     if (mode === 'ack') {
       const lanes = [0, 1].map(async (lane) => {
         while (!stop && alive()) await push(server, pick(lane), inFlight);
@@ -288,7 +326,7 @@ export async function runCrashCampaign(options: CrashOptions): Promise<CrashRepo
   log(`drained in ${report.drainMs} ms`);
 
   const end = inspect(dataDir);
-  const indexed = new Map(end.items.map((row) => [Number(row.external_id.slice('page-'.length)), row.content]));
+  const indexed = new Map(end.items.filter((row) => row.external_id !== POISON_ID).map((row) => [Number(row.external_id.slice('page-'.length)), row.content]));
   let missing = 0;
   let stale = 0;
   let unexpectedVersion = 0;
@@ -331,6 +369,13 @@ export async function runCrashCampaign(options: CrashOptions): Promise<CrashRepo
   server.child.kill('SIGTERM');
   await waitForExit(server.child);
   const closed = inspect(dataDir);
+  if (options.poison) {
+    const db = openDatabase(dataDir);
+    report.poison = db
+      .prepare('SELECT status, last_error AS lastError, attempts FROM jobs WHERE external_id = ? ORDER BY id DESC LIMIT 1')
+      .get(POISON_ID) as PoisonOutcome;
+    db.close();
+  }
 
   report.final = {
     integrity: closed.integrity,
@@ -350,7 +395,11 @@ export async function runCrashCampaign(options: CrashOptions): Promise<CrashRepo
   if (f.integrity !== 'ok') report.problems.push(`final integrity_check: ${f.integrity}`);
   if (f.halfIndexed) report.problems.push(`${f.halfIndexed} half-indexed rows at the end`);
   if (f.pendingJobs) report.problems.push(`${f.pendingJobs} jobs never reached a final state`);
-  if (closed.byStatus.failed) report.problems.push(`${closed.byStatus.failed} jobs failed`);
+  const poisonFailed = report.poison?.status === 'failed' ? 1 : 0;
+  if ((closed.byStatus.failed ?? 0) > poisonFailed) report.problems.push(`${(closed.byStatus.failed ?? 0) - poisonFailed} acknowledged jobs failed`);
+  if (report.poison && (report.poison.status !== 'failed' || !/^crashed the pipeline each of the \d+ times it ran alone/.test(report.poison.lastError ?? ''))) {
+    report.problems.push(`the poison job did not end failed with its reason: ${JSON.stringify(report.poison)}`);
+  }
   if (missing) report.problems.push(`${missing} acknowledged items are not indexed`);
   if (stale) report.problems.push(`${stale} items hold content older than their last acknowledged version`);
   if (unexpectedVersion) report.problems.push(`${unexpectedVersion} items hold a version that was never sent for them`);

@@ -11,7 +11,6 @@ import {
   prepareEnqueue,
   prepareFail,
   prepareFinish,
-  prepareRecoverStale,
   prepareRequeueAll,
   prepareRetry,
 } from '../../../../../server/storage/jobs/index.ts';
@@ -208,74 +207,7 @@ describe('job life', () => {
     db.close();
   });
 
-  it('recover stale puts jobs a crash left processing back in the queue, or ends them, the crash in their errors', () => {
-    const { db, push, claim, latest } = setup();
-    for (const id of ['retries', 'last', 'superseded']) push(id);
-    db.prepare("UPDATE jobs SET attempts = ? WHERE external_id = 'last'").run(MAX_ATTEMPTS - 1);
-    const claimed = claim(3, T0);
-    assert.equal(claimed.length, 3);
-    push('superseded', T0 + 1_000);
-    assert.equal(prepareRecoverStale(db)(T0 + 5_000), 3);
-    const crash = (attempt: number) => ({ attempt, message: 'interrupted by a crash', at: new Date(T0 + 5_000).toISOString() });
-    const retries = latest('retries');
-    assert.deepEqual([retries.status, retries.run_at, retries.attempts, retries.last_error], ['queued', T0 + 5_000, 1, 'interrupted by a crash']);
-    assert.deepEqual(JSON.parse(retries.errors), [crash(1)]);
-    const last = latest('last');
-    assert.deepEqual([last.status, last.last_error, last.finished_at], ['failed', 'interrupted by a crash', T0 + 5_000]);
-    assert.deepEqual(JSON.parse(last.errors), [crash(MAX_ATTEMPTS)]);
-    const superseded = db.prepare("SELECT status, note, last_error, errors FROM jobs WHERE external_id = 'superseded' ORDER BY id").all();
-    assert.deepEqual(superseded, [
-      { status: 'cancelled', note: 'superseded by a newer version', last_error: 'interrupted by a crash', errors: JSON.stringify([crash(1)]) },
-      { status: 'queued', note: null, last_error: null, errors: '[]' },
-    ]);
-    assert.equal(prepareRecoverStale(db)(T0 + 6_000), 0);
-    db.close();
-  });
-
-  it('a crash on an earlier and on the last attempt each leave an errors entry, kept when a retry by hand succeeds', () => {
-    const { db, push, claim, fail, finish, latest } = setup();
-    const recover = prepareRecoverStale(db);
-    const history = () => (JSON.parse(latest('a').errors) as Array<{ attempt: number; message: string; at: string }>);
-    push('a');
-    fail(claim(1, T0)[0]!, 'model crashed', T0);
-    // Attempt 2: the process dies while it runs; start-up finds it processing.
-    claim(1, latest('a').run_at);
-    assert.equal(recover(T0 + 10_000), 1);
-    assert.deepEqual([latest('a').status, latest('a').last_error], ['queued', 'interrupted by a crash']);
-    // Attempt 3, the last: the same.
-    claim(1, T0 + 10_000);
-    assert.equal(recover(T0 + 20_000), 1);
-    const failed = latest('a');
-    assert.deepEqual([failed.status, failed.attempts, failed.last_error], ['failed', MAX_ATTEMPTS, 'interrupted by a crash']);
-    const expected = [
-      { attempt: 1, message: 'model crashed', at: new Date(T0).toISOString() },
-      { attempt: 2, message: 'interrupted by a crash', at: new Date(T0 + 10_000).toISOString() },
-      { attempt: 3, message: 'interrupted by a crash', at: new Date(T0 + 20_000).toISOString() },
-    ];
-    assert.deepEqual(history(), expected);
-
-    assert.equal(prepareRetry(db)(failed.id, T0 + 30_000), true);
-    finish(claim(1, T0 + 30_000)[0]!.id, 'succeeded', T0 + 31_000, null);
-    const done = latest('a');
-    assert.deepEqual([done.status, done.attempts, done.last_error], ['succeeded', 1, null], 'a run that did not fail leaves no last error');
-    assert.deepEqual(history(), expected, 'every crash stays in the history');
-    db.close();
-  });
-
-  it('recover stale given job ids (a worker thread died) takes only those still processing, not other workers\' jobs', () => {
-    const { db, push, claim, finish, latest } = setup();
-    ['held', 'done', 'elsewhere'].forEach((id, i) => push(id, T0 + i));
-    const [held, done] = claim(2, T0 + 10);
-    assert.deepEqual([held!.external_id, done!.external_id], ['held', 'done']);
-    finish(done!.id, 'succeeded', T0 + 1_000, null);
-    const [elsewhere] = claim(1, T0 + 1_000);
-    assert.equal(elsewhere!.external_id, 'elsewhere');
-    assert.equal(prepareRecoverStale(db)(T0 + 2_000, [held!.id, done!.id]), 1);
-    assert.deepEqual(JSON.parse(latest('held').errors).map((e: { message: string }) => e.message), ['interrupted by a crash']);
-    assert.deepEqual(['held', 'done', 'elsewhere'].map((id) => latest(id).status), ['queued', 'succeeded', 'processing']);
-    assert.equal(prepareRecoverStale(db)(T0 + 3_000, []), 0);
-    db.close();
-  });
+  // Recover stale, and the claim of its suspects: crash-suspects.test.ts.
 
   it('requeue all queues every indexed item at low priority, except those with an open job', () => {
     const { db, push, latest } = setup();
