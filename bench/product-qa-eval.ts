@@ -25,7 +25,17 @@ import { ContextAsker } from './lib/ask-in-context.ts';
 import { benchEnv } from './lib/server-child.ts';
 import { waitUntilIndexed } from './lib/wait-indexed.ts';
 import { exportDecisionFeatures } from './product-qa/export-features.ts';
-import { foldOf, PRODUCT_QA_KB, productItems, type ProductQuestion, productUrl, questionsOf, readEvidence, REPORT_PERCENT } from './product-qa/dataset.ts';
+import {
+  foldOf,
+  PRODUCT_QA_KB,
+  type ProductItem,
+  productItems,
+  type ProductQuestion,
+  productUrl,
+  questionsOf,
+  readEvidence,
+  REPORT_PERCENT,
+} from './product-qa/dataset.ts';
 import { judgeEvidence } from './product-qa/evidence.ts';
 import { ingestBulk, knowledgeBase } from './retrieval/http-client.ts';
 
@@ -53,25 +63,8 @@ fs.mkdirSync(dataDir, { recursive: true });
 const server = await startServer(loadConfig(benchEnv(dataDir), { workers: 2 }));
 try {
   const target = { url: server.url, key: server.services.keys.create({ name: 'product-qa eval', scopes: ['iq:import', 'iq:read'] }).value };
-  if ((await knowledgeBase(target, PRODUCT_QA_KB))?.itemCount !== items.length) {
-    const started = performance.now();
-    for (let i = 0; i < items.length; i += 200) {
-      await ingestBulk(
-        target,
-        items.slice(i, i + 200).map((item) => ({
-          integrationId: 'product-qa',
-          knowledgeBaseId: PRODUCT_QA_KB,
-          sourceType: item.sourceType,
-          externalId: item.externalId,
-          data: { title: item.title, content: item.content, url: item.url, sourceData: item.sourceData },
-        })),
-      );
-    }
-    await waitUntilIndexed(server);
-    log(`indexed ${items.length} products in ${((performance.now() - started) / 1000).toFixed(0)} s`);
-  } else {
-    await waitUntilIndexed(server);
-  }
+  if ((await knowledgeBase(target, PRODUCT_QA_KB))?.itemCount !== items.length) await pushProducts(items);
+  await waitUntilIndexed(server);
 
   const asker = new ContextAsker(target);
   const inContext = await askAll(report, true);
@@ -99,9 +92,8 @@ try {
           asin: q.asin,
           question: q.question,
           answerable: q.answerable,
-          inContext: contextTaken ? brief(inContext[i]!) : null,
-          withoutContext: brief(withoutContext[i]!),
-          evidence: judgeEvidence(withoutContext[i]!.answered ? withoutContext[i]!.answer : '', q.candidates),
+          inContext: contextTaken ? brief(inContext[i]!, q) : null,
+          withoutContext: brief(withoutContext[i]!, q),
         })),
       },
       null,
@@ -115,6 +107,24 @@ try {
     fs.mkdirSync(path.dirname(values.export), { recursive: true });
     fs.writeFileSync(values.export, JSON.stringify(examples));
     log(`decision features of ${examples.length} calibration questions: ${values.export}`);
+  }
+
+  async function pushProducts(which: ProductItem[]): Promise<void> {
+    const started = performance.now();
+    for (let i = 0; i < which.length; i += 200) {
+      await ingestBulk(
+        target,
+        which.slice(i, i + 200).map((item) => ({
+          integrationId: 'product-qa',
+          knowledgeBaseId: PRODUCT_QA_KB,
+          sourceType: item.sourceType,
+          externalId: item.externalId,
+          data: { title: item.title, content: item.content, url: item.url, sourceData: item.sourceData },
+        })),
+      );
+    }
+    await waitUntilIndexed(server);
+    log(`indexed ${which.length} products in ${((performance.now() - started) / 1000).toFixed(0)} s`);
   }
 
   async function askAll(qs: ProductQuestion[], withContext: boolean): Promise<AskResponse[]> {
@@ -132,8 +142,10 @@ try {
 }
 process.exit(0);
 
-function brief(a: AskResponse) {
-  return { answered: a.answered, answer: a.answer, cited: a.citations.map((c) => c.externalId), tookMs: a.tookMs };
+/** An answer as the results file keeps it, with what its quoted evidence is (null when it abstained). */
+function brief(a: AskResponse, q: ProductQuestion) {
+  const evidence = a.answered ? judgeEvidence(a.answer, q.candidates, { citations: a.citations, product: q.asin }) : null;
+  return { answered: a.answered, answer: a.answer, cited: a.citations.map((c) => c.externalId), evidence, tookMs: a.tookMs };
 }
 
 /** The report's shares; evidence is judged on answered answerable questions. */
@@ -157,7 +169,7 @@ function score(qs: ProductQuestion[], answers: AskResponse[]) {
       answerable++;
       if (a.answered) {
         answered++;
-        if (judgeEvidence(a.answer, q.candidates).answering) evidenceAnswering++;
+        if (judgeEvidence(a.answer, q.candidates, { citations: a.citations, product: q.asin }).answering) evidenceAnswering++;
       }
     } else {
       unanswerable++;

@@ -14,12 +14,23 @@ export function words(text: string): string[] {
   return text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
 }
 
-/** The sentences an answer quotes: split at [n] markers and sentence ends, markers dropped, fragments of fewer than two words ignored. */
-export function quotedSentences(answer: string): string[] {
-  return answer
-    .split(/\s*\[\d+\]\s*|(?<=[.!?])\s+/)
-    .map((s) => s.trim())
-    .filter((s) => words(s).length >= 2);
+/** A quoted piece of an answer and the citation number that follows it (null when none does). */
+export type Quote = { text: string; citation: number | null };
+
+/**
+ * The sentences an answer quotes, each with the [n] that follows it: split at [n] markers and
+ * sentence ends, markers dropped, fragments of fewer than two words ignored.
+ */
+export function quotedSentences(answer: string): Quote[] {
+  const out: Quote[] = [];
+  for (const m of answer.matchAll(/([^[]*?)(?:\s*\[(\d+)\]|$)/g)) {
+    if (m[0] === '') continue;
+    const citation = m[2] === undefined ? null : Number(m[2]);
+    for (const text of m[1]!.split(/(?<=[.!?])\s+/)) {
+      if (words(text).length >= 2) out.push({ text: text.trim(), citation });
+    }
+  }
+  return out;
 }
 
 /** A candidate's words as the item holds it: an attribute read as its key and value. */
@@ -52,14 +63,21 @@ export type QuoteVerdict = { quoted: number; matched: number; answering: boolean
 
 /**
  * Whether an answer's quoted evidence is labelled answering: one of its quoted sentences lies in a
- * candidate labelled answering this question. Sentences matching no candidate of the question
- * (another question's candidate of the same product, another product) count as not answering.
+ * candidate labelled answering this question. With the answer's citations and the question's
+ * product, a sentence cited to another item counts as not answering whatever its words (two
+ * products' attributes can read alike); sentences matching no candidate of the question (another
+ * question's candidate of the same product) count as not answering.
  */
-export function judgeEvidence(answer: string, candidates: Candidate[]): QuoteVerdict {
-  const sentences = quotedSentences(answer);
-  const matches = sentences.map((s) => matchQuote(s, candidates));
+export function judgeEvidence(
+  answer: string,
+  candidates: Candidate[],
+  cited?: { citations: Array<{ number: number; externalId: string }>; product: string },
+): QuoteVerdict {
+  const fromProduct = (q: Quote) => !cited || q.citation === null || cited.citations.find((c) => c.number === q.citation)?.externalId === cited.product;
+  const quotes = quotedSentences(answer);
+  const matches = quotes.map((q) => (fromProduct(q) ? matchQuote(q.text, candidates) : null));
   return {
-    quoted: sentences.length,
+    quoted: quotes.length,
     matched: matches.filter((m) => m !== null).length,
     answering: matches.some((m) => m?.label === 1),
   };

@@ -15,7 +15,11 @@ const CANDIDATES: Candidate[] = [
 
 describe('quotedSentences', () => {
   it('splits at citation markers and sentence ends and drops the markers', () => {
-    assert.deepEqual(quotedSentences('It fits perfectly. [1] Compatible devices: apple ipad air [2]'), ['It fits perfectly.', 'Compatible devices: apple ipad air']);
+    assert.deepEqual(quotedSentences('It fits perfectly. Every day. [1] Compatible devices: apple ipad air [2] ok'), [
+      { text: 'It fits perfectly.', citation: 1 },
+      { text: 'Every day.', citation: 1 },
+      { text: 'Compatible devices: apple ipad air', citation: 2 },
+    ]);
   });
 });
 
@@ -32,6 +36,15 @@ describe('matchQuote', () => {
 describe('judgeEvidence', () => {
   it('is answering when a quoted sentence lies in a candidate labelled answering', () => {
     assert.equal(judgeEvidence('i use it every day with my ipad air and it fits perfectly [1]', CANDIDATES).answering, true);
+  });
+  it('is not answering when the answering words are quoted from another product', () => {
+    const answer = 'Product B2: i use it every day with my ipad air and it fits perfectly [1] The case is made of soft blue silicone [2]';
+    const citations = [
+      { number: 1, externalId: 'B2' },
+      { number: 2, externalId: 'B1' },
+    ];
+    assert.deepEqual(judgeEvidence(answer, CANDIDATES, { citations, product: 'B1' }), { quoted: 2, matched: 1, answering: false });
+    assert.equal(judgeEvidence(answer, CANDIDATES, { citations, product: 'B2' }).answering, true);
   });
   it('is not answering when only non-answering or unknown text is quoted', () => {
     const verdict = judgeEvidence('The case is made of soft blue silicone and protects against drops. [1] Ships in two days. [2]', CANDIDATES);
