@@ -8,7 +8,7 @@
  * SQuAD and StackFAQ dumps. The product's context is passed when the server's ask takes one.
  * (A knowledge base holding the question's product alone is no stand-in for the context: its
  * term statistics are one item's, and the support threshold then let through 38 of the 401
- * calibration questions, against 257 in the catalogue.)
+ * calibration questions, against 258 in the catalogue.)
  */
 import { askRequestSchema, type AskRequest } from '../../common/contract/ask.ts';
 import { decisionFeatures } from '../../server/retrieval/answer/answer-decision.ts';
