@@ -1,8 +1,8 @@
 /**
- * `POST /knowledge-bases/{id}/ask` with the page the visitor is on (`context: {url?, externalId?}`,
- * issue 37). A server that does not know the field yet rejects it (400 naming `context`): the ask
- * is then sent without it, and every later one too, and `contextSupported` says so, so a bench
- * prints which reading it measured.
+ * `POST /knowledge-bases/{id}/ask` with the page the visitor is on (`context: {url?, externalId?}`).
+ * A server that does not know the field yet rejects it (400, the contract's error with the detail
+ * `context`: "is not a field here"): the ask is then sent without it, and every later one too, and
+ * `contextSupported` says so, so a bench prints which reading it measured. Any other refusal throws.
  */
 import type { AskResponse, ConversationTurn } from '../../common/contract/ask.ts';
 import type { ApiTarget } from '../retrieval/http-client.ts';
@@ -24,7 +24,7 @@ export class ContextAsker {
         this.contextSupported = true;
         return { response: JSON.parse(res.text) as AskResponse, contextSent: true };
       }
-      if (res.status === 400 && /context/i.test(res.text) && this.contextSupported === null) {
+      if (res.status === 400 && this.contextSupported === null && rejectsContextField(res.text)) {
         this.contextSupported = false;
       } else {
         throw new Error(`ask answered ${res.status}: ${res.text.slice(0, 300)}`);
@@ -42,5 +42,15 @@ export class ContextAsker {
       body: JSON.stringify(body),
     });
     return { status: res.status, text: await res.text() };
+  }
+}
+
+/** Whether a 400's body is the contract's error for `context` as a field the request may not have. */
+export function rejectsContextField(body: string): boolean {
+  try {
+    const { error } = JSON.parse(body) as { error?: { details?: Array<{ path?: string; message?: string }> } };
+    return (error?.details ?? []).some((d) => d.path === 'context' && /^is not a field here/.test(d.message ?? ''));
+  } catch {
+    return false;
   }
 }
