@@ -48,8 +48,8 @@ export class ContextAsker {
 /** Whether a 400's body is the contract's error for `context` as a field the request may not have. */
 export function rejectsContextField(body: string): boolean {
   try {
-    const { error } = JSON.parse(body) as { error?: { details?: Array<{ path?: string; message?: string }> } };
-    return (error?.details ?? []).some((d) => d.path === 'context' && /^is not a field here/.test(d.message ?? ''));
+    const { details } = JSON.parse(body) as { details?: Array<{ path?: string; message?: string }> };
+    return (details ?? []).some((d) => d.path === 'context' && /^is not a field here/.test(d.message ?? ''));
   } catch {
     return false;
   }

@@ -26,6 +26,11 @@ function fakeServer(reply: (body: Record<string, unknown>) => { status: number; 
   return sent;
 }
 
+/** The contract's error for a body that does not pass its schema, as the server writes it. */
+function invalidBody(path: string, message: string) {
+  return { statusCode: 400, code: 'invalid_body', message: 'The request body is invalid: 1 problem(s), see details.', details: [{ path, message }], requestId: 'req_test' };
+}
+
 const target = { url: 'http://127.0.0.1:1', key: 'k' };
 
 describe('ContextAsker', () => {
@@ -40,7 +45,7 @@ describe('ContextAsker', () => {
 
   it('asks again without the context when the server rejects the field, and does not send it again', async () => {
     const sent = fakeServer((body) =>
-      'context' in body ? { status: 400, body: { error: { code: 'validation_error', message: 'The request is invalid.', details: [{ path: 'context', message: 'is not a field here' }] } } } : { status: 200, body: ANSWER },
+      'context' in body ? { status: 400, body: invalidBody('context', 'is not a field here') } : { status: 200, body: ANSWER },
     );
     const asker = new ContextAsker(target);
     const first = await asker.ask('kb', { question: 'how long is this?', context: { externalId: 'p1' } });
@@ -52,13 +57,13 @@ describe('ContextAsker', () => {
   });
 
   it('throws on any other refusal instead of hiding it', async () => {
-    fakeServer(() => ({ status: 400, body: { error: { code: 'validation_error', message: 'The request is invalid.', details: [{ path: 'context.externalId', message: 'is too long' }] } } }));
+    fakeServer(() => ({ status: 400, body: invalidBody('context.externalId', 'is too long') }));
     await assert.rejects(new ContextAsker(target).ask('kb', { question: 'x', context: { externalId: 'p1' } }), /ask answered 400/);
   });
 
   it('throws when a server that took the context refuses it later', async () => {
     let calls = 0;
-    fakeServer(() => (calls++ === 0 ? { status: 200, body: ANSWER } : { status: 400, body: { error: { code: 'validation_error', message: 'x', details: [{ path: 'context', message: 'is not a field here' }] } } }));
+    fakeServer(() => (calls++ === 0 ? { status: 200, body: ANSWER } : { status: 400, body: invalidBody('context', 'is not a field here') }));
     const asker = new ContextAsker(target);
     await asker.ask('kb', { question: 'x', context: { externalId: 'p1' } });
     await assert.rejects(asker.ask('kb', { question: 'y', context: { externalId: 'nope' } }), /ask answered 400/);
