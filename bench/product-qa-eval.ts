@@ -1,18 +1,19 @@
 /**
- * Product questions as a shop's visitors ask them (hetPQA, `../shared/eval/product-qa`): every
- * product one PRODUCT item in one knowledge base (bench/product-qa/dataset.ts), pushed through
- * `POST /ingest/bulk` of a real server; on the report fold (20 % of the products by a hash of the
- * asin) each question asked through `POST /knowledge-bases/{id}/ask` in its product's context
- * (`context: {externalId}`: the visitor is on that product's page) and again without it. Reports:
- * answerable questions answered, the quoted evidence labelled answering (bench/product-qa/evidence.ts),
- * questions none of the product's content answers abstained, the right product cited first.
- * A server that rejects `context` is asked without it; the report says so.
+ * Product questions as a shop's visitors ask them (`../shared/eval/product-qa`): hetPQA's questions
+ * with evidence from six kinds of content, and semiPQA's attribute questions, each set in a
+ * knowledge base of its own, every product one PRODUCT item (bench/product-qa/dataset.ts) pushed
+ * through `POST /ingest/bulk` of a real server; on the report fold (20 % of the products by a hash
+ * of the asin) each question asked through `POST /knowledge-bases/{id}/ask` in its product's
+ * context (`context: {externalId, url}`: the visitor is on that product's page) and again without
+ * it. Reports per set: answerable questions answered, the quoted evidence labelled answering
+ * (bench/product-qa/evidence.ts), questions none of the product's content answers abstained, the
+ * right product cited first. A server that rejects `context` is asked without it; the report says so.
  *
  * With `--export FILE` (default bench/results/product-qa-features.json) the calibration fold's
- * questions are also analysed in process with the support threshold alone and the decision's
- * features written in the form `bench/answer/fit-decision.ts --with-product-qa FILE` reads.
+ * questions of every set are also analysed in process with the support threshold alone and the
+ * decision's features written in the form `bench/answer/fit-decision.ts --with-product-qa FILE` reads.
  *
- * Usage: npm run bench:product-qa [-- --data-dir DIR] [--limit N] [--no-export] [--export FILE] [--out FILE]
+ * Usage: npm run bench:product-qa [-- --sets hetpqa,semipqa] [--data-dir DIR] [--limit N] [--no-export] [--export FILE] [--out FILE]
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -25,7 +26,10 @@ import { ContextAsker } from './lib/ask-in-context.ts';
 import { benchEnv } from './lib/server-child.ts';
 import { waitUntilIndexed } from './lib/wait-indexed.ts';
 import { exportDecisionFeatures } from './product-qa/export-features.ts';
+import type { Example } from './answer/decision-fit.ts';
 import {
+  ATTRIBUTE_QA_KB,
+  type EvidenceRow,
   foldOf,
   PRODUCT_QA_KB,
   type ProductItem,
@@ -34,13 +38,15 @@ import {
   productUrl,
   questionsOf,
   readEvidence,
+  readSemiPqa,
   REPORT_PERCENT,
 } from './product-qa/dataset.ts';
 import { judgeEvidence } from './product-qa/evidence.ts';
-import { ingestBulk, knowledgeBase } from './retrieval/http-client.ts';
+import { ingestBulk } from './retrieval/http-client.ts';
 
 const { values } = parseArgs({
   options: {
+    sets: { type: 'string', default: 'hetpqa,semipqa' },
     'data-dir': { type: 'string' },
     limit: { type: 'string' },
     export: { type: 'string', default: path.join(import.meta.dirname, 'results/product-qa-features.json') },
@@ -51,72 +57,74 @@ const { values } = parseArgs({
 const log = (line: string) => process.stderr.write(`[product-qa] ${line}\n`);
 const limit = values.limit === undefined ? Infinity : Number(values.limit);
 
-const rows = readEvidence();
-const items = productItems(rows);
-const questions = questionsOf(rows);
-const report = questions.filter((q) => foldOf(q.asin) === 'report').slice(0, limit);
-const calibration = questions.filter((q) => foldOf(q.asin) === 'calibration').slice(0, limit);
-log(`${items.length} products, ${questions.length} questions: report fold ${report.length} (${REPORT_PERCENT} % of products by hash), calibration ${calibration.length}`);
+type QaSet = { name: string; dataset: string; kb: string; rows: () => EvidenceRow[] };
+const SETS: QaSet[] = [
+  { name: 'hetpqa', dataset: 'hetPQA evidence ranking (dev)', kb: PRODUCT_QA_KB, rows: () => readEvidence() },
+  { name: 'semipqa', dataset: 'semiPQA attribute ranking (test, seen)', kb: ATTRIBUTE_QA_KB, rows: () => readSemiPqa() },
+];
+const chosen = values.sets.split(',').map((name) => SETS.find((s) => s.name === name) ?? fail(`--sets: no set ${name} (hetpqa, semipqa)`));
 
 const dataDir = values['data-dir'] ?? fs.mkdtempSync(path.join(os.tmpdir(), 'localiq-product-qa-'));
 fs.mkdirSync(dataDir, { recursive: true });
 const server = await startServer(loadConfig(benchEnv(dataDir), { workers: 2 }));
 try {
   const target = { url: server.url, key: server.services.keys.create({ name: 'product-qa eval', scopes: ['iq:import', 'iq:read'] }).value };
-  if ((await knowledgeBase(target, PRODUCT_QA_KB))?.itemCount !== items.length) await pushProducts(items);
-  await waitUntilIndexed(server);
-
   const asker = new ContextAsker(target);
-  const inContext = await askAll(report, true);
-  const contextTaken = asker.contextSupported === true;
-  if (!contextTaken) log('the server rejects `context` on /ask: the "in context" pass was asked without it and is not reported apart');
-  const withoutContext = contextTaken ? await askAll(report, false) : inContext;
+  const summaries: Record<string, unknown> = {};
+  const answers: Record<string, unknown[]> = {};
+  const examples: Example[] = [];
+  for (const set of chosen) {
+    const rows = set.rows();
+    const items = productItems(rows);
+    const questions = questionsOf(rows);
+    const report = questions.filter((q) => foldOf(q.asin) === 'report').slice(0, limit);
+    const calibration = questions.filter((q) => foldOf(q.asin) === 'calibration').slice(0, limit);
+    log(`${set.name}: ${items.length} products, ${questions.length} questions: report fold ${report.length} (${REPORT_PERCENT} % of products by hash), calibration ${calibration.length}`);
+    // Pushed every run: on a kept data folder the server skips the items whose content is unchanged.
+    await pushProducts(set.kb, items);
 
-  const summary = {
-    dataset: 'hetPQA evidence ranking (dev), ../shared/eval/product-qa',
-    reportFold: { products: new Set(report.map((q) => q.asin)).size, questions: report.length, answerable: report.filter((q) => q.answerable).length },
-    contextSupported: contextTaken,
-    inContext: contextTaken ? score(report, inContext) : null,
-    withoutContext: score(report, withoutContext),
-    goals: { answerableAnswered: 0.7, evidenceAnswering: 0.75, unanswerableAbstained: 0.6 },
-  };
+    const inContext = await askAll(set, report, true);
+    const contextTaken = asker.contextSupported === true;
+    if (!contextTaken) log('the server rejects `context` on /ask: the "in context" pass was asked without it and is not reported apart');
+    const withoutContext = contextTaken ? await askAll(set, report, false) : inContext;
+    summaries[set.name] = {
+      dataset: `${set.dataset}, ../shared/eval/product-qa`,
+      knowledgeBase: set.kb,
+      reportFold: { products: new Set(report.map((q) => q.asin)).size, questions: report.length, answerable: report.filter((q) => q.answerable).length },
+      contextSupported: contextTaken,
+      inContext: contextTaken ? score(report, inContext) : null,
+      withoutContext: score(report, withoutContext),
+    };
+    answers[set.name] = report.map((q, i) => ({
+      qid: q.qid,
+      asin: q.asin,
+      question: q.question,
+      answerable: q.answerable,
+      inContext: contextTaken ? brief(inContext[i]!, q) : null,
+      withoutContext: brief(withoutContext[i]!, q),
+    }));
+    if (!values['no-export']) examples.push(...(await exportDecisionFeatures(server.services, set.name, set.kb, calibration, contextTaken, log)));
+  }
+
+  const summary = { ...summaries, goals: { answerableAnswered: 0.7, evidenceAnswering: 0.75, unanswerableAbstained: 0.6 } };
   console.log(JSON.stringify(summary, null, 2));
   fs.mkdirSync(path.dirname(values.out), { recursive: true });
-  fs.writeFileSync(
-    values.out,
-    JSON.stringify(
-      {
-        summary,
-        answers: report.map((q, i) => ({
-          qid: q.qid,
-          asin: q.asin,
-          question: q.question,
-          answerable: q.answerable,
-          inContext: contextTaken ? brief(inContext[i]!, q) : null,
-          withoutContext: brief(withoutContext[i]!, q),
-        })),
-      },
-      null,
-      2,
-    ),
-  );
+  fs.writeFileSync(values.out, JSON.stringify({ summary, answers }, null, 2));
   log(`every answer: ${values.out}`);
-
   if (!values['no-export']) {
-    const examples = await exportDecisionFeatures(server.services, PRODUCT_QA_KB, calibration, contextTaken, log);
     fs.mkdirSync(path.dirname(values.export), { recursive: true });
     fs.writeFileSync(values.export, JSON.stringify(examples));
     log(`decision features of ${examples.length} calibration questions: ${values.export}`);
   }
 
-  async function pushProducts(which: ProductItem[]): Promise<void> {
+  async function pushProducts(kb: string, which: ProductItem[]): Promise<void> {
     const started = performance.now();
     for (let i = 0; i < which.length; i += 200) {
       await ingestBulk(
         target,
         which.slice(i, i + 200).map((item) => ({
           integrationId: 'product-qa',
-          knowledgeBaseId: PRODUCT_QA_KB,
+          knowledgeBaseId: kb,
           sourceType: item.sourceType,
           externalId: item.externalId,
           data: { title: item.title, content: item.content, url: item.url, sourceData: item.sourceData },
@@ -124,15 +132,15 @@ try {
       );
     }
     await waitUntilIndexed(server);
-    log(`indexed ${which.length} products in ${((performance.now() - started) / 1000).toFixed(0)} s`);
+    log(`indexed ${which.length} products into ${kb} in ${((performance.now() - started) / 1000).toFixed(0)} s`);
   }
 
-  async function askAll(qs: ProductQuestion[], withContext: boolean): Promise<AskResponse[]> {
+  async function askAll(set: QaSet, qs: ProductQuestion[], withContext: boolean): Promise<AskResponse[]> {
     const out: AskResponse[] = [];
     for (const q of qs) {
       const context = withContext ? { externalId: q.asin, url: productUrl(q.asin) } : undefined;
-      out.push((await asker.ask(PRODUCT_QA_KB, { question: q.question, ...(context ? { context } : {}) })).response);
-      if (out.length % 25 === 0) log(`${withContext ? 'in context' : 'without context'}: ${out.length} of ${qs.length}`);
+      out.push((await asker.ask(set.kb, { question: q.question, ...(context ? { context } : {}) })).response);
+      if (out.length % 25 === 0) log(`${set.name}, ${withContext ? 'in context' : 'without context'}: ${out.length} of ${qs.length}`);
     }
     return out;
   }
@@ -141,6 +149,10 @@ try {
   if (values['data-dir'] === undefined) fs.rmSync(dataDir, { recursive: true, force: true });
 }
 process.exit(0);
+
+function fail(message: string): never {
+  throw new Error(message);
+}
 
 /** An answer as the results file keeps it, with what its quoted evidence is (null when it abstained). */
 function brief(a: AskResponse, q: ProductQuestion) {

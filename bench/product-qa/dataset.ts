@@ -1,6 +1,6 @@
 /**
- * The product-QA data of `../shared/eval/product-qa` (hetPQA evidence ranking) as a shop's
- * catalogue: one PRODUCT item per product (asin), its attribute candidates as `sourceData` and its
+ * The product-QA data of `../shared/eval/product-qa` (hetPQA evidence ranking, semiPQA attribute
+ * ranking) as a shop's catalogue: one PRODUCT item per product (asin), its attribute candidates as `sourceData` and its
  * text candidates (bullets, description, on-site publications, reviews, community answers) as the
  * item's paragraphs; and its questions, each with the product's candidates labelled answering or
  * not. Products are split into a calibration and a report fold by a stable hash of the asin, so
@@ -12,6 +12,8 @@ import { EVAL_DIR, readJsonl } from '../lib/server-child.ts';
 
 export const PRODUCT_QA_DIR = path.join(EVAL_DIR, 'product-qa');
 export const PRODUCT_QA_KB = 'product-qa';
+/** semiPQA's products, in a knowledge base of their own so hetPQA's figures stay comparable. */
+export const ATTRIBUTE_QA_KB = 'product-qa-attributes';
 /** Percent of the products (by hash) whose questions are reported; the rest calibrate. */
 export const REPORT_PERCENT = 20;
 
@@ -38,6 +40,22 @@ export function readEvidence(file = path.join(PRODUCT_QA_DIR, 'hetpqa-evidence-d
   return readJsonl<EvidenceRow>(file);
 }
 
+/**
+ * semiPQA's attribute questions as evidence rows: each question names no product, only the
+ * attributes of the one it was asked about, so each question is a product of its own
+ * (`semipqa-<qid>`) whose content is its attribute candidates.
+ */
+export function readSemiPqa(file = path.join(PRODUCT_QA_DIR, 'semipqa-attributes.jsonl')): EvidenceRow[] {
+  return readJsonl<{ qid: string; question: string; candidate: string; label: 0 | 1 }>(file).map((r) => ({
+    qid: `semipqa-${r.qid}`,
+    asin: `semipqa-${r.qid}`,
+    question: r.question,
+    candidate: r.candidate,
+    label: r.label,
+    source: 'attribute',
+  }));
+}
+
 /** Each question once, with its candidates; answerable when one of them is labelled answering. */
 export function questionsOf(rows: EvidenceRow[]): ProductQuestion[] {
   const byQid = new Map<string, ProductQuestion>();
@@ -57,13 +75,14 @@ export function questionsOf(rows: EvidenceRow[]): ProductQuestion[] {
  * the title is the product's code.
  */
 export function productItems(rows: EvidenceRow[]): ProductItem[] {
-  const byAsin = new Map<string, { texts: Map<string, string>; attributes: Record<string, string | boolean> }>();
+  const byAsin = new Map<string, { texts: Map<string, string>; attributes: Map<string, Array<string | boolean>> }>();
   for (const row of rows) {
     let p = byAsin.get(row.asin);
-    if (!p) byAsin.set(row.asin, (p = { texts: new Map(), attributes: {} }));
+    if (!p) byAsin.set(row.asin, (p = { texts: new Map(), attributes: new Map() }));
     if (row.source === 'attribute') {
       const attribute = parseAttribute(row.candidate);
-      if (attribute) p.attributes[attribute.key] = attribute.value;
+      // A key twice (a few semiPQA products list one attribute in two candidates): every value, once.
+      if (attribute) p.attributes.set(attribute.key, [...new Set([...(p.attributes.get(attribute.key) ?? []), attribute.value])]);
     } else if (!p.texts.has(row.candidate)) {
       p.texts.set(row.candidate, row.source === 'bullet' ? `- ${row.candidate.trim()}` : row.candidate.trim());
     }
@@ -74,7 +93,7 @@ export function productItems(rows: EvidenceRow[]): ProductItem[] {
     title: `Product ${asin}`,
     content: [...p.texts.values()].join('\n\n') || `Product ${asin}`,
     url: productUrl(asin),
-    sourceData: p.attributes,
+    sourceData: Object.fromEntries([...p.attributes].map(([key, values]) => [key, values.length === 1 ? values[0]! : values.map(String).join(', ')])),
   }));
 }
 

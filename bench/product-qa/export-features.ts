@@ -19,13 +19,19 @@ import type { Example } from '../answer/decision-fit.ts';
 import { type ProductQuestion, productUrl } from './dataset.ts';
 import { matchQuote } from './evidence.ts';
 
-/** Set names of the examples: fit-decision's threshold rule reads sets by their prefix (squad, stackfaq), so these only join the fit. */
-export const PRODUCT_QA_SETS = { answering: 'product-qa answering', notAnswering: 'product-qa not answering' } as const;
+/**
+ * The example's set: "product-qa <data set> answering" or "… not answering". fit-decision's
+ * threshold rule reads sets by their prefix (squad, stackfaq), so these only join the fit.
+ */
+export function productQaSet(dataSet: string, answering: boolean): string {
+  return `product-qa ${dataSet} ${answering ? 'answering' : 'not answering'}`;
+}
 /** The calibration fold's examples carry this fold number (any of 1–9 passes fit-decision's fold filter). */
 export const PRODUCT_QA_FOLD = 5;
 
 export async function exportDecisionFeatures(
   services: Services,
+  dataSet: string,
   kb: string,
   questions: ProductQuestion[],
   withContext: boolean,
@@ -50,7 +56,7 @@ export async function exportDecisionFeatures(
       if (own) product = Array.from(analysis.vectors.query, (v, i) => Math.round(v * own[i]! * 1e6) / 1e6);
     }
     out.push({
-      set: answering ? PRODUCT_QA_SETS.answering : PRODUCT_QA_SETS.notAnswering,
+      set: productQaSet(dataSet, answering),
       fold: PRODUCT_QA_FOLD,
       answerable: answering,
       features,

@@ -68,4 +68,12 @@ describe('questionsOf and productItems', () => {
     assert.deepEqual(a.sourceData, { compatible_devices: 'apple ipad air' });
     assert.match(a.url, /^https:\/\/shop\.example\.com\/products\/a$/);
   });
+  it('keeps both values of an attribute a product lists in two candidates', () => {
+    const rows: EvidenceRow[] = [
+      { qid: '9', asin: 'C', question: 'what size?', candidate: 'size:  { value:"small" }', label: 0, source: 'attribute' },
+      { qid: '9', asin: 'C', question: 'what size?', candidate: 'size:  { value:"medium" }', label: 1, source: 'attribute' },
+      { qid: '9', asin: 'C', question: 'what size?', candidate: 'size:  { value:"small" }', label: 0, source: 'attribute' },
+    ];
+    assert.deepEqual(productItems(rows)[0]!.sourceData, { size: 'small, medium' });
+  });
 });
