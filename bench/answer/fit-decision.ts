@@ -24,7 +24,7 @@
  *
  * Usage: node --import tsx bench/answer/fit-decision.ts --data-dir DIR [--folds 5] [--limit 400] [--keep 0.92] [--max-gold-loss 0.012] [--other-keep 0.96]
  *          [--interaction-l2 0.05] [--signed] [--out FILE]
- *          [--features a,b,c] [--dump FILE] [--from FILE] [--cv] [--dry-run]
+ *          [--features a,b,c] [--dump FILE] [--from FILE] [--cv] [--dry-run] [--with-product-qa FILE]
  *   DIR is a data folder kept by `npm run bench:answers -- --keep`; missing hold-out sets are indexed.
  *   --folds: the folds asked (comma-separated, each fold's sets limited to --limit questions); with
  *   --from, the folds of the dump fitted on (a dump without folds holds fold 5's questions only).
@@ -33,6 +33,9 @@
  *   --cv also prints the five-part cross-validated abstention at the kept share; --dry-run writes nothing;
  *   --signed holds each weight to the sign its feature's meaning gives (FEATURE_SIGNS in decision-fit.ts).
  *   --out writes the weights to FILE instead of the shipped weights file (a candidate to compare).
+ *   --with-product-qa FILE adds the product questions `npm run bench:product-qa` exported (its
+ *   calibration fold; bench/product-qa/export-features.ts) to the fit; the threshold is still chosen
+ *   on SQuAD and StackFAQ. Use it with --out or --dry-run to compare before shipping.
  */
 import fs from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -66,6 +69,7 @@ const { values } = parseArgs({
     'dry-run': { type: 'boolean', default: false },
     out: { type: 'string' },
     'sentence-vectors': { type: 'boolean', default: false },
+    'with-product-qa': { type: 'string' },
   },
 });
 const limit = Number(values.limit);
@@ -92,6 +96,8 @@ const embedTimes: number[] = [];
 
 const examples: Example[] = values.from ? readDump(values.from) : await askCalibrationFolds();
 if (values.dump) fs.writeFileSync(values.dump, JSON.stringify(examples));
+// Product questions join the fit (both classes), not the threshold's rule, which reads SQuAD and StackFAQ by name.
+if (values['with-product-qa']) examples.push(...readProductQa(values['with-product-qa']));
 
 if (values.cv) {
   const cv = crossValidate(examples, featureNames, options);
@@ -117,6 +123,14 @@ function readDump(file: string): Example[] {
   const of = dumped.filter((e) => folds.includes(e.fold ?? CALIBRATION_FOLD));
   if (of.length === 0) throw new Error(`${file} holds no question of folds ${folds.join(',')}`);
   return of;
+}
+
+/** The product-QA calibration fold's examples written by `npm run bench:product-qa` (bench/product-qa/export-features.ts). */
+function readProductQa(file: string): Example[] {
+  const read = JSON.parse(fs.readFileSync(file, 'utf8')) as Example[];
+  if (read.length === 0 || !read.every((e) => e.set.startsWith('product-qa'))) throw new Error(`${file} is not a product-QA feature export`);
+  log(`with ${read.length} product questions of ${file} (${read.filter((e) => e.answerable).length} whose best sentence answers)`);
+  return read;
 }
 
 /** Asks the calibration folds' questions of the indexed sets, with the support threshold alone, and reads each one's features. */

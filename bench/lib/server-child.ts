@@ -137,4 +137,5 @@ export function readJsonl<T>(file: string): T[] {
   return fs.readFileSync(file, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as T);
 }
 
-export const EVAL_DIR = path.resolve(ROOT, '../shared/eval');
+/** The public eval sets: `../shared/eval` beside the checkout, or LOCALIQ_EVAL_DIR (a checkout elsewhere, e.g. a git worktree). */
+export const EVAL_DIR = process.env.LOCALIQ_EVAL_DIR ?? path.resolve(ROOT, '../shared/eval');
