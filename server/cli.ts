@@ -7,6 +7,8 @@ import { isScope, SCOPES, type Scope } from '../common/contract/scopes.ts';
 import { JOB_STATUSES, type JobStatus } from '../common/contract/jobs.ts';
 import { type RunningServer, startServer } from './main.ts';
 import { openServices, type Services } from './services.ts';
+import { ownerSetupLine, secretStoreNote } from './startup-notes.ts';
+import { localServerUrl } from './import/server-url.ts';
 import { DB_FILE_NAME } from './storage/db.ts';
 import { toJobView } from './http/job-view.ts';
 import { displayPrefix } from './domain/api-keys.ts';
@@ -100,6 +102,10 @@ async function serve(args: string[]): Promise<number> {
   announce(`LocalIQ is listening on ${server.url} (API docs: ${server.url}/docs)`);
   if (server.publicUrl) announce(`Visitor side (widget, hosted chat page, /v1/widget) also on ${server.publicUrl}`);
   announce(`Data folder: ${config.dataDir} (server secret in the ${server.services.secretStore === 'keychain' ? 'OS keychain' : 'file store'})`);
+  const secret = secretStoreNote(config.dataDir, server.services.secretStore, server.services.fileStoreReason);
+  if (secret.level === 'warn') server.logs.logger.warn(secret.message);
+  else announce(secret.message);
+  if (server.services.users.needsOwner()) announce(ownerSetupLine(localServerUrl(config.host, Number(new URL(server.url).port))));
   announce(
     server.pipeline
       ? `Pipeline: ${config.workers} worker thread(s), embedding model ${server.services.embedding.modelId()}`

@@ -150,6 +150,15 @@ describe('localiq CLI', () => {
     const records = server.output().trimEnd().split('\n').map((line) => JSON.parse(line) as { level: number; msg: string });
     assert.ok(records.some((r) => r.level === 30 && r.msg.startsWith('LocalIQ is listening on http://127.0.0.1:')));
     assert.ok(records.some((r) => r.msg === `Data folder: ${dataDir} (server secret in the file store)`));
+    assert.ok(
+      records.some((r) => r.msg === `Server secret: in ${path.join(dataDir, 'server-secret')} (mode 0600), as LOCALIQ_SECRET_STORE=file asks.`),
+      'the file store is named with its reason',
+    );
+    const url = records.find((r) => r.msg.startsWith('LocalIQ is listening on '))!.msg.split(' ')[4];
+    assert.ok(
+      records.some((r) => r.msg === `No dashboard account yet: open ${url}/ in a browser to create the first one, the Owner.`),
+      'a folder without users says where the Owner account is created',
+    );
     assert.equal(records.at(-1)!.msg, 'LocalIQ stopped.');
   });
 
