@@ -144,7 +144,7 @@ function discard(received: Received[]): void {
 }
 
 function requestTooLarge(limits: FileLimits): ApiError {
-  return new ApiError('payload_too_large', `The files of one request may take at most ${limits.requestBytes} bytes together; nothing was stored.`);
+  return new ApiError('payload_too_large', `The files of one request may take at most ${limitSize(limits.requestBytes)} together; nothing was stored.`);
 }
 
 /** The multipart reader's limits, answered in the error shape. */
@@ -152,7 +152,7 @@ function asApiError(error: unknown, limits: FileLimits): unknown {
   if (error instanceof ApiError) return error;
   const code = (error as { code?: string }).code;
   if (code === 'FST_REQ_FILE_TOO_LARGE') {
-    return new ApiError('payload_too_large', `A file may take at most ${limitSize(limits.fileBytes)} (${limits.fileBytes} bytes); nothing was stored.`);
+    return new ApiError('payload_too_large', `A file may take at most ${limitSize(limits.fileBytes)}; nothing was stored.`);
   }
   if (code === 'FST_FILES_LIMIT') {
     return new ApiError('too_many_items', `One request takes at most ${limits.filesPerRequest} files; nothing was stored.`);
