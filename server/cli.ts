@@ -102,9 +102,7 @@ async function serve(args: string[]): Promise<number> {
   announce(`LocalIQ is listening on ${server.url} (API docs: ${server.url}/docs)`);
   if (server.publicUrl) announce(`Visitor side (widget, hosted chat page, /v1/widget) also on ${server.publicUrl}`);
   announce(`Data folder: ${config.dataDir} (server secret in the ${server.services.secretStore === 'keychain' ? 'OS keychain' : 'file store'})`);
-  const secret = secretStoreNote(config.dataDir, server.services.secretStore, server.services.fileStoreReason);
-  if (secret.level === 'warn') server.logs.logger.warn(secret.message);
-  else announce(secret.message);
+  announce(secretStoreNote(config.dataDir, server.services.secretStore, server.services.fileStoreReason));
   if (server.services.users.needsOwner()) announce(ownerSetupLine(localServerUrl(config.host, Number(new URL(server.url).port))));
   announce(
     server.pipeline

@@ -13,26 +13,23 @@ export function ownerSetupLine(dashboardUrl: string): string {
 
 const SECRET_FILE = 'server-secret';
 
-export type SecretStoreNote = { level: 'info' | 'warn'; message: string };
-
-export function secretStoreNote(dataDir: string, store: SecretStoreKind, reason: FileStoreReason | null): SecretStoreNote {
-  if (store === 'keychain') return { level: 'info', message: 'Server secret: in the OS keychain (service LocalIQ).' };
+/**
+ * Said as information, not a warning: a secret in the 0600 file is a supported set-up (README), and
+ * the reason lets the owner change it if they meant the keychain.
+ */
+export function secretStoreNote(dataDir: string, store: SecretStoreKind, reason: FileStoreReason | null): string {
+  if (store === 'keychain') return 'Server secret: in the OS keychain (service LocalIQ).';
   const where = `Server secret: in ${path.join(dataDir, SECRET_FILE)} (mode 0600)`;
   switch (reason?.kind) {
     case 'requested':
-      return { level: 'info', message: `${where}, as LOCALIQ_SECRET_STORE=file asks.` };
+      return `${where}, as LOCALIQ_SECRET_STORE=file asks.`;
     case 'keychain-unreachable':
-      return {
-        level: 'warn',
-        message:
-          `${where}, because the OS keychain did not answer: ${reason.detail}. This data folder keeps its secret in that file ` +
-          'from now on (API keys are made with it). For a new data folder to use the keychain, start LocalIQ the first time in a ' +
-          'desktop session, or on a headless server inside a D-Bus session with an unlocked gnome-keyring (README, "Requirements").',
-      };
+      return (
+        `${where}, because the OS keychain did not answer: ${reason.detail}. This data folder keeps its secret in that file ` +
+        'from now on (API keys are made with it). For a new data folder to use the keychain, start LocalIQ the first time in a ' +
+        'desktop session, or on a headless server inside a D-Bus session with an unlocked gnome-keyring (README, "Running it as a service").'
+      );
     default:
-      return {
-        level: 'info',
-        message: `${where}: this data folder has kept it there since its first start, when no OS keychain answered (a data folder's store never changes, as its API keys are made with the secret).`,
-      };
+      return `${where}: this data folder has kept it there since its first start, when no OS keychain answered (a data folder's store never changes, as its API keys are made with the secret).`;
   }
 }
