@@ -37,7 +37,8 @@ ${SYNONYMS_USAGE}
 ${BACKUP_USAGE}
 
 Scopes: ${SCOPES.join(', ')}
-Environment: LOCALIQ_DATA_DIR, LOCALIQ_PORT, LOCALIQ_HOST, LOCALIQ_SECRET_STORE (auto|keychain|file)`;
+Environment: LOCALIQ_DATA_DIR, LOCALIQ_PORT, LOCALIQ_HOST, LOCALIQ_SECRET_STORE (auto|keychain|file),
+  LOCALIQ_URL (import and files add; without it and LOCALIQ_PORT they find the server of LOCALIQ_DATA_DIR)`;
 
 class UsageError extends Error {}
 
