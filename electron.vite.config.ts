@@ -38,7 +38,7 @@ function serverBundles(): Plugin {
     async closeBundle() {
       await build({
         configFile: false,
-        envFile: false,
+        envDir: false,
         logLevel,
         build: {
           ssr: true,

@@ -7,6 +7,8 @@ import { isScope, SCOPES, type Scope } from '../common/contract/scopes.ts';
 import { JOB_STATUSES, type JobStatus } from '../common/contract/jobs.ts';
 import { type RunningServer, startServer } from './main.ts';
 import { openServices, type Services } from './services.ts';
+import { ownerSetupLine, secretStoreNote } from './startup-notes.ts';
+import { localServerUrl } from './import/server-url.ts';
 import { DB_FILE_NAME } from './storage/db.ts';
 import { toJobView } from './http/job-view.ts';
 import { displayPrefix } from './domain/api-keys.ts';
@@ -35,7 +37,8 @@ ${SYNONYMS_USAGE}
 ${BACKUP_USAGE}
 
 Scopes: ${SCOPES.join(', ')}
-Environment: LOCALIQ_DATA_DIR, LOCALIQ_PORT, LOCALIQ_HOST, LOCALIQ_SECRET_STORE (auto|keychain|file)`;
+Environment: LOCALIQ_DATA_DIR, LOCALIQ_PORT, LOCALIQ_HOST, LOCALIQ_SECRET_STORE (auto|keychain|file),
+  LOCALIQ_URL (import and files add; without it and LOCALIQ_PORT they find the server of LOCALIQ_DATA_DIR)`;
 
 class UsageError extends Error {}
 
@@ -100,6 +103,8 @@ async function serve(args: string[]): Promise<number> {
   announce(`LocalIQ is listening on ${server.url} (API docs: ${server.url}/docs)`);
   if (server.publicUrl) announce(`Visitor side (widget, hosted chat page, /v1/widget) also on ${server.publicUrl}`);
   announce(`Data folder: ${config.dataDir} (server secret in the ${server.services.secretStore === 'keychain' ? 'OS keychain' : 'file store'})`);
+  announce(secretStoreNote(config.dataDir, server.services.secretStore, server.services.fileStoreReason));
+  if (server.services.users.needsOwner()) announce(ownerSetupLine(localServerUrl(config.host, Number(new URL(server.url).port))));
   announce(
     server.pipeline
       ? `Pipeline: ${config.workers} worker thread(s), embedding model ${server.services.embedding.modelId()}`

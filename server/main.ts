@@ -9,6 +9,7 @@ import { openServices, type Services } from './services.ts';
 import { ensureDataDir } from './storage/db.ts';
 import { JobHistory } from './storage/job-history.ts';
 import { lockDataFolder } from './storage/server-lock.ts';
+import { removeServerAddress, writeServerAddress } from './storage/server-address.ts';
 import { createLogs, type Logs } from './logging.ts';
 
 export type RunningServer = {
@@ -67,6 +68,15 @@ export async function startServer(config: Config, logs: Logs = createLogs(config
   }
   const url = listenUrl(app, config.host, config.port);
   const publicUrl = publicApp && config.publicListener ? listenUrl(publicApp, config.publicListener.host, config.publicListener.port) : null;
+  // The CLI finds this server from the data folder alone (server/storage/server-address.ts).
+  writeServerAddress(config.dataDir, {
+    pid: process.pid,
+    url,
+    host: config.host,
+    port: listenPort(app, config.port),
+    publicUrl,
+    startedAt: new Date().toISOString(),
+  });
   let stopped = false;
   const running = app;
   // Search's in-memory indexes (vectors, keyword postings) load in the background, a millisecond
@@ -118,6 +128,8 @@ export async function startServer(config: Config, logs: Logs = createLogs(config
       const pipelineStopped = pipeline?.stop();
       await publicApp?.close();
       await running.close();
+      // No longer listening: the CLI is not to send here.
+      removeServerAddress(config.dataDir);
       await retention.stop();
       await visitorRetention.stop();
       await services.questionGrouper.stop();
@@ -128,9 +140,13 @@ export async function startServer(config: Config, logs: Logs = createLogs(config
   };
 }
 
-function listenUrl(app: FastifyInstance, configuredHost: string, configuredPort: number): string {
+function listenPort(app: FastifyInstance, configuredPort: number): number {
   const address = app.server.address();
-  const port = typeof address === 'object' && address ? address.port : configuredPort;
+  return typeof address === 'object' && address ? address.port : configuredPort;
+}
+
+function listenUrl(app: FastifyInstance, configuredHost: string, configuredPort: number): string {
+  const port = listenPort(app, configuredPort);
   const host = configuredHost.includes(':') ? `[${configuredHost}]` : configuredHost;
   return `http://${host}:${port}`;
 }

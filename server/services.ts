@@ -12,7 +12,7 @@ import { SearchSettings } from './retrieval/search-settings.ts';
 import { SynonymStore } from './retrieval/synonyms.ts';
 import { ItemReadRepo } from './storage/item-read-repo.ts';
 import { SearchRepo } from './storage/search-repo.ts';
-import { loadServerSecret, type SecretStoreKind } from './secrets/server-secret.ts';
+import { type FileStoreReason, loadServerSecret, type SecretStoreKind } from './secrets/server-secret.ts';
 import { ApiKeyRepo } from './storage/api-key-repo.ts';
 import { type Db, openDatabase } from './storage/db.ts';
 import { IngestWriter } from './storage/ingest-writer.ts';
@@ -52,6 +52,8 @@ import { WidgetRepo } from './storage/widget-repo.ts';
 export type Services = {
   db: Db;
   secretStore: SecretStoreKind;
+  /** Why the secret is in the file store (null in the keychain): start-up says it. */
+  fileStoreReason: FileStoreReason | null;
   keys: ApiKeyService;
   queue: JobQueue;
   jobs: JobRepo;
@@ -157,6 +159,7 @@ export async function openServices(
     return {
       db,
       secretStore: secret.store,
+      fileStoreReason: secret.fileStoreReason,
       keys: new ApiKeyService(new ApiKeyRepo(db), secret.secret, clock),
       queue,
       jobs,

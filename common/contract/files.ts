@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { PRIORITIES, sourceTypeSchema } from './ingest.ts';
+import { limitSize } from './limits.ts';
 import { pushedIdentifier } from './text-rules.ts';
 
 /**
@@ -46,7 +47,7 @@ export function fileSkipReason(path: string, size: number, maxBytes: number): st
 export function unsendableReason(name: string, size: number, maxBytes: number): string | null {
   if (!fileKindOf(name)) return `not a kind of file LocalIQ reads (${SUPPORTED_FILE_EXTENSIONS.join(', ')})`;
   if (size === 0) return 'empty';
-  if (size > maxBytes) return `larger than ${maxBytes} bytes, the most one file may be`;
+  if (size > maxBytes) return `larger than ${limitSize(maxBytes)}, the most one file may be`;
   return null;
 }
 

@@ -26,3 +26,13 @@ export const LIMITS = {
   defaultBodyBytes: 10 * 1024 * 1024,
   defaultBulkItems: 1_000,
 } as const;
+
+/**
+ * A size limit as people read it. Limits are defined in binary units (50 × 1024 × 1024 bytes), so
+ * they are shown in them: "50 MB", never the "52.4 MB" decimal units would make of the same limit.
+ */
+export function limitSize(bytes: number): string {
+  if (bytes < 1_024) return `${bytes} bytes`;
+  if (bytes < 1_048_576) return `${Math.round((bytes / 1_024) * 10) / 10} KB`;
+  return `${Math.round((bytes / 1_048_576) * 10) / 10} MB`;
+}

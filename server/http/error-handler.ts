@@ -4,6 +4,7 @@ import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { type ErrorBody, type ErrorCode, type ErrorDetail } from '../../common/contract/errors.ts';
+import { limitSize } from '../../common/contract/limits.ts';
 import { InvalidCursorError } from '../domain/cursor.ts';
 import { isDiskFull } from '../domain/disk-condition.ts';
 import { ApiError } from './api-error.ts';
@@ -110,15 +111,13 @@ export function toApiError(error: FastifyError, bodyLimitBytes?: number): ApiErr
   }
   const mapped = (error.code && FASTIFY_CODES[error.code]) || STATUS_CODES[error.statusCode ?? 500];
   if (mapped === 'payload_too_large' && bodyLimitBytes) {
-    return new ApiError(mapped, `The request body is larger than the ${megabytes(bodyLimitBytes)} the server accepts; send a large bulk as several requests.`);
+    return new ApiError(mapped, `The request body is larger than the ${limitSize(bodyLimitBytes)} the server accepts; send a large bulk as several requests.`);
   }
   if (mapped && (error.statusCode ?? 500) < 500) {
     return new ApiError(mapped, MESSAGES[mapped] ?? error.message);
   }
   return new ApiError('internal_error', MESSAGES.internal_error!);
 }
-
-const megabytes = (bytes: number) => `${Math.round((bytes / 1_048_576) * 10) / 10} MB`;
 
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 

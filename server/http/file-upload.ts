@@ -6,6 +6,7 @@ import type { FastifyRequest } from 'fastify';
 import type { ErrorDetail } from '../../common/contract/errors.ts';
 import { type FileReference, fileKindOf, fileUploadFieldsSchema, SUPPORTED_FILE_EXTENSIONS } from '../../common/contract/files.ts';
 import { pushedIdentifier, quoteName } from '../../common/contract/text-rules.ts';
+import { limitSize } from '../../common/contract/limits.ts';
 import { fileItem } from '../domain/file-items.ts';
 import type { JobQueue } from '../domain/job-queue.ts';
 import type { Db } from '../storage/db.ts';
@@ -150,7 +151,7 @@ function discard(received: Received[]): void {
 }
 
 function requestTooLarge(limits: FileLimits): ApiError {
-  return new ApiError('payload_too_large', `The files of one request may take at most ${limits.requestBytes} bytes together; nothing was stored.`);
+  return new ApiError('payload_too_large', `The files of one request may take at most ${limitSize(limits.requestBytes)} together; nothing was stored.`);
 }
 
 /** The multipart reader's limits, answered in the error shape. */
@@ -158,7 +159,7 @@ function asApiError(error: unknown, limits: FileLimits): unknown {
   if (error instanceof ApiError) return error;
   const code = (error as { code?: string }).code;
   if (code === 'FST_REQ_FILE_TOO_LARGE') {
-    return new ApiError('payload_too_large', `A file may take at most ${limits.fileBytes} bytes; nothing was stored.`);
+    return new ApiError('payload_too_large', `A file may take at most ${limitSize(limits.fileBytes)}; nothing was stored.`);
   }
   if (code === 'FST_FILES_LIMIT') {
     return new ApiError('too_many_items', `One request takes at most ${limits.filesPerRequest} files; nothing was stored.`);

@@ -10,6 +10,8 @@ export type ApiClientOptions = {
   /** Most 429 waits for one request before giving up. */
   maxRateLimitWaits?: number;
   onRetry?: (info: { reason: string; waitMs: number }) => void;
+  /** Said after "Cannot reach LocalIQ at …": where the address came from and how to start a server. */
+  unreachableHint?: string;
   sleep?: (ms: number) => Promise<void>;
 };
 
@@ -52,7 +54,10 @@ export class ApiClient {
         failures++;
         const why = (error as { cause?: { code?: string; message?: string } }).cause;
         const cause = why?.code ?? why?.message ?? (error as Error).message;
-        if (failures >= maxAttempts) throw new Error(`Cannot reach LocalIQ at ${this.base} (${cause}).`);
+        if (failures >= maxAttempts) {
+          const hint = this.options.unreachableHint ? ` ${this.options.unreachableHint}` : '';
+          throw new Error(`Cannot reach LocalIQ at ${this.base} (${cause}).${hint}`);
+        }
         const waitMs = backoffMs(baseDelayMs, failures);
         onRetry?.({ reason: `network error (${cause})`, waitMs });
         await sleep(waitMs);

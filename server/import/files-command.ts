@@ -10,11 +10,11 @@ import { ApiClient } from './api-client.ts';
 import { FileSyncState } from './files-state.ts';
 import { type FilesTarget, type SyncReport, syncFiles } from './files-sync.ts';
 import { skippedSummary } from './files-walk.ts';
-import { localServerUrl } from './import-command.ts';
+import { resolveServerUrl } from './server-url.ts';
 import { createProgress } from './progress.ts';
 
 export const FILES_USAGE = `  files add PATH… --knowledge-base KB [--integration I] [--source-type T] [--key K | env LOCALIQ_API_KEY]
-        [--url U | env LOCALIQ_URL] [--watch [--interval 30s]] [--no-wait] [--json]
+        [--url U | env LOCALIQ_URL | LOCALIQ_PORT | the data folder's server] [--watch [--interval 30s]] [--no-wait] [--json]
                                           upload documents (PDF, DOCX, Markdown, HTML, text); folders are walked,
                                           hidden and unsupported files skipped; --watch keeps them in sync`;
 
@@ -69,9 +69,9 @@ export async function filesCommand(args: string[], usageError: (message: string)
     throw usageError((error as Error).message);
   }
   const config = loadConfig();
-  const url = values.url ?? process.env.LOCALIQ_URL ?? localServerUrl(config.host, config.port);
+  const { url, unreachableHint } = resolveServerUrl(values.url, process.env, config);
   const progress = createProgress(process.stderr, values.json);
-  const client = new ApiClient({ url, apiKey, onRetry: ({ reason, waitMs }) => progress.note(`${reason}; retrying in ${Math.ceil(waitMs / 1000)}s`) });
+  const client = new ApiClient({ url, apiKey, unreachableHint, onRetry: ({ reason, waitMs }) => progress.note(`${reason}; retrying in ${Math.ceil(waitMs / 1000)}s`) });
   const target: FilesTarget = { knowledgeBaseId, integrationId: values.integration!, sourceType };
   const roots = positionals.map((p) => path.resolve(p));
   const state = new FileSyncState(config.dataDir, { knowledgeBaseId, integrationId: target.integrationId, roots });

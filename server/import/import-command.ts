@@ -10,22 +10,17 @@ import { httpImportApi } from '../../common/import/http-import-api.ts';
 import { ApiClient } from './api-client.ts';
 import { defaultCheckpointPath } from './checkpoint.ts';
 import { createProgress } from './progress.ts';
+import { resolveServerUrl } from './server-url.ts';
 import { formatFromName, IMPORT_FORMATS, type ImportFormat } from '../../common/import/formats.ts';
 import { FileFormatError } from '../../common/import/json-array-stream.ts';
 import { runImport, type ImportReport } from './run-import.ts';
 
 export const IMPORT_USAGE = `  import FILE --map F=COL,… | --mapping map.json --source-type T --knowledge-base KB --integration I
-        [--url U | env LOCALIQ_URL | this machine's LOCALIQ_PORT] [--key K | env LOCALIQ_API_KEY] [--format csv|json|jsonl]
+        [--url U | env LOCALIQ_URL | LOCALIQ_PORT | the data folder's server] [--key K | env LOCALIQ_API_KEY] [--format csv|json|jsonl]
         [--delimiter ;] [--batch-size 500] [--priority high|low] [--force-refresh] [--dry-run [--preview 5]]
         [--sync [--yes]] [--wait 30m | --no-wait] [--checkpoint FILE] [--restart] [--json]
                                           import a CSV, JSON or JSONL file through the bulk API;
                                           fields: externalId, content, title, url, hash, sourceData.<key>`;
-
-/** Where `localiq serve` listens with the same settings; a wildcard address is reached on loopback. */
-export function localServerUrl(host: string, port: number): string {
-  const reachable = host === '0.0.0.0' ? '127.0.0.1' : host === '::' ? '::1' : host;
-  return `http://${reachable.includes(':') ? `[${reachable}]` : reachable}:${port}`;
-}
 
 function parseDuration(text: string): number {
   const match = /^(\d+)\s*(s|m|h)$/.exec(text.trim());
@@ -169,12 +164,13 @@ export async function importCommand(args: string[], usageError: (message: string
   const apiKey = values.key ?? process.env.LOCALIQ_API_KEY;
   if (!apiKey && (!dryRun || values.sync)) throw usageError('import needs an API key: --key or the LOCALIQ_API_KEY environment variable.');
   const config = loadConfig();
-  const url = values.url ?? process.env.LOCALIQ_URL ?? localServerUrl(config.host, config.port);
+  const { url, unreachableHint } = resolveServerUrl(values.url, process.env, config);
   const progress = createProgress(process.stderr, values.json);
   const client = apiKey
     ? new ApiClient({
         url,
         apiKey,
+        unreachableHint,
         onRetry: ({ reason, waitMs: ms }) => progress.note(`${reason}; retrying in ${Math.ceil(ms / 1000)}s`),
       })
     : null;

@@ -20,7 +20,16 @@ const STORE_SETTING = 'secret_store';
 /** A value derived from the secret, kept in the database: it tells which secret made its keys. */
 const CHECK_SETTING = 'secret_check';
 
-export type ServerSecret = { secret: Buffer; store: SecretStoreKind };
+/** Why the secret is in the file store rather than the OS keychain; start-up says it. */
+export type FileStoreReason =
+  /** LOCALIQ_SECRET_STORE=file. */
+  | { kind: 'requested' }
+  /** The data folder has kept it in the file since an earlier start: the store never changes by itself. */
+  | { kind: 'recorded' }
+  /** On this start, the first of the data folder, no keychain answered: `detail` says what failed. */
+  | { kind: 'keychain-unreachable'; detail: string };
+
+export type ServerSecret = { secret: Buffer; store: SecretStoreKind; fileStoreReason: FileStoreReason | null };
 
 export async function loadServerSecret(
   dataDir: string,
@@ -34,13 +43,15 @@ export async function loadServerSecret(
   const useFile = choice === 'file' || recorded === 'file';
   let result: ServerSecret;
   if (useFile) {
-    result = { secret: readOrCreateSecretFile(dataDir), store: 'file' };
+    const fileStoreReason: FileStoreReason = choice === 'file' ? { kind: 'requested' } : { kind: 'recorded' };
+    result = { secret: readOrCreateSecretFile(dataDir), store: 'file', fileStoreReason };
   } else {
     try {
-      result = { secret: await readOrCreateKeychainSecret(dataDir, recorded === 'keychain'), store: 'keychain' };
+      result = { secret: await readOrCreateKeychainSecret(dataDir, recorded === 'keychain'), store: 'keychain', fileStoreReason: null };
     } catch (error) {
       if (choice === 'keychain' || recorded === 'keychain') throw error;
-      result = { secret: readOrCreateSecretFile(dataDir), store: 'file' };
+      const detail = keychainFailure(error);
+      result = { secret: readOrCreateSecretFile(dataDir), store: 'file', fileStoreReason: { kind: 'keychain-unreachable', detail } };
     }
   }
   if (recorded !== result.store) settings.set(STORE_SETTING, result.store);
@@ -68,6 +79,21 @@ export async function secretFits(dataDir: string, settings: SettingsRepo): Promi
 export function forgetServerSecret(settings: SettingsRepo): void {
   settings.delete(STORE_SETTING);
   settings.delete(CHECK_SETTING);
+}
+
+/**
+ * What kept the keychain from answering, in the owner's terms. On Linux the keychain is the Secret
+ * Service, reached over the D-Bus session bus: without a session (a service, ssh, a container)
+ * there is none to ask, which the bare error does not say.
+ */
+export function keychainFailure(error: unknown, env: NodeJS.ProcessEnv = process.env, platform = process.platform): string {
+  const message = ((error as Error)?.message ?? String(error)).trim();
+  if (platform === 'linux' && !env.DBUS_SESSION_BUS_ADDRESS) return `no D-Bus session (DBUS_SESSION_BUS_ADDRESS is not set), so there is no keyring to ask (${message})`;
+  if ((error as Error)?.name === 'TimeoutError') return `it gave no answer within ${KEYCHAIN_TIMEOUT_MS / 1000} s (a locked keyring waiting for its password?)`;
+  if (platform === 'linux' && /no result found|locked|ServiceUnknown|not provided/i.test(message)) {
+    return `the D-Bus session has no unlocked keyring: gnome-keyring-daemon is not running there, or its keyring is locked (${message})`;
+  }
+  return message;
 }
 
 function secretCheck(secret: Buffer): string {

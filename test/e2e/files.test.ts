@@ -114,6 +114,8 @@ describe('files in the dashboard: drop, progress, document view, original, cited
     await app.page.getByRole('button', { name: 'Continue' }).click();
     await app.page.getByRole('heading', { name: 'Add files' }).waitFor();
     await shot('new-knowledge-base');
+    // The 50 MiB limit in the units it is defined in, as the API's refusal says it (not "52.4 MB").
+    await app.page.getByText('up to 50 MB each.', { exact: false }).waitFor();
     const uploadRequests: Array<{ path: string; apiKey: string | undefined; type: string | undefined }> = [];
     app.page.on('request', (r) => {
       if (r.method() === 'POST' && r.url().endsWith('/files')) uploadRequests.push({ path: new URL(r.url()).pathname, apiKey: r.headers()['x-api-key'], type: r.headers()['content-type'] });

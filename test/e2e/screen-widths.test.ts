@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
 import { describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { CLI, cliEnv } from '../helpers/server-process.ts';
@@ -7,6 +8,8 @@ import { useDashboardSession } from './dashboard-session.ts';
 
 /** The narrowest desktop window LocalIQ supports, a small laptop, and a large screen. */
 const WIDTHS = [720, 1024, 1440];
+/** Screenshots of the dialogs checked here, at each width, to look at. */
+const SHOTS = '/tmp/screen-widths-shots';
 const KB = 'bakery-and-pastry-shop';
 
 /** Long names and many columns, as a real shop has them: what pushes a page wider than its window. */
@@ -130,6 +133,31 @@ describe('every screen fits windows from 720 px up (real server, real Chromium)'
       if (box.x < 0 || box.x + box.width > width) dialogProblems.push('"Create key" is off-screen');
       problems.push(...dialogProblems.map((p) => `create-key dialog at ${width} px: ${p}`));
       await dialog.getByRole('button', { name: 'Cancel' }).click();
+    }
+    assert.deepEqual(problems, []);
+    assert.deepEqual(app.pageErrors, []);
+  });
+
+  it('shows a created key and its curl whole at each width: the command wraps rather than running off the dialog', async () => {
+    fs.mkdirSync(SHOTS, { recursive: true });
+    const problems: string[] = [];
+    for (const width of WIDTHS) {
+      await app.page.setViewportSize({ width, height: 800 });
+      await app.page.goto(`${app.server.url}/#/keys`);
+      await app.page.locator('.page-header').getByRole('button', { name: 'Create key' }).click();
+      const form = app.page.getByRole('dialog', { name: 'Create an API key' });
+      await form.getByLabel('Name').fill(`Webshop catalogue synchronisation at ${width} px`);
+      await form.getByRole('button', { name: 'Create key' }).click();
+      const shown = app.page.getByRole('dialog', { name: `Key "Webshop catalogue synchronisation at ${width} px" created` });
+      const curl = shown.getByLabel('curl example');
+      await curl.waitFor();
+      const hidden = await curl.evaluate((pre) => pre.scrollWidth - pre.clientWidth);
+      if (hidden > 1) problems.push(`the curl at ${width} px hides ${hidden} px on the right`);
+      const box = (await shown.boundingBox())!;
+      if (box.x < 0 || box.x + box.width > width) problems.push(`the dialog at ${width} px runs off the window`);
+      if (!(await shown.getByRole('button', { name: 'Copy curl example' }).isVisible())) problems.push(`no copy button for the curl at ${width} px`);
+      await app.page.screenshot({ path: `${SHOTS}/created-key-${width}.png` });
+      await shown.getByRole('button', { name: 'I have stored the key' }).click();
     }
     assert.deepEqual(problems, []);
     assert.deepEqual(app.pageErrors, []);

@@ -3,7 +3,7 @@
  * conversations seeded by visitors asking through the public widget API (several addresses,
  * through the trusted proxy header), then the Conversations screen (filters, reading view, export,
  * delete with confirmation), Content gaps (grouped questions, write the answer) and Usage (the
- * visitor charts). Screenshots at 1280 and 390 px go to /tmp/visitor-insights-shots.
+ * visitor charts). Screenshots at 390, 720, 1024 and 1440 px go to /tmp/visitor-insights-shots.
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -21,7 +21,7 @@ const failureShot = `${SHOTS}/failure.png`;
 describe('Conversations, Content gaps and Usage screens (real server, real Chromium)', { timeout: 300_000 }, () => {
   const app = useDashboardSession({ signInOwner: true, apiKey: { name: 'Bakery shop', scopes: 'iq:import,iq:read' }, env: { LOCALIQ_TRUSTED_PROXY: '127.0.0.1' } });
   const onFailure = () => ({ page: app.page, failureShot });
-  const shot = (name: string) => shootWidths(app.page, `${SHOTS}/${name}`, [1280, 390]);
+  const shot = (name: string) => shootWidths(app.page, `${SHOTS}/${name}`, [390, 720, 1024, 1440]);
   let widgetId = '';
   let visitors = 0;
 
@@ -116,6 +116,12 @@ describe('Conversations, Content gaps and Usage screens (real server, real Chrom
     const giftId = await gift.getAttribute('data-gap-id');
     await gift.getByRole('button', { name: 'Write the answer' }).click();
     const dialog = page.getByRole('dialog');
+    // The page id is filled in and says what it is and what the integration "dashboard" is.
+    const pageId = dialog.getByLabel('Page id');
+    assert.equal(await pageId.inputValue(), `answer-${giftId}`);
+    const described = await pageId.evaluate((input) => document.getElementById(input.getAttribute('aria-describedby') ?? '')?.textContent ?? '');
+    assert.match(described, /already filled in for this question/);
+    assert.match(described, /integration\s+"dashboard", apart from what your shop or CMS\s+pushes/);
     await dialog.getByLabel('Title').fill('Gift cards');
     await dialog.getByRole('textbox', { name: 'Answer' }).fill('Yes, we sell gift cards in the shop for any amount from 10 euros. They are valid for two years.');
     await shot('content-gaps-answer');
@@ -140,6 +146,24 @@ describe('Conversations, Content gaps and Usage screens (real server, real Chrom
     assert.equal(await stats.nth(1).textContent(), '6', 'six questions');
     await section.getByRole('figure', { name: 'Visitor sessions and questions' }).locator('svg').first().waitFor();
     await shot('usage');
+    // At the narrowest supported window every table of the screen fits its card: no sideways
+    // scrolling, no header cut off, no row made tall by a note in one cell.
+    await page.setViewportSize({ width: 720, height: 900 });
+    const cramped = await page.evaluate(() =>
+      Array.from(document.querySelectorAll<HTMLElement>('main .table-wrap')).flatMap((wrap) => {
+        const caption = wrap.querySelector('caption')?.textContent ?? '?';
+        const problems: string[] = [];
+        if (wrap.scrollWidth > wrap.clientWidth + 1) problems.push(`${caption}: ${wrap.scrollWidth - wrap.clientWidth} px hidden to the right`);
+        for (const th of Array.from(wrap.querySelectorAll('th'))) if (th.scrollWidth > th.clientWidth + 1) problems.push(`${caption}: "${th.textContent}" cut off`);
+        for (const row of Array.from(wrap.querySelectorAll('tbody tr'))) {
+          const height = row.getBoundingClientRect().height;
+          if (height > 100) problems.push(`${caption}: a row ${Math.round(height)} px tall (${row.textContent?.slice(0, 30)})`);
+        }
+        return problems;
+      }),
+    );
+    await page.setViewportSize({ width: 1280, height: 900 });
+    assert.deepEqual(cramped, []);
     const top = await section.getByRole('table', { name: 'Top visitor questions' }).locator('tbody tr').allInnerTexts();
     assert.ok(top.length >= 3, top.join(' / '));
     assert.deepEqual(app.pageErrors, []);

@@ -150,7 +150,30 @@ describe('localiq CLI', () => {
     const records = server.output().trimEnd().split('\n').map((line) => JSON.parse(line) as { level: number; msg: string });
     assert.ok(records.some((r) => r.level === 30 && r.msg.startsWith('LocalIQ is listening on http://127.0.0.1:')));
     assert.ok(records.some((r) => r.msg === `Data folder: ${dataDir} (server secret in the file store)`));
+    assert.ok(
+      records.some((r) => r.msg === `Server secret: in ${path.join(dataDir, 'server-secret')} (mode 0600), as LOCALIQ_SECRET_STORE=file asks.`),
+      'the file store is named with its reason',
+    );
+    const url = records.find((r) => r.msg.startsWith('LocalIQ is listening on '))!.msg.split(' ')[4];
+    assert.ok(
+      records.some((r) => r.msg === `No dashboard account yet: open ${url}/ in a browser to create the first one, the Owner.`),
+      'a folder without users says where the Owner account is created',
+    );
     assert.equal(records.at(-1)!.msg, 'LocalIQ stopped.');
+  });
+
+  it('serve says why the server secret went into the file store when no keychain answered, and what to do', async () => {
+    const folder = tempDataDir();
+    // No D-Bus session: the OS keychain of a headless Linux server cannot be reached.
+    const server = await startServerProcess(folder, { LOCALIQ_SECRET_STORE: 'auto', DBUS_SESSION_BUS_ADDRESS: '', LOCALIQ_LOG_LEVEL: 'info' });
+    server.child.kill('SIGTERM');
+    await waitForExit(server.child);
+    const records = server.output().trimEnd().split('\n').map((line) => JSON.parse(line) as { level: number; msg: string });
+    const note = records.find((r) => r.msg.startsWith('Server secret:'));
+    assert.ok(note, server.output());
+    const because = `Server secret: in ${path.join(folder, 'server-secret')} (mode 0600), because the OS keychain did not answer: no D-Bus session (DBUS_SESSION_BUS_ADDRESS is not set)`;
+    assert.ok(note.msg.startsWith(because), note.msg);
+    assert.match(note.msg, /inside a D-Bus session with an unlocked gnome-keyring/);
   });
 
   it('a second server on the same data folder stops before it touches the queue', async () => {

@@ -270,7 +270,7 @@ describe('files upload limits and refusals (real HTTP)', () => {
   it('files together over the per-request limit: 413, nothing kept', async () => {
     const answer = await send([{ name: 'a.txt', bytes: text(900) }, { name: 'b.txt', bytes: text(900) }, { name: 'c.txt', bytes: text(900) }]);
     assert.equal(answer.status, 413);
-    assert.match(answer.body.message, /at most 2500 bytes together/);
+    assert.match(answer.body.message, /at most 2.4 KB together/);
     nothingKept();
   });
 

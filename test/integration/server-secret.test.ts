@@ -40,6 +40,9 @@ describe('server secret', () => {
     assert.deepEqual(first.secret, second.secret);
     assert.equal(fs.statSync(path.join(dataDir, 'server-secret')).mode & 0o777, 0o600);
     assert.notDeepEqual(first.secret, (await load(tempDataDir(), 'file')).secret);
+    assert.deepEqual(first.fileStoreReason, { kind: 'requested' }, 'start-up says LOCALIQ_SECRET_STORE=file asked for it');
+    const later = await load(dataDir, 'auto');
+    assert.deepEqual([later.store, later.fileStoreReason], ['file', { kind: 'recorded' }], 'the folder keeps its store, and says so');
   });
 
   it('auto falls back to the file store when no keychain answers', () => {
@@ -50,13 +53,16 @@ describe('server secret', () => {
       import { loadServerSecret } from './server/secrets/server-secret.ts';
       const db = openDatabase(${JSON.stringify(dataDir)});
       const s = await loadServerSecret(${JSON.stringify(dataDir)}, 'auto', new SettingsRepo(db));
-      console.log(s.store);`;
+      console.log(JSON.stringify({ store: s.store, reason: s.fileStoreReason }));`;
     const result = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
       cwd: REPO_ROOT,
       encoding: 'utf8',
       env: { ...process.env, DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/bus' },
     });
-    assert.equal(result.stdout.trim(), 'file', result.stderr);
+    const loaded = JSON.parse(result.stdout.trim() || 'null') as { store: string; reason: { kind: string; detail: string } } | null;
+    assert.equal(loaded?.store, 'file', result.stderr);
+    assert.equal(loaded!.reason.kind, 'keychain-unreachable');
+    assert.match(loaded!.reason.detail, /platform storage/, 'the reason carries what the keychain answered');
     assert.ok(fs.existsSync(path.join(dataDir, 'server-secret')));
   });
 

@@ -179,7 +179,8 @@ function AnswerForm({ gap, onCancel, onWritten }: { gap: AdminContentGap; onCanc
   return (
     <form onSubmit={(e) => void submit(e)} aria-label="Answer">
       <p className="hint">
-        Saved as a page of the knowledge base {gap.knowledgeBaseId} (integration "dashboard"), processed like any pushed item. Visitors asked:{' '}
+        Saved as a page of the knowledge base {gap.knowledgeBaseId}, processed like any pushed item: the next visitor who asks gets this answer, with the
+        page cited. Visitors asked:{' '}
         <em>{gap.examples[0]?.question ?? gap.label}</em>
       </p>
       <div className="field">
@@ -196,8 +197,12 @@ function AnswerForm({ gap, onCancel, onWritten }: { gap: AdminContentGap; onCanc
       </div>
       <div className="field">
         <label htmlFor="answer-id">Page id</label>
-        <input id="answer-id" required maxLength={200} value={externalId} onChange={(e) => setExternalId(e.target.value)} />
-        <span className="hint">An existing page id of the "dashboard" integration replaces that page.</span>
+        <input id="answer-id" aria-describedby="answer-id-hint" required maxLength={200} value={externalId} onChange={(e) => setExternalId(e.target.value)} />
+        <span className="hint" id="answer-id-hint">
+          The name the page is kept under, already filled in for this question: leave it as it is. Pages written here belong to the integration
+          "dashboard", apart from what your shop or CMS pushes, so they never replace its items; saving again under the same page id replaces
+          that page.
+        </span>
       </div>
       <ErrorNote error={error} />
       <div className="actions">

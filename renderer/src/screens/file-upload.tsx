@@ -2,6 +2,7 @@ import { type DragEvent, useEffect, useRef, useState } from 'react';
 import { ErrorAnswer } from '../../../common/contract/errors.ts';
 import { FILE_LIMITS, fileSkipReason, SUPPORTED_FILE_EXTENSIONS } from '../../../common/contract/files.ts';
 import { isFinalJobStatus, JOB_NOTES, type JobView } from '../../../common/contract/jobs.ts';
+import { limitSize } from '../../../common/contract/limits.ts';
 import { get, postForm, seg } from '../api.ts';
 import { formatBytes, formatNumber } from '../format.ts';
 import { chosenFiles, droppedFiles, type PickedFile } from './dropped-files.ts';
@@ -205,7 +206,7 @@ export function FileUploadPanel({ knowledgeBaseId, onIndexed }: { knowledgeBaseI
           </button>
         </div>
         <p className="hint">
-          {SUPPORTED_FILE_EXTENSIONS.join(', ')}; up to {formatBytes(FILE_LIMITS.fileBytes)} each. Hidden files and other kinds are skipped.
+          {SUPPORTED_FILE_EXTENSIONS.join(', ')}; up to {limitSize(FILE_LIMITS.fileBytes)} each. Hidden files and other kinds are skipped.
         </p>
         <input
           ref={filesInput}

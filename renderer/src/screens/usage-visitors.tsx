@@ -150,7 +150,7 @@ export function VisitorUsageSection({ visitors, granularity }: { visitors: Visit
               </LineChart>
             </Chart>
           </div>
-          <div className="two-col">
+          <div className="two-col tables">
             <section className="panel" aria-labelledby="top-questions-heading">
               <h3 id="top-questions-heading">Top questions</h3>
               <p className="hint">The same question in other words counts once.</p>

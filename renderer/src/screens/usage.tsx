@@ -25,12 +25,14 @@ function TotalsRow({ name, totals }: { name: ReactNode; totals: Totals }) {
 }
 const TOTALS_COLUMNS = ['Requests', 'Items', 'Questions'];
 
-/** Requests that name no single knowledge base are counted together; the row says which they are. */
+/**
+ * Requests that name no single knowledge base are counted together; a note under the table says
+ * which they are (in the cell, the long note made the row taller than the rest of the table).
+ */
 const NO_KNOWLEDGE_BASE = (
-  <>
-    None named
-    <div className="hint">bulk pushes (their items count under each knowledge base), job lookups, the list of knowledge bases, usage and articles</div>
-  </>
+  <span aria-describedby="no-knowledge-base-note">
+    None named<sup aria-hidden="true">*</sup>
+  </span>
 );
 
 const RANGES = [7, 30, 90] as const;
@@ -165,7 +167,7 @@ export function UsageScreen() {
         </section>
       ) : null}
       {usage.data && !empty ? (
-        <div className="two-col">
+        <div className="two-col tables">
           <section className="panel" aria-labelledby="by-key-heading">
             <h2 id="by-key-heading">By API key</h2>
             <DataTable caption="Usage by API key" columns={['Key', ...TOTALS_COLUMNS]}>
@@ -181,6 +183,11 @@ export function UsageScreen() {
                 <TotalsRow key={row.knowledgeBaseId} name={row.knowledgeBaseId || NO_KNOWLEDGE_BASE} totals={row.totals} />
               ))}
             </DataTable>
+            {usage.data.byKnowledgeBase.some((row) => !row.knowledgeBaseId) ? (
+              <p className="hint" id="no-knowledge-base-note">
+                * None named: bulk pushes (their items count under each knowledge base), job lookups, the list of knowledge bases, usage and articles.
+              </p>
+            ) : null}
           </section>
         </div>
       ) : null}
