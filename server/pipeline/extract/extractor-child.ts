@@ -1,24 +1,35 @@
 /**
- * The thread that reads files (extractor.ts starts it): a parser stuck on a hostile file, or
- * running out of memory on it, takes this thread down, never the pipeline worker.
+ * What reads files (extractor.ts starts it): a child process of its own, or in the desktop app a
+ * worker thread. A parser stuck on a hostile file, or running out of memory on it, takes this
+ * down, never the pipeline worker; in a process, the memory it took goes back to the system with it.
  */
 import { parentPort } from 'node:worker_threads';
 import { ExtractionError } from './document.ts';
 import { extractFile } from './extract-file.ts';
-import type { ExtractReply, ExtractRequest } from './extractor-messages.ts';
+import type { ExtractReply, ExtractRequest, ReaderReady } from './extractor-messages.ts';
 
-const port = parentPort!;
+type Port = { on(event: 'message', listener: (request: ExtractRequest) => void): unknown; postMessage(reply: ExtractReply | ReaderReady): void };
+
+function processPort(): Port {
+  // Its pipeline worker gone (the server stopped or was killed), a reading process has no one to
+  // answer: it ends rather than linger.
+  process.on('disconnect', () => process.exit(0));
+  return { on: (event, listener) => process.on(event, listener), postMessage: (reply) => process.send!(reply) };
+}
+
+const port: Port = parentPort ?? processPort();
 port.on('message', (request: ExtractRequest) => {
   const onOcrPage = (page: number, pages: number) =>
-    port.postMessage({ id: request.id, progress: `text recognition (OCR) was reading page ${page} of ${pages}` } satisfies ExtractReply);
+    port.postMessage({ id: request.id, progress: `text recognition (OCR) was reading page ${page} of ${pages}` });
   extractFile(request.file, request.kind, { ocr: request.ocr, onOcrPage }).then(
-    (document) => port.postMessage({ id: request.id, ok: true, document } satisfies ExtractReply),
+    (document) => port.postMessage({ id: request.id, ok: true, document }),
     (error: unknown) =>
       port.postMessage({
         id: request.id,
         ok: false,
         message: error instanceof Error ? error.message : String(error),
         fileFault: error instanceof ExtractionError,
-      } satisfies ExtractReply),
+      }),
   );
 });
+port.postMessage({ ready: true });
