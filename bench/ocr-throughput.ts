@@ -15,6 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { ExtractedDocument } from '../server/pipeline/extract/document.ts';
 import { FileExtractor } from '../server/pipeline/extract/extractor.ts';
+import { watchReader } from './lib/reader-usage.ts';
 import { type ScanOptions, scannedTextPdf } from '../test/helpers/scanned-fixtures.ts';
 import { EVAL_DIR, readJsonl, tempDir } from './lib/server-child.ts';
 
@@ -34,12 +35,14 @@ async function child(file: string): Promise<void> {
   const extractor = new FileExtractor({ timeoutMs: 3_600_000, memoryMb: 512, ocr: true });
   const started = performance.now();
   const cpu = process.cpuUsage();
+  const reader = watchReader(extractor);
   const document = await extractor.extract(file, 'pdf');
   const ms = performance.now() - started;
-  // Every thread of the process (the extraction thread and the recogniser's): the work itself,
-  // whatever else the machine's cores were doing meanwhile.
+  // Every thread of this process and of the reader process (the recogniser's thread is the
+  // reader's): the work itself, whatever else the machine's cores were doing meanwhile.
+  const readerUsage = reader.stop();
   const used = process.cpuUsage(cpu);
-  const cpuMs = (used.user + used.system) / 1000;
+  const cpuMs = (used.user + used.system) / 1000 + readerUsage.cpuMs;
   await extractor.close();
   const measured: Measured = {
     ms,
@@ -47,7 +50,7 @@ async function child(file: string): Promise<void> {
     bytes: fs.statSync(file).size,
     pages: document.pages ?? 0,
     ocrPages: document.ocrPages?.length ?? 0,
-    peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
+    peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024) + readerUsage.peakMb,
     startRssMb,
     document,
   };

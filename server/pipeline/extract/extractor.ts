@@ -151,6 +151,11 @@ export class FileExtractor {
     this.idleTimer.unref();
   }
 
+  /** The reading process now, if there is one (benchmarks read its memory). */
+  get readerPid(): number | null {
+    return this.reader?.pid ?? null;
+  }
+
   async close(): Promise<void> {
     if (this.idleTimer) clearTimeout(this.idleTimer);
     const reader = this.reader;
