@@ -7,6 +7,7 @@ import { parentPort, Worker } from 'node:worker_threads';
 import { ExtractionError } from './document.ts';
 import { extractFile } from './extract-file.ts';
 import type { ExtractReply, ExtractRequest, ReaderReady } from './extractor-messages.ts';
+import { loadPdfReader } from './pdf.ts';
 
 type Port = { on(event: 'message', listener: (request: ExtractRequest) => void): unknown; postMessage(reply: ExtractReply | ReaderReady): void };
 
@@ -46,4 +47,7 @@ port.on('message', (request: ExtractRequest) => {
       }),
   );
 });
+// Its parsers loaded (pdf.js on first use otherwise), a file's time cap is its reading alone. A
+// failure to load shows with the first PDF, as the reason of its job.
+await loadPdfReader().catch(() => {});
 port.postMessage({ ready: true });
