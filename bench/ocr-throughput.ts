@@ -28,7 +28,7 @@ const SCANS: Record<string, ScanOptions> = {
   '1-bit, 300 dpi': { dpi: 300, colour: 'bilevel' },
 };
 
-type Measured = { ms: number; cpuMs: number; bytes: number; pages: number; ocrPages: number; peakRssMb: number; startRssMb: number; document: ExtractedDocument };
+type Measured = { ms: number; cpuMs: number; bytes: number; pages: number; ocrPages: number; peakRssMb: number; readerPeakMb: number; startRssMb: number; document: ExtractedDocument };
 
 async function child(file: string): Promise<void> {
   const startRssMb = Math.round(process.memoryUsage().rss / 1e6);
@@ -51,6 +51,7 @@ async function child(file: string): Promise<void> {
     pages: document.pages ?? 0,
     ocrPages: document.ocrPages?.length ?? 0,
     peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024) + readerUsage.peakMb,
+    readerPeakMb: readerUsage.peakMb,
     startRssMb,
     document,
   };
@@ -117,11 +118,11 @@ async function main(): Promise<void> {
       `${name}: ${m.ocrPages}/${m.pages} pages read by OCR, ${(m.bytes / 1e6).toFixed(2)} MB, ${(m.ms / 1000).toFixed(1)} s: ` +
         `${(m.ms / 1000 / m.pages).toFixed(2)} s/page (CPU ${(m.cpuMs / 1000 / m.pages).toFixed(2)} s/page); word error rate ${((100 * errors) / expectedWords).toFixed(1)} % ` +
         `(${expectedWords} words), words found ${((100 * recallSum) / pages.length).toFixed(1)} %; ` +
-        `peak RSS ${m.peakRssMb} MB (process at start ${m.startRssMb} MB)`,
+        `peak RSS ${m.peakRssMb} MB (process at start ${m.startRssMb} MB; the reader process alone ${m.readerPeakMb} MB, under LOCALIQ_EXTRACT_MEMORY_MB)`,
     );
     process.stdout.write(`${lines.at(-1)}\n`);
   }
-  process.stdout.write(`\n${lines.join('\n')}\n(each file's time includes starting the extraction thread and the recogniser, as a worker's first file does)\n`);
+  process.stdout.write(`\n${lines.join('\n')}\n(each file's time includes starting the extraction reader and the recogniser, as a worker's first file does)\n`);
 }
 
 if (values.child) await child(values.child);
