@@ -4,6 +4,9 @@
  * by the real extraction thread (server/pipeline/extract/extractor.ts) in a fresh process:
  * pages/s and MB/s, and the process's peak RSS. Then the embedder (USE-lite) on the chunks of the
  * same text: extraction must never be the pipeline's bottleneck (goal: ≥ 5× the embedder's chunks/s).
+ * The peak RSS is the bench process's and its reader process's (extraction-reader.ts) together.
+ * Last, Markdown flooded with emphasis markers (`*a` repeated to 10,000, 20,000 and 60,000
+ * characters), parsed in process: its time must grow with the text, not faster.
  * Usage: node --import tsx bench/extraction-throughput.ts [--pages 300]
  */
 import { spawnSync } from 'node:child_process';
@@ -16,6 +19,8 @@ import { chunkDocument } from '../server/pipeline/chunk-document.ts';
 import { FileExtractor } from '../server/pipeline/extract/extractor.ts';
 import type { FileKind } from '../common/contract/files.ts';
 import { docxFile, pdfFile } from '../test/helpers/document-fixtures.ts';
+import { extractMarkdown } from '../server/pipeline/extract/markdown.ts';
+import { watchReader } from './lib/reader-usage.ts';
 import { EVAL_DIR, readJsonl, tempDir } from './lib/server-child.ts';
 
 const { values } = parseArgs({ options: { pages: { type: 'string', default: '300' }, child: { type: 'string' }, file: { type: 'string' } } });
@@ -27,8 +32,10 @@ async function child(kind: FileKind, file: string): Promise<void> {
   const startRssMb = Math.round(process.memoryUsage().rss / 1e6);
   const extractor = new FileExtractor({ timeoutMs: 600_000, memoryMb: 512 });
   const started = performance.now();
+  const reader = watchReader(extractor);
   const document = await extractor.extract(file, kind);
   const ms = performance.now() - started;
+  const readerPeakMb = reader.stop().peakMb;
   await extractor.close();
   const measured: Measured = {
     kind,
@@ -37,7 +44,7 @@ async function child(kind: FileKind, file: string): Promise<void> {
     pages: document.pages ?? 0,
     sections: document.sections.length,
     chars: document.sections.reduce((n, s) => n + s.text.length, 0),
-    peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
+    peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024) + readerPeakMb,
     startRssMb,
   };
   fs.writeFileSync(`${file}.json`, JSON.stringify({ measured, document }));
@@ -89,9 +96,20 @@ async function main(): Promise<void> {
     `PDF:  ${pdfR.pages} pages, ${(pdfR.bytes / 1e6).toFixed(2)} MB in ${(pdfR.ms / 1000).toFixed(2)} s: ${(pdfR.pages / (pdfR.ms / 1000)).toFixed(1)} pages/s, ${(pdfR.bytes / 1e6 / (pdfR.ms / 1000)).toFixed(2)} MB/s; peak RSS ${pdfR.peakRssMb} MB (process at start ${pdfR.startRssMb} MB)`,
     `DOCX: ${docxR.sections} sections, ${(docxR.bytes / 1e6).toFixed(2)} MB (${(docxR.chars / 1e6).toFixed(2)} M characters) in ${(docxR.ms / 1000).toFixed(2)} s: ${(docxR.bytes / 1e6 / (docxR.ms / 1000)).toFixed(2)} MB/s; peak RSS ${docxR.peakRssMb} MB`,
     `Chunks of the PDF's text: ${chunks.length}. Extraction ${extractChunksPerSecond.toFixed(0)} chunks/s, the embedder ${embedderChunksPerSecond.toFixed(1)} chunks/s: ratio ${(extractChunksPerSecond / embedderChunksPerSecond).toFixed(1)}× (goal ≥ 5×)`,
-    '(each extraction includes starting its thread and loading the parser, as the first file of a worker does)',
+    '(each extraction includes starting its reader and loading the parser, as the first file of a worker does)',
+    ...markdownFloods(),
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+/** Markdown of `*a` repeated, parsed in process: seconds for each length. */
+function markdownFloods(): string[] {
+  extractMarkdown('*a'.repeat(500)); // the parser's code loaded and warm
+  return [10_000, 20_000, 60_000].map((chars) => {
+    const started = performance.now();
+    extractMarkdown('*a'.repeat(chars / 2));
+    return `Markdown, "*a" repeated to ${chars.toLocaleString('en-US')} characters: ${((performance.now() - started) / 1000).toFixed(2)} s`;
+  });
 }
 
 if (values.child) await child(values.child as FileKind, values.file!);

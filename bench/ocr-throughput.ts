@@ -15,6 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { ExtractedDocument } from '../server/pipeline/extract/document.ts';
 import { FileExtractor } from '../server/pipeline/extract/extractor.ts';
+import { watchReader } from './lib/reader-usage.ts';
 import { type ScanOptions, scannedTextPdf } from '../test/helpers/scanned-fixtures.ts';
 import { EVAL_DIR, readJsonl, tempDir } from './lib/server-child.ts';
 
@@ -27,19 +28,21 @@ const SCANS: Record<string, ScanOptions> = {
   '1-bit, 300 dpi': { dpi: 300, colour: 'bilevel' },
 };
 
-type Measured = { ms: number; cpuMs: number; bytes: number; pages: number; ocrPages: number; peakRssMb: number; startRssMb: number; document: ExtractedDocument };
+type Measured = { ms: number; cpuMs: number; bytes: number; pages: number; ocrPages: number; peakRssMb: number; readerPeakMb: number; startRssMb: number; document: ExtractedDocument };
 
 async function child(file: string): Promise<void> {
   const startRssMb = Math.round(process.memoryUsage().rss / 1e6);
   const extractor = new FileExtractor({ timeoutMs: 3_600_000, memoryMb: 512, ocr: true });
   const started = performance.now();
   const cpu = process.cpuUsage();
+  const reader = watchReader(extractor);
   const document = await extractor.extract(file, 'pdf');
   const ms = performance.now() - started;
-  // Every thread of the process (the extraction thread and the recogniser's): the work itself,
-  // whatever else the machine's cores were doing meanwhile.
+  // Every thread of this process and of the reader process (the recogniser's thread is the
+  // reader's): the work itself, whatever else the machine's cores were doing meanwhile.
+  const readerUsage = reader.stop();
   const used = process.cpuUsage(cpu);
-  const cpuMs = (used.user + used.system) / 1000;
+  const cpuMs = (used.user + used.system) / 1000 + readerUsage.cpuMs;
   await extractor.close();
   const measured: Measured = {
     ms,
@@ -47,7 +50,8 @@ async function child(file: string): Promise<void> {
     bytes: fs.statSync(file).size,
     pages: document.pages ?? 0,
     ocrPages: document.ocrPages?.length ?? 0,
-    peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
+    peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024) + readerUsage.peakMb,
+    readerPeakMb: readerUsage.peakMb,
     startRssMb,
     document,
   };
@@ -114,11 +118,11 @@ async function main(): Promise<void> {
       `${name}: ${m.ocrPages}/${m.pages} pages read by OCR, ${(m.bytes / 1e6).toFixed(2)} MB, ${(m.ms / 1000).toFixed(1)} s: ` +
         `${(m.ms / 1000 / m.pages).toFixed(2)} s/page (CPU ${(m.cpuMs / 1000 / m.pages).toFixed(2)} s/page); word error rate ${((100 * errors) / expectedWords).toFixed(1)} % ` +
         `(${expectedWords} words), words found ${((100 * recallSum) / pages.length).toFixed(1)} %; ` +
-        `peak RSS ${m.peakRssMb} MB (process at start ${m.startRssMb} MB)`,
+        `peak RSS ${m.peakRssMb} MB (process at start ${m.startRssMb} MB; the reader process alone ${m.readerPeakMb} MB, under LOCALIQ_EXTRACT_MEMORY_MB)`,
     );
     process.stdout.write(`${lines.at(-1)}\n`);
   }
-  process.stdout.write(`\n${lines.join('\n')}\n(each file's time includes starting the extraction thread and the recogniser, as a worker's first file does)\n`);
+  process.stdout.write(`\n${lines.join('\n')}\n(each file's time includes starting the extraction reader and the recogniser, as a worker's first file does)\n`);
 }
 
 if (values.child) await child(values.child);

@@ -32,9 +32,12 @@ const envSchema = z.object({
   LOCALIQ_FILE_MAX_BYTES: positiveInt.default(FILE_LIMITS.fileBytes),
   LOCALIQ_FILES_MAX_REQUEST_BYTES: positiveInt.default(FILE_LIMITS.requestBytes),
   LOCALIQ_FILES_PER_REQUEST: positiveInt.default(FILE_LIMITS.filesPerRequest),
-  /** Longest a file's text extraction may take, and the memory its thread may use, before the job fails. */
+  /**
+   * Longest a file's text extraction may take, and the memory its reader (a process of its own,
+   * about 100 MB before it reads a file) may hold in all, before the job fails.
+   */
   LOCALIQ_EXTRACT_TIMEOUT_MS: wholeNumber().pipe(z.number().min(100).max(3_600_000)).default(120_000),
-  LOCALIQ_EXTRACT_MEMORY_MB: wholeNumber().pipe(z.number().min(64).max(16_384)).default(512),
+  LOCALIQ_EXTRACT_MEMORY_MB: wholeNumber().pipe(z.number().min(128).max(16_384)).default(512),
   /** Text recognition of PDF pages without a text layer (scanned pages): docs/pipeline.md#ocr. */
   LOCALIQ_OCR: z.enum(['on', 'off']).default('on'),
   /** Most characters of text one file may yield; a file with more fails (split it). */

@@ -1,5 +1,5 @@
 /**
- * Which file a worker thread starts, in the two ways LocalIQ runs:
+ * Which file a worker thread (or a child process) starts, in the two ways LocalIQ runs:
  * - built (`npm run build`, out/server/): every worker module is a bundle of its own beside this
  *   code, started directly;
  * - from the TypeScript sources (tests and benches under `node --import tsx`): a worker thread
@@ -14,7 +14,7 @@ export const WORKER_MODULES = {
   'query-embedder-worker': 'embedders/query-embedder-worker.ts',
   'ingest-writer-thread': 'storage/ingest-writer-thread.ts',
   'backup-thread': 'storage/backup-thread.ts',
-  'extractor-thread': 'pipeline/extract/extractor-thread.ts',
+  'extractor-child': 'pipeline/extract/extractor-child.ts',
 } as const;
 
 export type WorkerModuleName = keyof typeof WORKER_MODULES;
@@ -35,4 +35,15 @@ export function workerModule(name: WorkerModuleName): { entry: string; module: s
   }
   const bundle = new URL(`./${name}.js`, import.meta.url);
   return { entry: fileURLToPath(bundle), module: bundle.href };
+}
+
+/**
+ * `entry` and `execArgv` for `child_process.fork` of a worker module: a process has a loader of
+ * its own, so from the sources it registers tsx itself (`--import`) and runs the module's source.
+ */
+export function processModule(name: WorkerModuleName): { entry: string; execArgv: string[] } {
+  if (RUNNING_SOURCES) {
+    return { entry: fileURLToPath(new URL(`./${WORKER_MODULES[name]}`, import.meta.url)), execArgv: ['--import', import.meta.resolve('tsx')] };
+  }
+  return { entry: fileURLToPath(new URL(`./${name}.js`, import.meta.url)), execArgv: [] };
 }

@@ -3,7 +3,7 @@
  * pdfkit, Word documents with `docx`, and the hostile files (a scan with no text layer, a
  * password, a zip bomb, a pathological PDF) built byte by byte where no library makes them.
  */
-import { createDeflateRaw, deflateRawSync, deflateSync } from 'node:zlib';
+import { createDeflate, createDeflateRaw, deflateRawSync, deflateSync } from 'node:zlib';
 import { Document, HeadingLevel, Packer, Paragraph } from 'docx';
 import PDFDocument from 'pdfkit';
 
@@ -165,4 +165,53 @@ export function zipArchive(entries: ZipInput[]): Buffer {
   end.writeUInt32LE(directory.length, 12);
   end.writeUInt32LE(offset, 16);
   return Buffer.concat([...locals, directory, end]);
+}
+
+/**
+ * A decompression bomb: a one-page PDF whose content stream inflates to `inflatedBytes` of spaces
+ * (about 1,000 to 1 compressed, so 1.5 MB on disk is 1.5 GB to the reader). The page also shows
+ * `text`, in a content stream of its own before the spaces, so a reader that survived it would
+ * find text.
+ */
+export async function deflateBombPdf(inflatedBytes: number, text = 'Nothing to see here.'): Promise<Buffer> {
+  // Deflated as a stream, a megabyte at a time: the whole would take as much memory as it inflates to.
+  const deflater = createDeflate({ level: 9 });
+  const out: Buffer[] = [];
+  deflater.on('data', (chunk: Buffer) => out.push(chunk));
+  const ended = new Promise((resolve) => deflater.on('end', resolve));
+  const spaces = Buffer.alloc(1024 * 1024, 0x20);
+  for (let left = inflatedBytes; left > 0; left -= spaces.length) {
+    if (!deflater.write(spaces.subarray(0, Math.min(left, spaces.length)))) await new Promise((resolve) => deflater.once('drain', resolve));
+  }
+  deflater.end();
+  await ended;
+  const bomb = Buffer.concat(out);
+  const shown = Buffer.from(`BT /F1 12 Tf 72 720 Td (${text.replace(/[()\\]/g, '\\$&')}) Tj ET\n`);
+  const objects: Array<string | { dict: string; data: Buffer }> = [
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 4 0 R >> >> /Contents [5 0 R 6 0 R] >>',
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+    { dict: `<< /Length ${shown.length} >>`, data: shown },
+    { dict: `<< /Length ${bomb.length} /Filter /FlateDecode >>`, data: bomb },
+  ];
+  const parts: Buffer[] = [Buffer.from('%PDF-1.7\n')];
+  const offsets: number[] = [];
+  let length = parts[0]!.length;
+  const add = (buffer: Buffer) => {
+    parts.push(buffer);
+    length += buffer.length;
+  };
+  objects.forEach((body, i) => {
+    offsets.push(length);
+    if (typeof body === 'string') return add(Buffer.from(`${i + 1} 0 obj\n${body}\nendobj\n`));
+    add(Buffer.from(`${i + 1} 0 obj\n${body.dict}\nstream\n`));
+    add(body.data);
+    add(Buffer.from('\nendstream\nendobj\n'));
+  });
+  const xref = length;
+  const count = offsets.length + 1;
+  add(Buffer.from(`xref\n0 ${count}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('')}`));
+  add(Buffer.from(`trailer\n<< /Size ${count} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`));
+  return Buffer.concat(parts);
 }

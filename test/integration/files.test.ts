@@ -26,6 +26,11 @@ async function upload(server: Server, kb: string, files: Upload[], fields: Recor
   return { status: res.status, body: (await res.json()) as any };
 }
 
+/** A job's status, the whole job (its errors) in the message when it is not the one expected. */
+function assertStatus(job: { jobId?: string; status?: string; errors?: unknown }, status: string, why = ''): void {
+  assert.equal(job.status, status, `${job.jobId ?? 'job'} ${why ? `(${why}) ` : ''}ended ${job.status}: ${JSON.stringify(job)}`);
+}
+
 const originalsIn = (dataDir: string) =>
   fs.existsSync(path.join(dataDir, 'originals'))
     ? fs.readdirSync(path.join(dataDir, 'originals'), { recursive: true, encoding: 'utf8' }).filter((f) => /[0-9a-f]{64}$/.test(f))
@@ -74,7 +79,7 @@ describe('files as knowledge: upload, extraction, citations (real HTTP, real pip
     assert.match(answer.body.estimatedTime, /^\d+s$/);
     assert.deepEqual(answer.body.jobIds, ['files-price-list.pdf', 'files-policy.docx', 'files-care.md', 'files-faq.html', 'files-warehouse-notes']);
     await waitForIdle(server);
-    for (const jobId of answer.body.jobIds) assert.equal((await job(jobId)).status, 'succeeded', jobId);
+    for (const jobId of answer.body.jobIds) assertStatus(await job(jobId), 'succeeded');
 
     const pdf = (await api(server, 'GET', '/knowledge-bases/docs/items/files/price-list.pdf')).body;
     assert.equal(pdf.title, 'Price list 2026', 'the PDF\'s own title');
@@ -151,7 +156,7 @@ describe('files as knowledge: upload, extraction, citations (real HTTP, real pip
     const again = await upload(server, 'docs', [{ name: 'price-list.pdf', bytes: await pdfFile(PRICE_PAGES, { title: 'Price list 2026' }) }]);
     assert.equal(again.status, 200);
     assert.deepEqual(again.body.jobIds, ['files-price-list.pdf']);
-    assert.equal((await job('files-price-list.pdf')).status, 'skipped', 'identical bytes: settled as skipped by hash');
+    assertStatus(await job('files-price-list.pdf'), 'skipped', 'identical bytes: settled as skipped by hash');
     assert.equal(originalsIn(server.dataDir).length, kept, 'stored once');
   });
 
@@ -177,17 +182,17 @@ describe('files as knowledge: upload, extraction, citations (real HTTP, real pip
     await waitForIdle(server, 120_000);
     for (const [file, reason] of cases) {
       const found = (await api(server, 'GET', `/jobs/files-${file.name}?knowledgeBaseId=hostile`)).body;
-      assert.equal(found.status, 'failed', `${file.name}: ${JSON.stringify(found)}`);
+      assertStatus(found, 'failed');
       assert.equal(found.attempts, 1, `${file.name}: a file fault is not tried again`);
       assert.match(found.errors.at(-1).message, reason, file.name);
       assert.ok(found.errors.at(-1).message.startsWith(`${file.name}: `), 'the reason names the file');
     }
-    assert.equal((await api(server, 'GET', '/jobs/files-umbrellas.docx?knowledgeBaseId=hostile')).body.status, 'succeeded');
+    assertStatus((await api(server, 'GET', '/jobs/files-umbrellas.docx?knowledgeBaseId=hostile')).body, 'succeeded');
     // The worker still serves: a file uploaded afterwards is indexed.
     const later = await upload(server, 'hostile', [{ name: 'later.txt', bytes: 'Umbrellas can be returned too.' }]);
     assert.equal(later.status, 200);
     await waitForIdle(server);
-    assert.equal((await api(server, 'GET', '/jobs/files-later.txt?knowledgeBaseId=hostile')).body.status, 'succeeded');
+    assertStatus((await api(server, 'GET', '/jobs/files-later.txt?knowledgeBaseId=hostile')).body, 'succeeded');
   });
 
   it('a backup holds the originals, and a restore puts them back in the data folder', async () => {
@@ -352,16 +357,17 @@ describe('files upload limits and refusals (real HTTP)', () => {
   });
 });
 
-describe('the extraction thread\'s memory cap', () => {
-  it('a file that needs more memory than the cap ends its thread with the reason; the next file gets a fresh one', async () => {
+describe('the extraction reader\'s memory cap', () => {
+  it('a file that needs more memory than the cap ends its reader with the reason; the next file gets a fresh one', async () => {
     const folder = tempDataDir();
     fs.writeFileSync(path.join(folder, 'hungry.pdf'), pathologicalPdf(1_000_000));
     fs.writeFileSync(path.join(folder, 'ok.pdf'), await pdfFile([['A small ordinary page.']]));
-    const extractor = new FileExtractor({ timeoutMs: 300_000, memoryMb: 64 });
+    // The reader is a process of its own, about 100 MB before it reads anything: the cap is its whole memory.
+    const extractor = new FileExtractor({ timeoutMs: 300_000, memoryMb: 200 });
     try {
       await assert.rejects(extractor.extract(path.join(folder, 'hungry.pdf'), 'pdf'), (error: Error) => {
         assert.ok(error instanceof ExtractionError, error.message);
-        assert.match(error.message, /needed more than 64 MB of memory/);
+        assert.match(error.message, /needed more than 200 MB of memory/);
         return true;
       });
       const next = await extractor.extract(path.join(folder, 'ok.pdf'), 'pdf');

@@ -11,3 +11,6 @@ export type ExtractReply =
   | { id: number; ok: true; document: ExtractedDocument }
   | { id: number; ok: false; message: string; fileFault: boolean }
   | { id: number; progress: string };
+
+/** Sent once by a reader whose code has loaded: a file's time cap starts then, not while it starts. */
+export type ReaderReady = { ready: true };

@@ -5,16 +5,18 @@ import { gfmTable } from 'micromark-extension-gfm-table';
 import { cleanLine, cleanText } from '../text/clean-text.ts';
 import type { DocumentSection, ExtractedDocument } from './document.ts';
 import { HeadingPath } from './heading-path.ts';
+import { escapeEmphasisFloods } from './markdown-emphasis.ts';
 
 /**
  * Markdown through a CommonMark parser (mdast-util-from-markdown, on micromark, with GitHub's
  * table extension): sections at its
  * headings, each block as a paragraph of plain text (no markup characters left to be searched or
- * quoted). The title is the first first-level heading.
+ * quoted). The title is the first first-level heading. A block flooded with emphasis markers is
+ * read as plain text (markdown-emphasis.ts), so the parse stays linear in the file.
  */
 export function extractMarkdown(markdown: string): ExtractedDocument {
   // GitHub's tables too: price lists and specifications in Markdown are mostly tables.
-  const tree: Root = fromMarkdown(markdown, { extensions: [gfmTable()], mdastExtensions: [gfmTableFromMarkdown()] });
+  const tree: Root = fromMarkdown(escapeEmphasisFloods(markdown), { extensions: [gfmTable()], mdastExtensions: [gfmTableFromMarkdown()] });
   const sections: DocumentSection[] = [];
   const path = new HeadingPath();
   let title: string | null = null;

@@ -1,4 +1,4 @@
-import { getDocumentProxy } from 'unpdf';
+import { getDocumentProxy, getResolvedPDFJS } from 'unpdf';
 import { cleanLine, cleanText } from '../text/clean-text.ts';
 import { type DocumentSection, type ExtractedDocument, ExtractionError } from './document.ts';
 import { OcrFailure, type Recognizer, startRecognizer } from './ocr.ts';
@@ -76,6 +76,14 @@ export async function extractPdf(bytes: Uint8Array, options: PdfOptions = { ocr:
     await recognizer?.close().catch(() => {});
     await pdf.destroy();
   }
+}
+
+/**
+ * Loads pdf.js (unpdf imports it on first use): a reader does it before it says it is ready, so
+ * the first PDF's time cap is not spent loading the parser on a busy machine.
+ */
+export async function loadPdfReader(): Promise<void> {
+  await getResolvedPDFJS();
 }
 
 /** A picture's resolution from its width across the page: scans are 150-600 dpi; the rest is a guess's bounds. */
