@@ -35,6 +35,7 @@ function widgetConfig(id: string, overrides: Partial<PublicWidgetConfig> = {}): 
     position: 'bottom-right',
     strings: { ...S },
     questionMaxLength: 500,
+    sendPageUrl: true,
     ...overrides,
   };
 }
