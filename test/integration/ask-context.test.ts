@@ -114,6 +114,11 @@ describe('asking with the page as context, one way for every asker (real server,
       assert.equal(res.body.answered, true, res.body.answer);
       assert.match(res.body.answer, /three working days/);
       assert.equal(res.body.citations[0]?.externalId, 'delivery');
+      // "it" points back, yet the question names its own subject: searched like any other.
+      const own = await ask({ question: 'Can you deliver it within three working days?', context: { externalId: 'alpine-scarf' } });
+      assert.equal(own.body.answered, true, own.body.answer);
+      assert.match(own.body.answer, /three working days/);
+      assert.equal(own.body.citations[0]?.externalId, 'delivery');
     });
 
     it('ignores an item no one pushed and an address no item has: the question is answered from the whole knowledge base', async () => {

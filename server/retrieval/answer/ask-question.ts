@@ -110,11 +110,11 @@ export class AskQuestion {
     const context = request.context;
     if (!context) return null;
     // A widget whose owner turned the page's address off is not answered by it, whatever a page sends.
-    if (asker.kind === 'visitor' && !asker.sendPageUrl) context.url = undefined;
+    const url = asker.kind === 'visitor' && !asker.sendPageUrl ? undefined : context.url;
     const { contextItems } = this.deps;
     return (
       (context.externalId !== undefined ? contextItems.byExternalId(knowledgeBaseId, context.externalId) : null) ??
-      (context.url !== undefined ? contextItems.byUrl(knowledgeBaseId, context.url) : null)
+      (url !== undefined ? contextItems.byUrl(knowledgeBaseId, url) : null)
     );
   }
 

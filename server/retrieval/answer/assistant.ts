@@ -56,7 +56,7 @@ export const DEFAULT_TUNING: AssistantTuning = { abstainBelow: ABSTAIN_BELOW, se
  * an extractive answer from the sentences that answer it, or, with a language model endpoint
  * configured, generate one grounded in the retrieved passages (falling back to extractive when the
  * endpoint fails). Says so instead of answering when the knowledge base does not support one.
- * Free of HTTP: the API route and the dashboard's chat both call it.
+ * Free of HTTP: AskQuestion (ask-question.ts) calls it for the API, the dashboard's chat and visitors.
  */
 export class Assistant {
   constructor(
@@ -163,8 +163,9 @@ export class Assistant {
   private async analyzeParsed(knowledgeBaseId: string, req: ParsedAskRequest, signal: AbortSignal, focus: Focus | null) {
     // The language keyword search reads the knowledge base in: the question and its sentences are read so too.
     const { language } = this.search.keywordIndex(knowledgeBaseId);
-    // "Is it waterproof?" on a product's page is about that product, whatever was asked before.
-    const only = focus !== null && refersToItem(req.question, language);
+    // "Is it waterproof?" on a product's page is about that product, whatever was asked before;
+    // "is it possible to get gluten-free bread?" names its own subject, found anywhere (the page's item first).
+    const only = focus !== null && refersToItem(req.question, language) && !namesOwnSubject(req.question, language);
     const reading = (context: string[]) =>
       this.analyzeReading(knowledgeBaseId, req, context, language, signal, focus && { itemId: focus.itemId, only });
     const context = only ? [] : contextTurns(req.question, req.conversation, language);
