@@ -43,6 +43,7 @@ import { articleRoutes } from './http/routes/articles.ts';
 import { askRoutes } from './http/routes/ask.ts';
 import { usageRoutes } from './http/routes/usage.ts';
 import { registerUsageCounting } from './http/usage-hook.ts';
+import type { AskQuestion } from './retrieval/answer/ask-question.ts';
 import type { Assistant } from './retrieval/answer/assistant.ts';
 import type { ArticleRepo } from './storage/article-repo.ts';
 import type { UsageRepo } from './storage/usage-repo.ts';
@@ -78,6 +79,7 @@ export type AppDeps = {
   search: SearchService;
   // The assistant, published articles, usage counters.
   assistant: Assistant;
+  askQuestion: AskQuestion;
   articles: ArticleRepo;
   usage: UsageRepo;
   // The dashboard: users, sessions, the live monitor.
@@ -168,7 +170,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(jobRoutes, { queue: deps.queue });
   await app.register(itemWriteRoutes, { items: deps.items });
   await app.register(knowledgeRoutes, { reader: deps.reader, jobs: deps.jobs, search: deps.search });
-  await app.register(askRoutes, { assistant: deps.assistant, usage: deps.usage, reader: deps.reader });
+  await app.register(askRoutes, { askQuestion: deps.askQuestion, reader: deps.reader });
   await app.register(articleRoutes, { articles: deps.articles });
   await app.register(usageRoutes, { usage: deps.usage, visitors: deps.visitorConversations, visitorAnalytics: deps.visitorAnalytics });
 

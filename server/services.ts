@@ -29,7 +29,9 @@ import { UserService } from './domain/users.ts';
 import { MonitorRepo } from './storage/monitor-repo.ts';
 import { SessionRepo } from './storage/session-repo.ts';
 import { UserRepo } from './storage/user-repo.ts';
+import { AskQuestion } from './retrieval/answer/ask-question.ts';
 import { Assistant } from './retrieval/answer/assistant.ts';
+import { ContextItemRepo } from './storage/context-item-repo.ts';
 import { DEFAULT_LLM_TIMEOUT_MS, LlmSettings } from './retrieval/answer/llm-settings.ts';
 import { ArticleRepo } from './storage/article-repo.ts';
 import { TermStatsRepo } from './storage/term-stats-repo.ts';
@@ -78,6 +80,8 @@ export type Services = {
   disk: DiskCondition;
   /** The question-answering assistant, its language model endpoint, published articles and usage counters. */
   assistant: Assistant;
+  /** Asking a question, the API's, the dashboard's and visitors' one way (ask-question.ts). */
+  askQuestion: AskQuestion;
   llmSettings: LlmSettings;
   articles: ArticleRepo;
   usage: UsageRepo;
@@ -149,6 +153,7 @@ export async function openServices(
     const originals = new Originals(config.dataDir);
     const visitorConversations = new VisitorConversations(visitorRepo, settings, clock);
     const dashboardConversations = new DashboardConversations(new DashboardConversationRepo(db), clock);
+    const assistant = new Assistant(search, embedding, new TermStatsRepo(db), llmSettings);
     const questionGroups = new QuestionGroupRepo(db, () => visitorRepo.flush());
     const questionGrouper = new QuestionGrouper({
       store: questionGroups,
@@ -173,7 +178,8 @@ export async function openServices(
       keywordReindexer,
       reader: new ItemReadRepo(db),
       search,
-      assistant: new Assistant(search, embedding, new TermStatsRepo(db), llmSettings),
+      assistant,
+      askQuestion: new AskQuestion({ assistant, contextItems: new ContextItemRepo(db), usage, visitorConversations, dashboardConversations }),
       llmSettings,
       articles: new ArticleRepo(db),
       usage,

@@ -10,10 +10,11 @@ import type { Services } from './services.ts';
 
 export const WIDGETS_USAGE = `  widgets create --name N --knowledge-base KB [--knowledge-base KB2] --origin https://shop.example [--origin …]
         [--greeting G] [--fallback F] [--starter Q …] [--theme-color #1f5fbf] [--position bottom-right|bottom-left]
-        [--daily-limit N] [--json]        create a visitor chat widget and print the line to paste into the shop's pages
+        [--daily-limit N] [--page-url on|off] [--json]
+                                          create a visitor chat widget and print the line to paste into the shop's pages
   widgets list [--json]                   list widgets with their state, knowledge bases, origins and questions today
   widgets update <id> [--name N] [--knowledge-base KB …] [--origin O …] [--greeting G] [--fallback F] [--starter Q …]
-        [--theme-color C] [--position P] [--daily-limit N] [--enable|--disable] [--json]
+        [--theme-color C] [--position P] [--daily-limit N] [--page-url on|off] [--enable|--disable] [--json]
                                           change only what is named; a repeated option replaces the whole list
   widgets disable <id>                    visitors no longer see the widget; its settings are kept
   widgets delete <id>                     delete the widget for good`;
@@ -28,6 +29,7 @@ const OPTIONS = {
   'theme-color': { type: 'string' },
   position: { type: 'string' },
   'daily-limit': { type: 'string' },
+  'page-url': { type: 'string' },
   enable: { type: 'boolean' },
   disable: { type: 'boolean' },
   json: { type: 'boolean' },
@@ -46,6 +48,7 @@ const OPTION_OF: Record<string, string> = {
   themeColor: '--theme-color',
   position: '--position',
   limits: '--daily-limit',
+  sendPageUrl: '--page-url',
 };
 
 type Values = ReturnType<typeof parseOptions>['values'];
@@ -80,6 +83,10 @@ function fieldsOf(values: Values, usageError: (message: string) => Error): Widge
   if (values['daily-limit'] !== undefined) {
     if (!/^\d+$/.test(values['daily-limit'])) throw usageError('--daily-limit takes a whole number of questions a day.');
     fields.limits = { dailyQuestions: Number(values['daily-limit']) };
+  }
+  if (values['page-url'] !== undefined) {
+    if (values['page-url'] !== 'on' && values['page-url'] !== 'off') throw usageError("--page-url takes on (send the visitor's page address with each question) or off.");
+    fields.sendPageUrl = values['page-url'] === 'on';
   }
   return fields;
 }

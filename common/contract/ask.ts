@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { sourceTypeSchema } from './ingest.ts';
 import { passageLocation, SEARCH_MODES } from './knowledge.ts';
-import { safeText } from './text-rules.ts';
+import { LIMITS } from './limits.ts';
+import { identifier, safeText } from './text-rules.ts';
 
 /** An earlier turn of the conversation, so follow-up questions ("and on Sundays?") work. */
 export const conversationTurnSchema = z.strictObject({
@@ -9,6 +10,28 @@ export const conversationTurnSchema = z.strictObject({
   content: safeText(8_000).min(1),
 });
 export type ConversationTurn = z.infer<typeof conversationTurnSchema>;
+
+/**
+ * The page the asker is on, so "how long is this?" is answered about the item it shows: the item
+ * of the knowledge base with this `externalId`, else the one whose `data.url` is this page
+ * (scheme and host in any case, a trailing slash, the query and the fragment do not count). An
+ * `externalId` or URL no item has is ignored: the question is answered from the whole knowledge base.
+ */
+export const askContextSchema = z
+  .strictObject({
+    url: z
+      .string()
+      .max(LIMITS.urlLength, `must be at most ${LIMITS.urlLength} characters`)
+      .regex(/^[^\p{Cc}\s]*$/u, 'must not contain control characters or spaces')
+      .pipe(z.url({ protocol: /^https?$/, hostname: z.regexes.hostname }))
+      .optional()
+      .describe('The address of the page the question was asked on (http or https).'),
+    externalId: identifier()
+      .optional()
+      .describe('The external id of the item the page shows; it wins over `url`.'),
+  })
+  .meta({ id: 'AskContext' });
+export type AskContext = z.infer<typeof askContextSchema>;
 
 export const askRequestSchema = z
   .strictObject({
@@ -25,6 +48,12 @@ export const askRequestSchema = z
     mode: z.enum(SEARCH_MODES).default('hybrid').describe('How passages are retrieved.'),
     topK: z.number().int().min(1).max(20).default(5).describe('Items retrieved to answer from.'),
     sourceTypes: z.array(sourceTypeSchema).min(1).optional(),
+    context: askContextSchema
+      .optional()
+      .describe(
+        'The page the question is asked on. A question that points at something ("is it waterproof?") is answered from ' +
+          'the item the page shows; any other is answered from the whole knowledge base with that item ranked first.',
+      ),
   })
   .meta({ id: 'AskRequest' });
 /** What callers send; defaults are filled in by the schema on the HTTP path. */

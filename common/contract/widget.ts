@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { askContextSchema } from './ask.ts';
 import { passageLocation } from './knowledge.ts';
 import { identifier, safeText } from './text-rules.ts';
 import { VISITOR_CONVERSATION_MAX_TURNS, VISITOR_QUESTION_MAX, VISITOR_TURN_MAX } from './visitor-limits.ts';
@@ -99,6 +100,10 @@ export const widgetInputSchema = z
     position: z.enum(WIDGET_POSITIONS).default('bottom-right'),
     strings: widgetStringsSchema.partial().default({}),
     limits: widgetLimitsSchema.default({ visitorQuestionsPerMinute: 6, widgetQuestionsPerMinute: 60, dailyQuestions: 2_000 }),
+    sendPageUrl: z
+      .boolean()
+      .default(true)
+      .describe("Whether the widget sends the address of the page a visitor asks on, so \"how long is this?\" is answered about the page's item."),
     enabled: z.boolean().default(true),
   })
   // Not "WidgetInput": the OpenAPI generator names the input form of the Widget schema so.
@@ -129,6 +134,7 @@ export const widgetUpdateSchema = z
       widgetQuestionsPerMinute: limit.widgetQuestionsPerMinute.unwrap().optional(),
       dailyQuestions: limit.dailyQuestions.unwrap().optional(),
     }),
+    sendPageUrl: input.sendPageUrl.unwrap(),
     enabled: input.enabled.unwrap(),
   })
   .partial()
@@ -148,6 +154,7 @@ export const widgetSchema = z
     position: z.enum(WIDGET_POSITIONS),
     strings: widgetStringsSchema.partial(),
     limits: widgetLimitsSchema,
+    sendPageUrl: z.boolean(),
     enabled: z.boolean(),
     createdAt: z.string(),
     updatedAt: z.string(),
@@ -173,6 +180,7 @@ export const publicWidgetConfigSchema = z
     position: z.enum(WIDGET_POSITIONS),
     strings: widgetStringsSchema,
     questionMaxLength: z.number().int(),
+    sendPageUrl: z.boolean().describe("Whether the widget sends the page's address with each question (`context.url`)."),
   })
   .meta({ id: 'PublicWidgetConfig' });
 export type PublicWidgetConfig = z.infer<typeof publicWidgetConfigSchema>;
@@ -199,6 +207,12 @@ export const visitorAskRequestSchema = z
       .max(VISITOR_CONVERSATION_MAX_TURNS)
       .default([])
       .describe("Accepted and not read: a follow-up question is read with the session's stored turns."),
+    context: askContextSchema
+      .optional()
+      .describe(
+        "The page the visitor is on: its address (sent unless the widget's `sendPageUrl` is off) and the item it shows " +
+          '(`data-external-id` or `LocalIQ.setContext({ externalId })`). "Is it waterproof?" is answered about that item.',
+      ),
   })
   .meta({ id: 'VisitorAskRequest' });
 export type VisitorAskRequest = z.input<typeof visitorAskRequestSchema>;
@@ -218,6 +232,19 @@ export const visitorCitationSchema = z.strictObject({
 export type VisitorCitation = z.infer<typeof visitorCitationSchema>;
 
 /**
+ * The product an answer is about, for the widget to show beside the answering line: its title,
+ * its price when the item's `sourceData` holds one, its link when its `data.url` is http(s).
+ */
+export const visitorProductSchema = z
+  .strictObject({
+    title: z.string(),
+    price: z.string().nullable(),
+    url: z.string().nullable(),
+  })
+  .meta({ id: 'VisitorProduct' });
+export type VisitorProduct = z.infer<typeof visitorProductSchema>;
+
+/**
  * The events of a visitor's answer, in order: `answer` (text deltas, plain text: the widget never
  * renders it as HTML), `citations`, then `done` (the whole answer; `answered` false means the
  * knowledge base does not hold it and the widget shows the fallback message), or `error` instead.
@@ -233,6 +260,8 @@ export type VisitorAskEvent =
       citations: VisitorCitation[];
       /** The question as the assistant read it, when it read a word of it as another (a typo); answered only. */
       correctedQuery?: string;
+      /** The product the answer is about (a `PRODUCT` item answered from); answered only. */
+      product?: VisitorProduct;
     }
   | { type: 'error'; code: string; message: string };
 

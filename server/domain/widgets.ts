@@ -23,6 +23,8 @@ export type WidgetSettings = {
   position: (typeof WIDGET_POSITIONS)[number];
   strings: Partial<WidgetStrings>;
   limits: WidgetLimits;
+  /** Whether the widget sends the page's address with each question (the ask's `context.url`). */
+  sendPageUrl: boolean;
 };
 
 export type WidgetRecord = WidgetSettings & {
@@ -135,6 +137,7 @@ export function publicWidgetConfig(widget: WidgetRecord): PublicWidgetConfig {
     position: widget.position,
     strings: { ...DEFAULT_WIDGET_STRINGS, ...widget.strings },
     questionMaxLength: VISITOR_QUESTION_MAX,
+    sendPageUrl: widget.sendPageUrl,
   };
 }
 

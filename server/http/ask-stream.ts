@@ -1,51 +1,54 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { AskEvent, AskRequest, AskResponse } from '../../common/contract/ask.ts';
-import type { Assistant, AskOptions, AskResult } from '../retrieval/answer/assistant.ts';
-import type { UsageRepo } from '../storage/usage-repo.ts';
+import type { AskRequest, AskResponse } from '../../common/contract/ask.ts';
+import type { AskOutcome, AskQuestion, AskQuestionEvent, Asker } from '../retrieval/answer/ask-question.ts';
 import { openEventStream } from './sse.ts';
 
 /**
- * Answers a question for `POST /knowledge-bases/{id}/ask` and the dashboard's chat alike: as
- * JSON, or streamed when the body asks for it. Counts the question and its latency for `keyId`
- * (null for the dashboard) once the answer is complete. Returns the JSON answer, or nothing when
- * the response was streamed or the client left before the answer was ready.
+ * Serialises an answer for `POST /knowledge-bases/{id}/ask` and the dashboard's chat alike: as
+ * JSON, or streamed when the body asks for it. The asking itself (retrieval, the decision, the
+ * recorded turn) is the use case's (ask-question.ts). Returns the JSON answer, or nothing when the
+ * response was streamed or the client left before the answer was ready.
  *
- * `onAnswer` (the dashboard's chat) hears each complete answer before it is sent, with the time
- * since the request came; what it returns is added to the answer (the `done` event, or the JSON).
+ * `extra` (the dashboard's chat) adds what the outcome says of the recorded turn to the answer
+ * (the `done` event, or the JSON).
  */
-export type OnAnswer = (response: AskResponse, elapsedMs: number) => Record<string, unknown>;
+export type AnswerExtra = (outcome: AskOutcome) => Record<string, unknown>;
 
 export async function answerQuestion(
   request: FastifyRequest,
   reply: FastifyReply,
-  { assistant, usage }: { assistant: Assistant; usage: UsageRepo },
+  askQuestion: AskQuestion,
   knowledgeBaseId: string,
   body: AskRequest,
-  keyId: string | null,
-  onAnswer?: OnAnswer,
-): Promise<(AskResult & Record<string, unknown>) | undefined> {
-  const started = performance.now();
-  const who = { keyId, knowledgeBaseId };
-  // Keeping the answer must not lose it: a failure to keep it is logged, and the answer still goes out.
-  const extra = (response: AskResponse): Record<string, unknown> => {
-    if (!onAnswer) return {};
-    try {
-      return onAnswer(response, Math.round((performance.now() - started) * 10) / 10);
-    } catch (error) {
-      request.log.error({ err: error, requestId: request.id }, 'the answer could not be kept');
-      return {};
-    }
-  };
-  const modelFailure = {
+  asker: Asker,
+  extra: AnswerExtra = () => ({}),
+): Promise<(AskResponse & Record<string, unknown>) | undefined> {
+  const input = {
+    knowledgeBaseIds: [knowledgeBaseId],
+    request: body,
+    asker,
     showModelFailure: request.adminSession?.user.role === 'owner',
     onModelFailure: (reason: string) => request.log.warn({ requestId: request.id, reason }, 'the language model could not be used; answered extractively'),
-  };
-  const count = (tookMs: number) => {
-    usage.count('questions', who);
-    usage.answerLatency(tookMs, who);
+    onRecordFailure: (error: unknown) => request.log.error({ err: error, requestId: request.id }, 'the answer could not be kept'),
   };
   if (body.stream) {
-    await streamAnswer(request, reply, assistant, knowledgeBaseId, body, count, modelFailure, extra);
+    const stream = openEventStream(request, reply);
+    const onEvent = (event: AskQuestionEvent) => {
+      if (event.type === 'done') return stream.send('done', { ...event.outcome.response, ...extra(event.outcome) });
+      const { type, ...data } = event;
+      stream.send(type, type === 'answer' ? { text: event.text } : data);
+    };
+    try {
+      await askQuestion.ask({ ...input, signal: stream.signal, onEvent });
+    } catch (error) {
+      // A failure after the headers went out can no longer change the status: an `error` event, unless the client left.
+      if (!stream.signal.aborted) {
+        request.log.error({ err: error, requestId: request.id }, 'answer failed');
+        stream.send('error', { code: 'internal_error', message: 'The answer could not be completed.', requestId: request.id });
+      }
+    } finally {
+      stream.end();
+    }
     return undefined;
   }
   const controller = new AbortController();
@@ -54,9 +57,8 @@ export async function answerQuestion(
   };
   reply.raw.once('close', onClose);
   try {
-    const result = await assistant.ask(knowledgeBaseId, body, { signal: controller.signal, ...modelFailure });
-    count(result.tookMs);
-    return { ...result, ...extra(result) };
+    const outcome = await askQuestion.ask({ ...input, signal: controller.signal });
+    return { ...outcome.response, ...extra(outcome) };
   } catch (error) {
     if (!controller.signal.aborted) throw error;
     // Nobody is left to answer: end quietly instead of reporting a server error.
@@ -65,38 +67,5 @@ export async function answerQuestion(
     return undefined;
   } finally {
     reply.raw.off('close', onClose);
-  }
-}
-
-/**
- * Streams an answer as Server-Sent Events, for the API and the dashboard alike. `count` runs
- * only for a completed answer; a failure after the headers went out can no longer change
- * the status, so it becomes an `error` event unless the client already left.
- */
-async function streamAnswer(
-  request: FastifyRequest,
-  reply: FastifyReply,
-  assistant: Assistant,
-  knowledgeBaseId: string,
-  body: AskRequest,
-  count: (tookMs: number) => void,
-  modelFailure: Pick<AskOptions, 'showModelFailure' | 'onModelFailure'>,
-  extra: (response: AskResponse) => Record<string, unknown>,
-): Promise<void> {
-  const stream = openEventStream(request, reply);
-  const onEvent = (event: AskEvent) => {
-    const { type, ...data } = event;
-    stream.send(type, type === 'done' ? { ...event.response, ...extra(event.response) } : type === 'answer' ? { text: event.text } : data);
-  };
-  try {
-    const result = await assistant.ask(knowledgeBaseId, body, { signal: stream.signal, onEvent, ...modelFailure });
-    count(result.tookMs);
-  } catch (error) {
-    if (!stream.signal.aborted) {
-      request.log.error({ err: error, requestId: request.id }, 'answer failed');
-      stream.send('error', { code: 'internal_error', message: 'The answer could not be completed.', requestId: request.id });
-    }
-  } finally {
-    stream.end();
   }
 }

@@ -19,6 +19,7 @@ export function toWidgetView(widget: WidgetRecord, baseUrl: string, questionsTod
     position: widget.position,
     strings: widget.strings,
     limits: widget.limits,
+    sendPageUrl: widget.sendPageUrl,
     enabled: widget.enabled,
     createdAt: isoTime(widget.createdAt),
     updatedAt: isoTime(widget.updatedAt),

@@ -23,6 +23,11 @@ export type SearchOptions = {
   topK: number;
   sourceTypes: string[] | null;
   passages: number;
+  /**
+   * An item the asker is looking at (the page a visitor is on): ranked first, even when the query
+   * alone would not find it; with `only`, the sole item searched ("how long is this?").
+   */
+  focus?: { itemId: number; only: boolean } | undefined;
 };
 
 /** How hybrid mode fuses keyword and semantic rankings; chosen by measurement (docs/retrieval.md). */
@@ -62,6 +67,8 @@ export type SearchOutcome = {
   corrections: Correction[];
   /** The query with its words found in no item replaced by their first correction; null when none was. */
   correctedQuery: string | null;
+  /** Query words the knowledge base's synonym sets added terms for, with those terms. */
+  synonyms: Array<{ word: string; synonyms: readonly string[] }>;
 };
 
 /**
@@ -204,7 +211,8 @@ export class SearchService {
           : this.semanticItems(knowledgeBaseId, queryVector, pool, options.sourceTypes);
     const ranked =
       mode === 'keyword' ? keyword : mode === 'semantic' ? semantic : this.fuse(keyword, semantic, language);
-    const top = ranked.slice(0, options.topK);
+    const top = options.focus ? focused(ranked, options.focus, options.topK) : ranked.slice(0, options.topK);
+    if (options.focus && queryVector) this.addFocusSimilarity(options.focus.itemId, queryVector, chunkSimilarity);
     const items = this.repo.items(top.map((r) => r.id));
     // Passages are chosen by the corrections and synonyms too: a misspelt word matches no chunk.
     const added = [...corrections.flatMap((c) => c.replacements), ...queryWords.flatMap((w) => w.synonyms ?? [])];
@@ -216,7 +224,19 @@ export class SearchService {
       hits: top.map((r) => ({ item: items.get(r.id)!, score: r.score, passages: passages.get(r.id) ?? [] })),
       corrections,
       correctedQuery: corrected(query, corrections),
+      synonyms: queryWords.flatMap((w) => (w.synonyms?.length ? [{ word: w.word, synonyms: w.synonyms }] : [])),
     };
+  }
+
+  /** The focused item's chunks scored by meaning too, when the query alone did not reach them. */
+  private addFocusSimilarity(itemId: number, queryVector: Float32Array, chunkSimilarity: Map<number, number>): void {
+    const vectors = this.embedding.vectors();
+    if (!vectors) return;
+    for (const chunk of this.repo.chunksOfItems([itemId])) {
+      if (chunkSimilarity.has(chunk.id)) continue;
+      const vector = vectors.get(chunk.id);
+      if (vector) chunkSimilarity.set(chunk.id, dotProduct(vector, queryVector));
+    }
   }
 
   /** A knowledge base's search settings (typo tolerance, language), defaults until changed. */
@@ -465,4 +485,18 @@ function corrected(query: string, corrections: Correction[]): string | null {
 /** Best first, ties by id (as the in-memory search orders them). */
 function byScore(ranked: Ranked): Ranked {
   return ranked.sort((a, b) => b.score - a.score || a.id - b.id);
+}
+
+/** The ranking with the focused item first (at the top score when the query did not rank it): it alone with `only`. */
+function focused(ranked: Ranked, focus: { itemId: number; only: boolean }, topK: number): Ranked {
+  const own = ranked.find((r) => r.id === focus.itemId) ?? { id: focus.itemId, score: ranked[0]?.score ?? 1 };
+  const first = { id: own.id, score: Math.max(own.score, ranked[0]?.score ?? 0) || 1 };
+  if (focus.only) return [first];
+  return [first, ...ranked.filter((r) => r.id !== focus.itemId)].slice(0, topK);
+}
+
+function dotProduct(a: Float32Array, b: Float32Array): number {
+  let sum = 0;
+  for (let i = 0; i < a.length; i++) sum += a[i]! * b[i]!;
+  return sum;
 }

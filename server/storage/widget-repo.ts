@@ -65,11 +65,13 @@ function toRow(widget: WidgetRecord): WidgetRow {
     position: rest.position,
     strings: rest.strings,
     limits: rest.limits,
+    sendPageUrl: rest.sendPageUrl,
   };
   return { id, name, settings: JSON.stringify(settings), enabled: enabled ? 1 : 0, created_at: createdAt, updated_at: updatedAt };
 }
 
 function fromRow(row: WidgetRow): WidgetRecord {
-  const settings = JSON.parse(row.settings) as WidgetSettings;
+  // Widgets stored before the setting existed send the page's address, as new ones do by default.
+  const settings = { sendPageUrl: true, ...(JSON.parse(row.settings) as Partial<WidgetSettings>) } as WidgetSettings;
   return { ...settings, id: row.id, name: row.name, enabled: row.enabled === 1, createdAt: row.created_at, updatedAt: row.updated_at };
 }

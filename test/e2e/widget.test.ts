@@ -35,6 +35,7 @@ function widgetConfig(id: string, overrides: Partial<PublicWidgetConfig> = {}): 
     position: 'bottom-right',
     strings: { ...S },
     questionMaxLength: 500,
+    sendPageUrl: true,
     ...overrides,
   };
 }
@@ -145,7 +146,8 @@ describe('visitor chat widget in Chromium (fake public API, page on another orig
       version: window.LocalIQWidget?.version,
       globals: Object.keys(window).filter((key) => /localiq/i.test(key)),
     }));
-    assert.deepEqual(exposed, { version: PACKAGE_VERSION, globals: ['LocalIQWidget'] });
+    // LocalIQ is the page's own handle: LocalIQ.setContext({ externalId }) names the item it shows.
+    assert.deepEqual(exposed, { version: PACKAGE_VERSION, globals: ['LocalIQWidget', 'LocalIQ'] });
     await closeTab(page);
   });
 
@@ -299,7 +301,8 @@ describe('visitor chat widget in Chromium (fake public API, page on another orig
     assert.equal(await panel(page).getByText('You asked: Question 6').count(), 0);
     await panel(page).getByRole('button', { name: 'Do you deliver?' }).click();
     await lastAnswer(page).getByText('You asked: Do you deliver?').waitFor();
-    assert.deepEqual(api.asks.at(-1)!.body, { question: 'Do you deliver?', conversation: [] });
+    // The page goes with the question, without its query (which may carry a visitor's own data).
+    assert.deepEqual(api.asks.at(-1)!.body, { question: 'Do you deliver?', conversation: [], context: { url: `${shop.url}/` } });
     await closeTab(page);
   });
 

@@ -57,6 +57,7 @@ describe('admin API: widgets', () => {
       position: 'bottom-left',
       strings: { send: 'Senden', title: 'Frag uns' },
       limits: { visitorQuestionsPerMinute: 3, widgetQuestionsPerMinute: 30, dailyQuestions: 500 },
+      sendPageUrl: false,
       enabled: false,
     };
     const created = (await admin.post('/widgets', full)).json() as AdminWidget;
@@ -68,6 +69,10 @@ describe('admin API: widgets', () => {
     const one = await member.get(`/widgets/${id}`);
     assert.equal(one.statusCode, 200);
     assert.deepEqual(one.json(), created);
+    const pageUrlOn = await admin.patch(`/widgets/${id}`, { sendPageUrl: true });
+    assert.equal(pageUrlOn.statusCode, 200, pageUrlOn.body);
+    assert.equal((pageUrlOn.json() as AdminWidget).sendPageUrl, true);
+    assert.equal((pageUrlOn.json() as AdminWidget).name, 'Full', 'an update changes only what it names');
   });
 
   it('puts each validation error beside its field', async () => {

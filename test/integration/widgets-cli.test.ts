@@ -82,6 +82,8 @@ describe('localiq widgets (the visitor assistant from the command line)', () => 
     assert.equal(updated.greeting, 'Moin!');
     assert.equal(updated.limits.dailyQuestions, 50);
     assert.equal(updated.limits.visitorQuestionsPerMinute, 6);
+    assert.equal(updated.sendPageUrl, true, "a widget sends the visitor's page address by default");
+    assert.equal(json<AdminWidget>(['update', id, '--page-url', 'off']).sendPageUrl, false);
 
     const disabled = run(['disable', id]);
     assert.equal(disabled.status, 0, disabled.stderr);
@@ -109,6 +111,7 @@ describe('localiq widgets (the visitor assistant from the command line)', () => 
       [[...create, '--position', 'top'], /--position takes bottom-right or bottom-left\./],
       [[...create, '--daily-limit', 'lots'], /--daily-limit takes a whole number/],
       [[...create, '--daily-limit', '0'], /--daily-limit: /],
+      [[...create, '--page-url', 'maybe'], /--page-url takes on .* or off\./],
       [[...create, '--enable'], /widgets create makes an enabled widget/],
       [[...create, '--colour', '#fff'], /Unknown option '--colour'/],
       [['update'], /widgets update needs the widget id/],

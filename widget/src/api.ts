@@ -1,4 +1,4 @@
-import type { PublicWidgetConfig, VisitorAskRequest, VisitorCitation, VisitorSession } from '../../common/contract/widget.ts';
+import type { PublicWidgetConfig, VisitorAskRequest, VisitorCitation, VisitorProduct, VisitorSession } from '../../common/contract/widget.ts';
 import { readEvents } from './sse.ts';
 
 /**
@@ -21,7 +21,14 @@ export class WidgetError extends Error {
   }
 }
 
-export type AnswerDone = { answerId: string; answered: boolean; answer: string; citations: VisitorCitation[]; correctedQuery?: string };
+export type AnswerDone = {
+  answerId: string;
+  answered: boolean;
+  answer: string;
+  citations: VisitorCitation[];
+  correctedQuery?: string;
+  product?: VisitorProduct;
+};
 export type SessionStore = { get(): VisitorSession | null; set(session: VisitorSession | null): void };
 
 /** A token this close to its expiry is renewed before use rather than refused mid-question. */

@@ -4,6 +4,8 @@ import { WidgetError, type WidgetApi } from './api.ts';
 import { renderAnswerText } from './answer-text.ts';
 import { ICONS, el, icon } from './dom.ts';
 import { botMessage, correctedNote, ratingButtons, sourcesList, thanksNote, userMessage } from './messages.ts';
+import type { PageContext } from './page-context.ts';
+import { PRODUCT_CARD_STYLES, productCard } from './product-card.ts';
 import type { ConversationStore, Turn } from './store.ts';
 import { stylesheet } from './styles.ts';
 import { deriveTheme } from './theme.ts';
@@ -35,6 +37,8 @@ export class Chat {
     /** null in preview: nothing is asked. */
     private readonly api: WidgetApi | null,
     private readonly store: ConversationStore | null,
+    /** The page asked on (page-context.ts); null where there is no shop page (preview, the hosted page). */
+    private readonly page: PageContext | null = null,
   ) {
     const s = config.strings;
     this.log = el('div', { class: 'log' });
@@ -78,7 +82,7 @@ export class Chat {
     const theme = deriveTheme(config.themeColor);
     // The launcher comes first in the tab order; the preview shows it below the panel (CSS order).
     const container = el('div', { class: `root ${mode}${config.position === 'bottom-left' ? ' left' : ''}` }, ...(launcher ? [launcher] : []), this.panel);
-    root.replaceChildren(el('style', null, stylesheet(theme)), container);
+    root.replaceChildren(el('style', null, stylesheet(theme) + PRODUCT_CARD_STYLES), container);
     this.showConversation();
   }
 
@@ -120,6 +124,7 @@ export class Chat {
   private answerMessage(turn: Turn): HTMLElement {
     const bubble = botMessage(turn.content);
     if (turn.correctedQuery) bubble.prepend(correctedNote(turn.correctedQuery, this.config.strings));
+    if (turn.product) bubble.append(productCard(turn.product));
     if (turn.citations?.length) bubble.append(sourcesList(turn.citations, this.config.strings));
     const answerId = turn.answerId;
     if (answerId) {
@@ -151,7 +156,7 @@ export class Chat {
     let streamed = '';
     try {
       const done = await this.api.ask(
-        { question, conversation: history },
+        { question, conversation: history, ...this.pageContext() },
         (delta) => {
           streamed += delta;
           pending.replaceChildren(renderAnswerText(streamed));
@@ -166,6 +171,7 @@ export class Chat {
             citations: done.citations ?? [],
             answerId: done.answerId,
             ...(done.correctedQuery ? { correctedQuery: done.correctedQuery } : {}),
+            ...(done.product ? { product: done.product } : {}),
           }
         : { role: 'assistant', content: this.config.fallbackMessage, answerId: done.answerId };
       this.store?.add({ role: 'user', content: question }, turn);
@@ -185,6 +191,11 @@ export class Chat {
         if (!this.waitTimer) this.sendButton.disabled = false;
       }
     }
+  }
+
+  private pageContext() {
+    const context = this.page?.forAsk(this.config.sendPageUrl);
+    return context ? { context } : {};
   }
 
   private async rate(answerId: string, rating: 'up' | 'down'): Promise<boolean> {

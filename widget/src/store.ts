@@ -1,4 +1,4 @@
-import type { VisitorCitation, VisitorSession } from '../../common/contract/widget.ts';
+import type { VisitorCitation, VisitorProduct, VisitorSession } from '../../common/contract/widget.ts';
 import type { SessionStore } from './api.ts';
 
 /** One exchange's half, as shown and as sent back with a follow-up question. */
@@ -9,6 +9,8 @@ export type Turn = {
   answerId?: string;
   /** The question as the assistant read it, when it corrected a typo ("Showing results for …"). */
   correctedQuery?: string;
+  /** The product the answer is about (its card). */
+  product?: VisitorProduct;
   /** Feedback was given: the thumbs are not offered again. */
   rated?: boolean;
 };

@@ -1,20 +1,25 @@
 import type { PublicWidgetConfig } from '../../common/contract/widget.ts';
 import { WidgetApi, WidgetError, apiBaseOf } from './api.ts';
 import { Chat } from './chat.ts';
+import { PageContext } from './page-context.ts';
 import { ConversationStore } from './store.ts';
 
 /**
  * The visitor chat widget, loaded on a shop's page with one line:
  *   <script src="https://<LocalIQ>/widget.js" data-widget="wgt_…" async></script>
  * `data-mode="page"` fills the page with the chat instead (the hosted page `/w/<widget id>`).
- * The only global is `window.LocalIQWidget` ({ version, preview }).
+ * `data-external-id="sku-42"` names the item the page shows (page-context.ts).
+ * The globals are `window.LocalIQWidget` ({ version, preview }) and `window.LocalIQ`
+ * ({ setContext({ externalId }) }: a page that changes the item it shows without reloading says so).
  */
 
 type Namespace = { version: string; preview(host: HTMLElement, config: PublicWidgetConfig): void };
+type PageApi = { setContext(context: { externalId?: string | null }): void };
 
 declare global {
   interface Window {
     LocalIQWidget?: Namespace;
+    LocalIQ?: PageApi;
   }
 }
 
@@ -43,6 +48,9 @@ async function boot(script: HTMLScriptElement): Promise<void> {
   // Under a proxy's path prefix (`https://shop.example/assistant/widget.js`) the API is there too.
   const apiBase = apiBaseOf(script.src, location.href);
   const store = new ConversationStore(widgetId);
+  // The hosted page is LocalIQ's own: no item is about it.
+  const page = mode === 'float' ? new PageContext(script.dataset.externalId) : null;
+  if (page) window.LocalIQ = { setContext: (context) => page.set(context ?? {}) };
   const api = new WidgetApi(apiBase, widgetId, store);
   let config: PublicWidgetConfig;
   try {
@@ -54,7 +62,7 @@ async function boot(script: HTMLScriptElement): Promise<void> {
   const host = createHost();
   const attach = () => {
     document.body.append(host);
-    new Chat(host.attachShadow({ mode: 'open' }), mode, config, api, store);
+    new Chat(host.attachShadow({ mode: 'open' }), mode, config, api, store, page);
   };
   if (document.body) attach();
   else document.addEventListener('DOMContentLoaded', attach, { once: true });

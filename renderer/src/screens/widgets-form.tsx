@@ -33,6 +33,7 @@ export type WidgetDraft = {
   position: Position;
   strings: Partial<Record<StringKey, string>>;
   limits: Record<LimitKey, string>;
+  sendPageUrl: boolean;
   enabled: boolean;
 };
 
@@ -82,6 +83,7 @@ export function draftOf(widget: Widget | null): WidgetDraft {
       widgetQuestionsPerMinute: String(source.limits.widgetQuestionsPerMinute),
       dailyQuestions: String(source.limits.dailyQuestions),
     },
+    sendPageUrl: source.sendPageUrl,
     enabled: source.enabled,
   };
 }
@@ -108,6 +110,7 @@ export function inputOf(draft: WidgetDraft): WidgetInput {
       widgetQuestionsPerMinute: Number(draft.limits.widgetQuestionsPerMinute),
       dailyQuestions: Number(draft.limits.dailyQuestions),
     },
+    sendPageUrl: draft.sendPageUrl,
     enabled: draft.enabled,
   };
 }
@@ -126,6 +129,7 @@ export function previewConfigOf(draft: WidgetDraft, widgetId: string | null): Pu
     position: draft.position,
     strings: { ...DEFAULT_WIDGET_STRINGS, ...ownStrings(draft) },
     questionMaxLength: VISITOR_QUESTION_MAX,
+    sendPageUrl: draft.sendPageUrl,
   };
 }
 
@@ -385,6 +389,12 @@ export function WidgetEditor({ widget, knowledgeBases, readOnly, submitLabel, sa
             <p className="hint">A visitor who asks more often waits a moment; once the day's questions are used up, the widget says so until midnight UTC.</p>
           </fieldset>
 
+          <label className="check">
+            <input type="checkbox" checked={draft.sendPageUrl} onChange={(e) => change({ sendPageUrl: e.target.checked }, 'sendPageUrl')} />
+            <span>
+              Send the page's address <span className="hint">so "how long is this?" is answered about the product the visitor is looking at</span>
+            </span>
+          </label>
           <label className="check">
             <input type="checkbox" checked={draft.enabled} onChange={(e) => change({ enabled: e.target.checked }, 'enabled')} />
             <span>

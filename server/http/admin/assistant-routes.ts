@@ -4,7 +4,8 @@ import { dashboardAskRequestSchema, dashboardFeedbackSchema } from '../../../com
 import { knowledgeBaseParamsSchema } from '../../../common/contract/knowledge.ts';
 import { safeText } from '../../../common/contract/text-rules.ts';
 import { usageQuerySchema } from '../../../common/contract/usage.ts';
-import { type Assistant, MODEL_NOT_USED } from '../../retrieval/answer/assistant.ts';
+import type { AskQuestion } from '../../retrieval/answer/ask-question.ts';
+import { MODEL_NOT_USED } from '../../retrieval/answer/assistant.ts';
 import type { LlmSettings } from '../../retrieval/answer/llm-settings.ts';
 import { endpointProblem } from '../../retrieval/answer/openai-client.ts';
 import type { UsageRepo } from '../../storage/usage-repo.ts';
@@ -15,10 +16,9 @@ import { isoSeries, usageRange } from '../usage-query.ts';
 import { type VisitorUsageDeps, visitorUsage } from '../visitor-usage.ts';
 import type { VisitorConversations } from '../../domain/visitor-conversations.ts';
 import type { DashboardConversations } from '../../domain/dashboard-conversations.ts';
-import { visitorCitations } from '../public/visitor-answer.ts';
 import { sessionOf } from './admin-auth.ts';
 
-export type AssistantAdminOptions = { assistant: Assistant; usage: UsageRepo; llmSettings: LlmSettings } & Pick<VisitorUsageDeps, 'visitorAnalytics'> & {
+export type AssistantAdminOptions = { askQuestion: AskQuestion; usage: UsageRepo; llmSettings: LlmSettings } & Pick<VisitorUsageDeps, 'visitorAnalytics'> & {
   visitorConversations: VisitorConversations;
   dashboardConversations: DashboardConversations;
 };
@@ -40,7 +40,7 @@ const llmSettingsSchema = z.strictObject({
  */
 export const assistantAdminRoutes: FastifyPluginAsyncZod<AssistantAdminOptions> = async (
   app,
-  { assistant, usage, llmSettings, visitorAnalytics, visitorConversations, dashboardConversations },
+  { askQuestion, usage, llmSettings, visitorAnalytics, visitorConversations, dashboardConversations },
 ) => {
   app.post(
     '/knowledge-bases/:knowledgeBaseId/ask',
@@ -49,17 +49,8 @@ export const assistantAdminRoutes: FastifyPluginAsyncZod<AssistantAdminOptions> 
       const { knowledgeBaseId } = request.params;
       const { conversationId, ...question } = request.body;
       const { user } = sessionOf(request);
-      return answerQuestion(request, reply, { assistant, usage }, knowledgeBaseId, question, null, (response, elapsedMs) => {
-        const turn = dashboardConversations.recordTurn({ id: user.id, name: user.username }, conversationId ?? null, {
-          knowledgeBaseId,
-          question: question.question,
-          answer: response.answer,
-          answered: response.answered,
-          citations: visitorCitations(response.citations),
-          latencyMs: elapsedMs,
-        });
-        return { conversationId: turn.conversationId, answerId: turn.id };
-      });
+      const asker = { kind: 'dashboard' as const, user: { id: user.id, name: user.username }, conversationId: conversationId ?? null };
+      return answerQuestion(request, reply, askQuestion, knowledgeBaseId, question, asker, ({ recorded }) => recorded);
     },
   );
 

@@ -13,6 +13,7 @@ import type { ItemReadRepo } from '../../storage/item-read-repo.ts';
 import type { ItemRepo } from '../../storage/item-repo.ts';
 import type { JobRepo } from '../../storage/jobs/job-repo.ts';
 import type { MonitorRepo } from '../../storage/monitor-repo.ts';
+import type { AskQuestion } from '../../retrieval/answer/ask-question.ts';
 import type { Assistant } from '../../retrieval/answer/assistant.ts';
 import type { LlmSettings } from '../../retrieval/answer/llm-settings.ts';
 import type { UsageRepo } from '../../storage/usage-repo.ts';
@@ -56,6 +57,7 @@ export type AdminApiOptions = {
   monitorRepo: MonitorRepo;
   settings: () => AdminSettings;
   assistant: Assistant;
+  askQuestion: AskQuestion;
   usage: UsageRepo;
   llmSettings: LlmSettings;
   backups: ScheduledBackups;

@@ -6,7 +6,7 @@ import type { EmbeddingModel } from '../../indexes/embedding-model.ts';
 import type { TermStatsRepo } from '../../storage/term-stats-repo.ts';
 import type { Correction } from '../../indexes/keyword-index.ts';
 import { replaceWords } from '../query-terms.ts';
-import type { SearchOutcome, SearchService } from '../search.ts';
+import type { SearchOptions, SearchOutcome, SearchService } from '../search.ts';
 import { ABSTAIN_BELOW, support } from './abstention.ts';
 import { type DecisionModel, dot, FITTED_MODEL, type PassageVectors, passagesAnswer } from './answer-decision.ts';
 import {
@@ -17,10 +17,14 @@ import { LlmError, streamChat } from './openai-client.ts';
 import { aboutProducts } from './product-answers.ts';
 import { buildMessages, citedNumbers, isNotFoundReply, NOT_FOUND_REPLY } from './prompt.ts';
 import { QuoteBudget, type QuoteVerdict } from './quote-budget.ts';
-import { contextTurns, namesOwnSubject, retrievalQuery, weightedTerms } from './question-terms.ts';
+import { contextTurns, namesOwnSubject, refersToItem, retrievalQuery, weightedTerms } from './question-terms.ts';
 
 export type AskResult = AskResponse;
 type ParsedAskRequest = ReturnType<typeof askRequestSchema.parse>;
+/** The item the asker is looking at (ask-question.ts resolves it from the request's context). */
+export type Focus = { itemId: number };
+/** What an answer and the decision to abstain are made from: one retrieval of one knowledge base. */
+export type Analysis = Awaited<ReturnType<Assistant['analyzeParsed']>>;
 export type AskOptions = {
   signal: AbortSignal;
   onEvent?: (event: AskEvent) => void;
@@ -61,7 +65,7 @@ export const DEFAULT_TUNING: AssistantTuning = { abstainBelow: ABSTAIN_BELOW, se
  * an extractive answer from the sentences that answer it, or, with a language model endpoint
  * configured, generate one grounded in the retrieved passages (falling back to extractive when the
  * endpoint fails). Says so instead of answering when the knowledge base does not support one.
- * Free of HTTP: the API route and the dashboard's chat both call it.
+ * Free of HTTP: AskQuestion (ask-question.ts) calls it for the API, the dashboard's chat and visitors.
  */
 export class Assistant {
   constructor(
@@ -74,12 +78,19 @@ export class Assistant {
 
   async ask(knowledgeBaseId: string, request: AskRequest, options: AskOptions): Promise<AskResult> {
     const started = performance.now();
-    const req = askRequestSchema.parse(request);
+    const analysis = await this.analyze(knowledgeBaseId, request, options.signal);
+    return this.respond(analysis, options, started);
+  }
+
+  /**
+   * The answer to an analysed question (`analyze`): the question is retrieved once, and a caller
+   * choosing among knowledge bases answers from the analysis it chose by.
+   */
+  async respond(analysis: Analysis, options: AskOptions, started = performance.now()): Promise<AskResult> {
+    const req = analysis.request;
     const conversation = req.conversation ?? [];
     const emit = options.onEvent ?? (() => {});
     const { signal } = options;
-
-    const analysis = await this.analyzeParsed(knowledgeBaseId, req, signal);
     const { candidates, scored } = analysis;
 
     const finish = (answer: Omit<AskResponse, 'question' | 'tookMs'>): AskResult => {
@@ -145,7 +156,7 @@ export class Assistant {
    * features and weights are English (question words, answer types, fitted on English sets), so a
    * knowledge base in another language is answered on support alone.
    */
-  answers(analysis: Awaited<ReturnType<Assistant['analyzeParsed']>>): boolean {
+  answers(analysis: Analysis): boolean {
     const { scored, support: s, bestCosine } = analysis;
     if (!scored.some((sentence) => sentence.quotable) || s.score < s.threshold) return false;
     const model = this.tuning.decision;
@@ -156,8 +167,8 @@ export class Assistant {
    * Retrieval and sentence scoring without composing an answer: what the answer and the decision
    * to abstain are made from (the calibration in bench/answer reads it too).
    */
-  analyze(knowledgeBaseId: string, request: AskRequest, signal: AbortSignal) {
-    return this.analyzeParsed(knowledgeBaseId, askRequestSchema.parse(request), signal);
+  analyze(knowledgeBaseId: string, request: AskRequest, signal: AbortSignal, focus?: Focus): Promise<Analysis> {
+    return this.analyzeParsed(knowledgeBaseId, askRequestSchema.parse(request), signal, focus ?? null);
   }
 
   /**
@@ -165,22 +176,38 @@ export class Assistant {
    * turns. One that also names a subject of its own ("is it possible to get gluten-free bread?") is
    * read alone too, and answered from whichever reading the knowledge base supports better.
    */
-  private async analyzeParsed(knowledgeBaseId: string, req: ParsedAskRequest, signal: AbortSignal) {
+  private async analyzeParsed(knowledgeBaseId: string, req: ParsedAskRequest, signal: AbortSignal, focus: Focus | null) {
     // The language keyword search reads the knowledge base in: the question and its sentences are read so too.
     const { language } = this.search.keywordIndex(knowledgeBaseId);
-    const context = contextTurns(req.question, req.conversation, language);
-    if (context.length === 0) return this.analyzeReading(knowledgeBaseId, req, [], language, signal);
-    const withContext = await this.analyzeReading(knowledgeBaseId, req, context, language, signal);
+    // "Is it waterproof?" on a product's page is about that product, whatever was asked before;
+    // "is it possible to get gluten-free bread?" names its own subject, found anywhere (the page's item first).
+    const only = focus !== null && refersToItem(req.question, language) && !namesOwnSubject(req.question, language);
+    const reading = (context: string[]) =>
+      this.analyzeReading(knowledgeBaseId, req, context, language, signal, focus && { itemId: focus.itemId, only });
+    const context = only ? [] : contextTurns(req.question, req.conversation, language);
+    if (context.length === 0) return reading([]);
+    const withContext = await reading(context);
     if (!namesOwnSubject(req.question, language)) return withContext;
-    const alone = await this.analyzeReading(knowledgeBaseId, req, [], language, signal);
+    const alone = await reading([]);
     return withContext.support.score > alone.support.score ? withContext : alone;
   }
 
   /** The analysis of the question read with the given earlier turns, in the knowledge base's keyword language. */
-  private async analyzeReading(knowledgeBaseId: string, req: ParsedAskRequest, context: string[], language: KeywordLanguage, signal: AbortSignal) {
-    const { candidates, bestCosine, vectors, corrections } = await this.retrieve(knowledgeBaseId, req, context, signal);
+  private async analyzeReading(
+    knowledgeBaseId: string,
+    req: ParsedAskRequest,
+    context: string[],
+    language: KeywordLanguage,
+    signal: AbortSignal,
+    focus: SearchOptions['focus'] | null,
+  ) {
+    const { candidates, bestCosine, vectors, corrections, synonyms } = await this.retrieve(knowledgeBaseId, req, context, signal, focus ?? undefined);
     // A misspelt word the search read as another is scored as that word: typed, it is in no passage.
+    // So is a word in no passage the owner gave synonyms for ("cinammon => cinnamon"), as its first synonym.
     const replaced = new Map(corrections.filter((c) => c.absent).map((c) => [c.word, c.replacements[0]!]));
+    for (const { word, synonyms: added } of synonyms) {
+      if (!replaced.has(word) && this.termStats.documentFrequency(knowledgeBaseId, word) === 0) replaced.set(word, added[0]!);
+    }
     const question = replaced.size ? replaceWords(req.question, replaced) : req.question;
     const correctedQuestion = question === req.question ? null : question;
     const chunks = this.termStats.chunkCount(knowledgeBaseId);
@@ -190,7 +217,7 @@ export class Assistant {
     // The embedder is English: in another language its cosine says little (docs/retrieval.md,
     // "Languages"), so support leans on keyword coverage alone.
     const s = support(bestCoverage, isAnalyzed(language) ? null : bestCosine, this.tuning.abstainBelow);
-    return { question, correctedQuestion, language, terms, candidates, scored, bestCoverage, bestCosine, vectors, support: s };
+    return { request: req, question, correctedQuestion, language, terms, candidates, scored, bestCoverage, bestCosine, vectors, support: s, focus };
   }
 
   /** The retrieved passages, best item first, and the best passage's cosine similarity to the query. */
@@ -199,7 +226,14 @@ export class Assistant {
     req: ParsedAskRequest,
     context: string[],
     signal: AbortSignal,
-  ): Promise<{ candidates: CandidatePassage[]; bestCosine: number | null; vectors: PassageVectors | null; corrections: Correction[] }> {
+    focus: SearchOptions['focus'],
+  ): Promise<{
+    candidates: CandidatePassage[];
+    bestCosine: number | null;
+    vectors: PassageVectors | null;
+    corrections: Correction[];
+    synonyms: SearchOutcome['synonyms'];
+  }> {
     const query = retrievalQuery(req.question, context);
     const vectorQuery = req.mode === 'hybrid' ? (this.search.correctedQuery(knowledgeBaseId, query) ?? query) : query;
     const queryVector = await this.search.queryVector(vectorQuery, req.mode);
@@ -210,6 +244,7 @@ export class Assistant {
       topK: req.topK,
       sourceTypes: req.sourceTypes ?? null,
       passages: PASSAGES_PER_ITEM,
+      focus,
     });
     const top = outcome.hits[0]?.score ?? 0;
     const neighbours = this.search.neighbourChunks(
@@ -234,7 +269,7 @@ export class Assistant {
       passageVectors = { query: queryVector, passages: candidates.map((c) => vectors.get(c.chunkId) ?? null) };
       for (const vector of passageVectors.passages) if (vector) bestCosine = Math.max(bestCosine ?? -1, dot(vector, queryVector));
     }
-    return { candidates, bestCosine, vectors: passageVectors, corrections: outcome.corrections };
+    return { candidates, bestCosine, vectors: passageVectors, corrections: outcome.corrections, synonyms: outcome.synonyms };
   }
 
   /** BM25's inverse document frequency of a word among the knowledge base's chunks. */

@@ -38,6 +38,15 @@ export function leansOnConversation(question: string, language: KeywordLanguage 
 }
 
 /**
+ * Whether a question about the page the asker is on means the page's item: it points at something
+ * ("how long is *this*?", "is *it* waterproof?") or names almost nothing ("Price?").
+ */
+export function refersToItem(question: string, language: KeywordLanguage = 'en'): boolean {
+  if (contentWords(question, language).length < 2) return true;
+  return !isAnalyzed(language) && queryWords(question).some((w) => REFERRING_WORDS.has(w));
+}
+
+/**
  * Whether a question has words enough to name its subject ("is it possible to get gluten-free
  * bread?"), unlike "how much does it cost?", which cannot be understood alone.
  */

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Citation } from '../../../../../common/contract/ask.ts';
-import { visitorCitations } from '../../../../../server/http/public/visitor-answer.ts';
+import { visitorCitations } from '../../../../../server/retrieval/answer/ask-question.ts';
 
 describe('visitorCitations: what a visitor sees of a citation', () => {
   const citation = (url: string | null): Citation => ({
