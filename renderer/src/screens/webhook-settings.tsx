@@ -16,10 +16,15 @@ const EVENT_HELP: Record<(typeof WEBHOOK_EVENTS)[number], string> = {
   'handoff.created': 'a visitor asked to be contacted by the shop',
 };
 
-function lastDeliveryText(webhook: AdminWebhook): string {
+function LastDelivery({ webhook }: { webhook: AdminWebhook }) {
   const last = webhook.lastDelivery;
-  if (!last) return 'none yet';
-  return `${formatDate(last.at)}: ${last.error ?? `HTTP ${last.httpStatus}`}`;
+  if (!last) return <>none yet</>;
+  return (
+    <>
+      {last.error ?? `HTTP ${last.httpStatus}`}
+      <div className="hint">{formatDate(last.at)}</div>
+    </>
+  );
 }
 
 /** The delivery log of one webhook: each attempt, newest first. */
@@ -45,9 +50,11 @@ function DeliveryLog({ webhook }: { webhook: AdminWebhook }) {
           </tr>
         ))}
       </DataTable>
-      <button type="button" className="secondary" onClick={log.reload}>
-        Refresh
-      </button>
+      <div className="actions">
+        <button type="button" className="secondary" onClick={log.reload}>
+          Refresh
+        </button>
+      </div>
     </div>
   );
 }
@@ -112,15 +119,17 @@ export function WebhooksPanel() {
             <td>
               <code>{webhook.url}</code>
             </td>
-            <td>{webhook.events.join(', ')}</td>
+            <td>{webhook.events.join(' ')}</td>
             <td>
               <Badge value={webhook.state === 'active' ? 'active' : 'failed'} label={webhook.state} />
             </td>
-            <td>{lastDeliveryText(webhook)}</td>
+            <td>
+              <LastDelivery webhook={webhook} />
+            </td>
             <td>
               <div className="row-actions">
                 <button type="button" className="secondary" onClick={() => setShowing(webhook)} aria-label={`Deliveries to ${webhook.url}`}>
-                  Deliveries
+                  Log
                 </button>
                 <button type="button" className="danger" onClick={() => setRemoving(webhook)} aria-label={`Delete webhook ${webhook.url}`}>
                   Delete
