@@ -27,7 +27,7 @@ export type PipelineServices = {
   /** Search embeds its queries with the workers' models while they run. */
   queryEmbedder: Pick<QueryEmbedder, 'share'>;
   /** Jobs that succeeded or failed for good become job.succeeded / job.failed webhook events. */
-  webhooks?: { jobsEnded(ended: BatchReport['ended']): void };
+  webhooks?: { jobsEnded(ended: BatchReport['ended']): void; jobsRecovered(jobIds: number[]): void };
 };
 
 /**
@@ -61,6 +61,8 @@ export async function startPipeline(
     onWorkerLost: (jobIds, cause) => {
       const recovered = runs.recoverStale(Date.now(), { jobIds, ...(cause === undefined ? {} : { cause }) });
       if (recovered > 0) log(`Recovered ${recovered} job(s) a pipeline worker held when it stopped: queued again to run one at a time, or settled.`);
+      // A job that crashed its worker too often fails as a poison here, not in a batch report.
+      services.webhooks?.jobsRecovered(jobIds);
     },
     onDiskFull: () => {
       if (services.disk.processingPaused()) {

@@ -102,6 +102,11 @@ export class Webhooks {
     }
   }
 
+  /** job.failed for the jobs a lost worker held that crash recovery failed (a poison); the others were queued again. */
+  jobsRecovered(jobIds: number[]): void {
+    this.jobsEnded(jobIds.filter((id) => this.jobs.get(id)?.status === 'failed').map((id) => ({ id, status: 'failed' as const })));
+  }
+
   /** The address and the opened signing secret, for the delivery pass only. */
   target(id: string): { url: string; secret: string | null } | null {
     const record = this.repo.find(id);

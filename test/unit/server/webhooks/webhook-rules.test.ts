@@ -9,6 +9,7 @@ import { DEFAULT_BACKOFF } from '../../../../server/webhooks/delivery.ts';
 import { SecretSeal } from '../../../../server/webhooks/sealed-secret.ts';
 import { signatureOf, verifySignature } from '../../../../server/webhooks/signing.ts';
 import { Webhooks } from '../../../../server/webhooks/webhooks.ts';
+import type { Job } from '../../../../server/domain/job-record.ts';
 import { tempDataDir } from '../../../helpers/temp-data.ts';
 
 describe('webhook addresses', () => {
@@ -78,5 +79,22 @@ describe('webhook events', () => {
     // A batch is due once its second is over, not before.
     assert.equal(repo.due(now - 1, 10).length, 0);
     assert.equal(repo.due(now, 10).length, 1);
+  });
+
+  it('turns ended jobs into job.succeeded / job.failed, and only failed ones among those a lost worker held', () => {
+    const job = (id: number, status: string, lastError: string | null) =>
+      ({ jobId: `shop-item-${id}`, status, integrationId: 'shop', knowledgeBaseId: 'kb', externalId: `item-${id}`, lastError, finishedAt: now, updatedAt: now }) as unknown as Job;
+    const stored = new Map([[1, job(1, 'succeeded', null)], [2, job(2, 'failed', 'bad PDF')], [3, job(3, 'queued', null)], [4, job(4, 'failed', 'crashed the pipeline')]]);
+    const withJobs = new Webhooks(repo, new SecretSeal(randomBytes(32)), { get: (id) => stored.get(id) ?? null }, () => now);
+    const hook = withJobs.create({ url: 'http://127.0.0.1/all-jobs', events: ['job.succeeded', 'job.failed'] }, null);
+    now += 5_000;
+    withJobs.jobsEnded([{ id: 1, status: 'succeeded' }, { id: 2, status: 'failed' }]);
+    withJobs.jobsRecovered([3, 4]);
+    const [batch] = repo.due(now + 1_000, 10).filter((d) => d.webhookId === hook.id);
+    assert.deepEqual(
+      batch!.events.map((e) => [e.type, e.data.externalId, e.data.status, e.data.error]),
+      [['job.succeeded', 'item-1', 'succeeded', undefined], ['job.failed', 'item-2', 'failed', 'bad PDF'], ['job.failed', 'item-4', 'failed', 'crashed the pipeline']],
+    );
+    assert.deepEqual(Object.keys(batch!.events[0]!.data).sort(), ['at', 'externalId', 'integrationId', 'jobId', 'knowledgeBaseId', 'status']);
   });
 });
