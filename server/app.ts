@@ -15,6 +15,7 @@ import type { ApiKeyService } from './domain/api-key-service.ts';
 import type { JobQueue } from './domain/job-queue.ts';
 import { registerApiKeyAuth } from './http/api-key-auth.ts';
 import { adminApi } from './http/admin/index.ts';
+import type { Webhooks } from './webhooks/webhooks.ts';
 import type { QuestionGroupStore } from './domain/content-gaps.ts';
 import type { VisitorAnalyticsRepo } from './storage/visitor-analytics-repo.ts';
 import type { QuestionGrouper } from './retrieval/question-groups.ts';
@@ -104,6 +105,8 @@ export type AppDeps = {
   questionGroups: QuestionGroupStore;
   questionGrouper: QuestionGrouper;
   visitorAnalytics: VisitorAnalyticsRepo;
+  /** Webhooks the Owner and Admins register (server/webhooks/). */
+  webhooks: Webhooks;
   /** The built widget script; out/widget/widget.js of the checkout by default. */
   widgetScript?: string;
   /** The server's logger (server/logging.ts); made from the config when absent. */

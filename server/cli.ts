@@ -18,6 +18,7 @@ import { SYNONYMS_USAGE, synonymsCommand } from './synonyms-command.ts';
 import { FILES_USAGE, filesCommand } from './import/files-command.ts';
 import { USERS_USAGE, usersCommand } from './users-command.ts';
 import { configuredWidgetBaseUrl, WIDGETS_USAGE, widgetsCommand } from './widgets-command.ts';
+import { WEBHOOKS_USAGE, webhooksCommand } from './webhooks-command.ts';
 
 const USAGE = `Usage: localiq <command>
 
@@ -33,6 +34,7 @@ ${IMPORT_USAGE}
 ${FILES_USAGE}
 ${USERS_USAGE}
 ${WIDGETS_USAGE}
+${WEBHOOKS_USAGE}
 ${SYNONYMS_USAGE}
 ${BACKUP_USAGE}
 
@@ -271,6 +273,8 @@ export async function main(argv: string[]): Promise<number> {
         return await usersCommand(rest, withServices, (message) => new UsageError(message));
       case 'widgets':
         return await widgetsCommand(rest, withServices, (message) => new UsageError(message), () => configuredWidgetBaseUrl(loadConfig()));
+      case 'webhooks':
+        return await webhooksCommand(rest, withServices, (message) => new UsageError(message));
       case 'synonyms':
         return await synonymsCommand(rest, withServices, (message) => new UsageError(message));
       case 'import':

@@ -11,6 +11,7 @@ import { JobHistory } from './storage/job-history.ts';
 import { lockDataFolder } from './storage/server-lock.ts';
 import { removeServerAddress, writeServerAddress } from './storage/server-address.ts';
 import { createLogs, type Logs } from './logging.ts';
+import { WebhookDelivery } from './webhooks/delivery.ts';
 
 export type RunningServer = {
   app: FastifyInstance;
@@ -105,6 +106,13 @@ export async function startServer(config: Config, logs: Logs = createLogs(config
   });
   visitorRetention.start();
   services.questionGrouper.start((error) => running.log.warn({ err: error }, 'grouping visitor questions failed'));
+  // Webhook deliveries pending when the last run stopped go on from where they were (SQLite).
+  const webhookDelivery = new WebhookDelivery({
+    repo: services.webhookRepo,
+    target: (id) => services.webhooks.target(id),
+    log: (entry) => running.log.warn(entry, entry.final ? 'webhook delivery failed; no more attempts' : 'webhook delivery failed; it will be tried again'),
+  });
+  webhookDelivery.start();
   services.backups.start((run) =>
     run.ok
       ? running.log.info({ file: run.file, bytes: run.bytes, removed: run.removed, ms: run.finishedAt - run.startedAt }, 'backup written')
@@ -134,6 +142,7 @@ export async function startServer(config: Config, logs: Logs = createLogs(config
       await visitorRetention.stop();
       await services.questionGrouper.stop();
       await pipelineStopped;
+      await webhookDelivery.stop();
       services.close();
       lock.release();
     },

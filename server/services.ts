@@ -49,6 +49,9 @@ import { QuestionGroupRepo } from './storage/question-group-repo.ts';
 import { VisitorAnalyticsRepo } from './storage/visitor-analytics-repo.ts';
 import { QuestionGrouper } from './retrieval/question-groups.ts';
 import { WidgetRepo } from './storage/widget-repo.ts';
+import { WebhookRepo } from './storage/webhook-repo.ts';
+import { SecretSeal } from './webhooks/sealed-secret.ts';
+import { Webhooks } from './webhooks/webhooks.ts';
 
 /** Everything that works on the data folder, wired once; the server and the CLI share it. */
 export type Services = {
@@ -101,6 +104,9 @@ export type Services = {
   questionGroups: QuestionGroupRepo;
   questionGrouper: QuestionGrouper;
   visitorAnalytics: VisitorAnalyticsRepo;
+  /** Webhooks and the events they are sent (the server starts their delivery pass, main.ts). */
+  webhooks: Webhooks;
+  webhookRepo: WebhookRepo;
   close(): void;
 };
 
@@ -161,6 +167,7 @@ export async function openServices(
       model: config.embedder.kind === 'use-lite' ? 'use-lite' : `onnx-folder:${config.embedder.path}`,
       clock,
     });
+    const webhookRepo = new WebhookRepo(db);
     return {
       db,
       secretStore: secret.store,
@@ -198,6 +205,8 @@ export async function openServices(
       questionGroups,
       questionGrouper,
       visitorAnalytics: new VisitorAnalyticsRepo(db, () => visitorRepo.flush()),
+      webhooks: new Webhooks(webhookRepo, new SecretSeal(secret.secret), jobs, clock),
+      webhookRepo,
       close: () => {
         void queryEmbedder.close();
         keywordReindexer.stop();

@@ -40,6 +40,8 @@ export type BatchReport = {
   chunksFromCache: number;
   /** The batch's work in jobCost units (text chunked and embedded, plus each job's fixed work). */
   cost: number;
+  /** The jobs that succeeded or failed for good, for the main thread's job.succeeded / job.failed webhooks. */
+  ended: Array<{ id: number; status: 'succeeded' | 'failed' }>;
 };
 
 type Prepared = {
@@ -68,7 +70,13 @@ class JobFailure extends Error {
 }
 
 export function emptyReport(): BatchReport {
-  return { succeeded: 0, skipped: 0, cancelled: 0, retrying: 0, failed: 0, chunksEmbedded: 0, chunksFromCache: 0, cost: 0 };
+  return { succeeded: 0, skipped: 0, cancelled: 0, retrying: 0, failed: 0, chunksEmbedded: 0, chunksFromCache: 0, cost: 0, ended: [] };
+}
+
+/** Counts a job's outcome; one that succeeded or failed for good is also named in `ended`. */
+function count(report: BatchReport, job: JobRow, outcome: 'succeeded' | 'cancelled' | 'retrying' | 'failed'): void {
+  report[outcome]++;
+  if (outcome === 'succeeded' || outcome === 'failed') report.ended.push({ id: job.id, status: outcome });
 }
 
 function identityOf(job: JobRow) {
@@ -111,7 +119,7 @@ export async function processBatch(jobs: JobRow[], deps: PipelineDeps): Promise<
       report.cost += jobCost(item.original ? { title: item.title, content: item.text } : data) - JOB_OVERHEAD_CHARACTERS;
     } catch (error) {
       const final = error instanceof JobFailure && error.final;
-      report[runs.recordFailure(job, errorMessage(error), deps.clock(), final)]++;
+      count(report, job, runs.recordFailure(job, errorMessage(error), deps.clock(), final));
     }
   }
   if (prepared.length === 0) return report;
@@ -122,21 +130,21 @@ export async function processBatch(jobs: JobRow[], deps: PipelineDeps): Promise<
   } catch (error) {
     // A full disk is no fault of the jobs: the worker pauses and they are given back untouched.
     if (isDiskFull(error)) throw error;
-    for (const { job } of prepared) report[runs.recordFailure(job, `embedding failed: ${errorMessage(error)}`, deps.clock())]++;
+    for (const { job } of prepared) count(report, job, runs.recordFailure(job, `embedding failed: ${errorMessage(error)}`, deps.clock()));
     return report;
   }
 
   for (const item of prepared) {
     try {
       const outcome = writeItem(item, vectors, deps);
-      report[outcome]++;
+      count(report, item.job, outcome);
       // The version replaced was extracted from another file: that original goes once nothing uses it.
       if (outcome === 'succeeded' && item.replacedOriginal && item.replacedOriginal !== item.original) {
         deps.files?.originals.removeUnused(deps.db, [item.replacedOriginal]);
       }
     } catch (error) {
       if (isDiskFull(error)) throw error;
-      report[runs.recordFailure(item.job, `indexing failed: ${errorMessage(error)}`, deps.clock())]++;
+      count(report, item.job, runs.recordFailure(item.job, `indexing failed: ${errorMessage(error)}`, deps.clock()));
     }
   }
   return report;

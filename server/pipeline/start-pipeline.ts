@@ -7,6 +7,7 @@ import type { QueryEmbedder } from '../embedders/query-embedder.ts';
 import type { EmbeddingModel } from '../indexes/embedding-model.ts';
 import type { Db } from '../storage/db.ts';
 import { JobRuns } from '../storage/jobs/job-runs.ts';
+import type { BatchReport } from './process-batch.ts';
 import { WorkerPool } from './worker-pool.ts';
 
 export type Pipeline = { pool: WorkerPool; stop(): Promise<void> };
@@ -25,6 +26,8 @@ export type PipelineServices = {
   disk: Pick<DiskCondition, 'processingPaused' | 'processingResumed'>;
   /** Search embeds its queries with the workers' models while they run. */
   queryEmbedder: Pick<QueryEmbedder, 'share'>;
+  /** Jobs that succeeded or failed for good become job.succeeded / job.failed webhook events. */
+  webhooks?: { jobsEnded(ended: BatchReport['ended']): void; jobsRecovered(jobIds: number[]): void };
 };
 
 /**
@@ -53,10 +56,13 @@ export async function startPipeline(
       services.throughput.record(report.succeeded + report.skipped + report.failed + report.cancelled);
       services.throughput.recordWork(report.cost, ms / config.workers);
       services.monitor.notify();
+      if (report.ended.length > 0) services.webhooks?.jobsEnded(report.ended);
     },
     onWorkerLost: (jobIds, cause) => {
       const recovered = runs.recoverStale(Date.now(), { jobIds, ...(cause === undefined ? {} : { cause }) });
       if (recovered > 0) log(`Recovered ${recovered} job(s) a pipeline worker held when it stopped: queued again to run one at a time, or settled.`);
+      // A job that crashed its worker too often fails as a poison here, not in a batch report.
+      services.webhooks?.jobsRecovered(jobIds);
     },
     onDiskFull: () => {
       if (services.disk.processingPaused()) {

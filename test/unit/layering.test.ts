@@ -68,7 +68,8 @@ const RULES: Record<string, string[]> = {
   'server/indexes': ['common', 'server/domain', 'server/storage'],
   'server/pipeline': ['common', 'server/domain', 'server/storage', 'server/indexes', 'server/embedders', 'server/text', ...SERVER_UTILITIES],
   'server/retrieval': ['common', 'server/domain', 'server/storage', 'server/indexes', 'server/embedders', 'server/text'],
-  'server/http': ['common', 'server/domain', 'server/storage', 'server/retrieval', 'server/indexes', 'server/secrets', ...SERVER_UTILITIES],
+  'server/webhooks': ['common', 'server/domain', 'server/storage'],
+  'server/http': ['common', 'server/domain', 'server/storage', 'server/retrieval', 'server/indexes', 'server/secrets', 'server/webhooks', ...SERVER_UTILITIES],
 };
 
 /** Where browsers run the code: no Node built-ins. */

@@ -6,6 +6,7 @@ import { formatDate } from '../format.ts';
 import { useSession } from '../session.tsx';
 import { BackupPanel } from './backup-settings.tsx';
 import { LlmSettingsPanel } from './llm-settings.tsx';
+import { WebhooksPanel } from './webhook-settings.tsx';
 
 function ServerPanel() {
   const { data, error } = useLoad((signal) => get<AdminSettings>('/settings', signal), []);
@@ -211,6 +212,7 @@ export function SettingsScreen() {
       <UsersPanel />
       <PasswordPanel />
       {session.user.role === 'owner' ? <BackupPanel /> : null}
+      {session.canManage ? <WebhooksPanel /> : null}
     </>
   );
 }

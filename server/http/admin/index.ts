@@ -41,6 +41,8 @@ import { sessionRoutes } from './session-routes.ts';
 import { settingsRoutes } from './settings-routes.ts';
 import { userRoutes } from './user-routes.ts';
 import { widgetRoutes } from './widget-routes.ts';
+import { webhookRoutes } from './webhook-routes.ts';
+import type { Webhooks } from '../../webhooks/webhooks.ts';
 
 export type AdminApiOptions = {
   users: UserService;
@@ -75,6 +77,7 @@ export type AdminApiOptions = {
   questionGroups: QuestionGroupStore;
   questionGrouper: QuestionGrouper;
   visitorAnalytics: VisitorAnalyticsRepo;
+  webhooks: Webhooks;
 };
 
 /**
@@ -100,4 +103,5 @@ export const adminApi: FastifyPluginAsync<AdminApiOptions> = async (app, { prefi
   await app.register(widgetRoutes, options);
   await app.register(conversationRoutes, options);
   await app.register(contentGapRoutes, options);
+  await app.register(webhookRoutes, options);
 };
