@@ -20,3 +20,33 @@ export function support(bestCoverage: number, bestCosine: number | null, thresho
 export function supportScore(bestCoverage: number, bestCosine: number | null): number {
   return support(bestCoverage, bestCosine).score;
 }
+
+/**
+ * A question asking whether ("Can I pay with Bitcoin?", "Do you deliver to Hamburg?", "Are you
+ * open on Sunday?"), with no "what/which/how…" part asking for a fact beside it.
+ */
+const ASKS_WHETHER = /^\s*(?:(?:do|does|did|can|could|will|would|may|are|is|was|were|have|has|should)\b)/i;
+const ASKS_FACT_TOO = /\b(?:what|which|who|whom|whose|when|where|why|how)\b/i;
+/** A question word this close to the rarest one's weight is a key term too. */
+const KEY_TERM_SHARE = 0.8;
+/** Shorter numbers are sizes and counts ("26 cm", answered by "24 to 28 cm"); longer ones are postcodes and ids. */
+const KEY_NUMBER = /^\d{4,}$/;
+
+/**
+ * The key terms of a yes/no question (its rarest words: "bitcoin", "hamburg", "sunday", a
+ * postcode) that nothing it would quote holds, nor the quoted items' titles. Any such term means
+ * the content does not say: "We accept cards, Apple Pay and Google Pay" is no "yes" to Bitcoin.
+ * Empty for other questions and when every key term is there.
+ */
+export function missingKeyTerms(
+  question: string,
+  terms: { stem: string; word: string; weight: number }[],
+  quoted: { stems: string[]; titleStems: string[] }[],
+  matches: (a: string, b: string) => boolean,
+): string[] {
+  if (!ASKS_WHETHER.test(question) || ASKS_FACT_TOO.test(question) || quoted.length === 0) return [];
+  const keyCandidates = terms.filter((t) => !/^\d+$/.test(t.word) || KEY_NUMBER.test(t.word));
+  const rarest = Math.max(0, ...keyCandidates.map((t) => t.weight));
+  const held = (stem: string) => quoted.some((q) => [...q.stems, ...q.titleStems].some((s) => matches(s, stem)));
+  return keyCandidates.filter((t) => t.weight >= KEY_TERM_SHARE * rarest && !held(t.stem)).map((t) => t.word);
+}

@@ -16,6 +16,11 @@ const QA_LABEL = /^\W*(?:customer\s+)?(?:q|question|frage)\s*[:.)]/i;
 /** List bullets and numbering, and an "Answer:" label: not part of what the sentence says. */
 const LEADING_MARKS = /^(?:\s*(?:[-*•–·▪]|\d{1,2}[.)])\s+|\s*(?:a|answer)\s*:\s*)+/i;
 
+/** Raw structured data: not quoted, but its attributes may be read (attribute-text.ts). */
+export function holdsRawData(text: string): boolean {
+  return RAW_STRUCTURE.test(text);
+}
+
 /**
  * Whether a sentence may be quoted; `cutStart`: a chunk's edge cut its start (sentences.ts reads
  * that from the chunk before, not from a lower-case first letter, which customers' text has).
