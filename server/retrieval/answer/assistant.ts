@@ -205,7 +205,8 @@ export class Assistant {
     const quoted = chosen.map((c) => ({ stems: c.stems, titleStems: contentTerms(candidates[c.passage]!.item.title, language) }));
     // "for this Saturday" is when it is wanted: a lead time answers it, not a sentence naming the day.
     const keyTerms = asksForADay(question) ? terms.filter((t) => !DAY_WORDS.test(t.word)) : terms;
-    const missing = english ? missingKeyTerms(question, keyTerms, quoted, (a, b) => termsMatch(a, b, language)) : [];
+    const retrieved = english ? candidates.map((c) => contentTerms(`${c.item.title}\n${c.text}`, language)) : [];
+    const missing = english ? missingKeyTerms(question, keyTerms, quoted, retrieved, (a, b) => termsMatch(a, b, language)) : [];
     return { chosen, faq: false, missing };
   }
 
