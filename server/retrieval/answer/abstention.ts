@@ -34,6 +34,14 @@ const KEY_TERM_SHARE = 0.8;
 /** Shorter numbers are sizes and counts ("26 cm", answered by "24 to 28 cm"); longer ones are postcodes and ids. */
 const KEY_NUMBER = /^\d{4,}$/;
 
+/**
+ * A yes/no question with more words than this is read by the decision alone: in a long question
+ * ("Is it possible to have more than one Dropbox account on the same computer?") a word the
+ * content lacks is mostly phrasing, while in a short one ("Can I pay with Bitcoin?") each word is
+ * what is asked. Measured on StackFAQ's report fold (docs/answers.md).
+ */
+const MAX_KEYED_WORDS = 4;
+
 /** Days and months: what a yes/no question about a day asks the quote to say ("Do you deliver on Sundays?"). */
 const WHEN_WORD = /^(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekend|holiday|january|february|march|april|may|june|july|august|september|october|november|december)s?$/i;
 
@@ -54,7 +62,9 @@ export function missingKeyTerms(
   matches: (a: string, b: string) => boolean,
 ): string[] {
   if (!ASKS_WHETHER.test(question) || ASKS_FACT_TOO.test(question) || quoted.length === 0) return [];
-  const keyCandidates = terms.filter((t) => !FRAMING.test(t.word) && (!/^\d+$/.test(t.word) || KEY_NUMBER.test(t.word)));
+  const asked = terms.filter((t) => !FRAMING.test(t.word));
+  if (asked.length > MAX_KEYED_WORDS) return [];
+  const keyCandidates = asked.filter((t) => !/^\d+$/.test(t.word) || KEY_NUMBER.test(t.word));
   const rarest = Math.max(0, ...keyCandidates.map((t) => t.weight));
   const held = (stem: string) => quoted.some((q) => [...q.stems, ...q.titleStems].some((s) => matches(s, stem)));
   const anywhere = (stem: string) => retrieved.some((stems) => stems.some((s) => matches(s, stem)));

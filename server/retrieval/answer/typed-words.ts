@@ -6,7 +6,7 @@
  * when search's own correction did not reach the answer (a word search found common enough).
  */
 import type { CandidatePassage } from './extractive.ts';
-import { stem } from './terms.ts';
+import { contentWords, stem } from './terms.ts';
 
 /** Each part of a split word is at least this long: "a" + "pple" is no reading of "apple". */
 const MIN_PART = 3;
@@ -46,8 +46,16 @@ export function splitRunTogether(question: string, candidates: CandidatePassage[
 /** A word no retrieved passage holds, as the passages' word within the edits search would allow. */
 export function correctTypos(question: string, candidates: CandidatePassage[]): string {
   const vocabulary = vocabularyOf(candidates);
-  return replaceUnknown(question, vocabulary, (word) => nearestWord(word, vocabulary.words));
+  return replaceUnknown(question, vocabulary, (word) => {
+    if (QUESTION_WORDS.has(word)) return null;
+    const near = nearestWord(word, vocabulary.words);
+    // Never read as a stop word: "where" is not "were".
+    return near !== null && contentWords(near).length === 1 ? near : null;
+  });
 }
+
+/** Words that ask, never misspelt content. */
+const QUESTION_WORDS = new Set(['who', 'whom', 'whose', 'what', 'which', 'when', 'where', 'why', 'how', 'whether']);
 
 /** Edits a misspelt word may be from the passages' word: as search allows (never below 5 letters). */
 function allowedEdits(word: string): number {
