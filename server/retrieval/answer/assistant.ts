@@ -77,7 +77,7 @@ export class Assistant {
     const { signal } = options;
 
     const analysis = await this.analyzeParsed(knowledgeBaseId, req, signal);
-    const { candidates, scored } = analysis;
+    const { candidates } = analysis;
 
     const finish = (answer: Omit<AskResponse, 'question' | 'tookMs'>): AskResult => {
       emit({ type: 'citations', citations: answer.citations });

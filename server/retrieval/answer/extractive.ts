@@ -157,17 +157,7 @@ export function scoreSentences(
   passages.forEach((passage, index) => {
     const titleStems = contentTerms(passage.item.title, language);
     const tradeItem = TRADE.test(passage.item.title);
-    chunkSentences(passage.text, passage.before, passage.after).forEach((sentence, position) => {
-      const text = shownText(sentence.piece);
-      const whole = sentence.text === sentence.piece ? undefined : shownText(sentence.text);
-      // Raw attribute data is never quoted as it is, but each attribute in it reads as a label line.
-      const attributes = holdsRawData(sentence.piece) ? attributeLines(sentence.piece) : [];
-      for (const line of [text, ...attributes]) {
-        const entry = scoreSentence(line, line === text ? whole : undefined, line === text && sentence.cutStart);
-        if (entry) scored.push({ ...entry, passage: index, item: passage.item.id, position });
-      }
-    });
-    function scoreSentence(text: string, whole: string | undefined, cutStart: boolean) {
+    const scoreSentence = (text: string, whole: string | undefined, cutStart: boolean) => {
       const stems = contentTerms(text, language);
       const statesPrice = intent.price && MONEY.test(text);
       let covered = 0;
@@ -196,7 +186,17 @@ export function scoreSentences(
         statesDuration,
         otherAudience: tradeItem || TRADE.test(text),
       };
-    }
+    };
+    chunkSentences(passage.text, passage.before, passage.after).forEach((sentence, position) => {
+      const text = shownText(sentence.piece);
+      const whole = sentence.text === sentence.piece ? undefined : shownText(sentence.text);
+      // Raw attribute data is never quoted as it is, but each attribute in it reads as a label line.
+      const attributes = holdsRawData(sentence.piece) ? attributeLines(sentence.piece) : [];
+      for (const line of [text, ...attributes]) {
+        const entry = scoreSentence(line, line === text ? whole : undefined, line === text && sentence.cutStart);
+        if (entry) scored.push({ ...entry, passage: index, item: passage.item.id, position });
+      }
+    });
   });
   return scored.sort((a, b) => b.score - a.score);
 }
