@@ -147,12 +147,24 @@ export function chunkSentences(text: string, before?: string, after?: string): C
   if (sentences.length === 0) return sentences;
   const first = original[0]!;
   if (before !== undefined) {
+    // Where the chunk repeats the end of the one before, the word before that overlap tells whether
+    // the chunk starts a sentence: it ends one ("…great." before "fits my phone") or not. Without an
+    // overlap the chunk starts where the one before ends: a short last line there is a heading or a
+    // list's entry, a long one without a full stop runs on into this chunk.
+    const overlap = overlapWords(before, text);
+    const priorWords = [...before.trimEnd().matchAll(/\S+/g)];
+    const prior = overlap > 0 ? priorWords[priorWords.length - overlap - 1] : undefined;
+    const lastLine = before.trimEnd().split('\n').at(-1)!;
+    const endsBefore =
+      overlap === 0
+        ? lastLine.length < WRAPPED_LINE_CHARS || ENDS_SENTENCE.test(lastLine)
+        : prior === undefined || ENDS_SENTENCE.test(prior[0]) || /\n/.test(before.slice(prior.index! + prior[0].length, priorWords[priorWords.length - overlap]!.index));
     const joined = splitSentences(joinChunks(before, text));
     const completed = joined[joined.length - original.length];
-    if (completed !== undefined && completed.length > first.length && spaced(completed).endsWith(spaced(first))) {
-      sentences[0]!.text = completed;
-      sentences[0]!.cutStart = true;
-    }
+    const completes =
+      (overlap > 0 || !endsBefore || JOINING_START.test(first)) && completed !== undefined && completed.length > first.length && spaced(completed).endsWith(spaced(first));
+    sentences[0]!.cutStart = completes || !endsBefore || JOINING_START.test(first);
+    if (completes) sentences[0]!.text = completed;
   } else sentences[0]!.cutStart = JOINING_START.test(first);
   const last = original.length - 1;
   const tail = original[last]!;
@@ -172,15 +184,20 @@ export function chunkSentences(text: string, before?: string, after?: string): C
  * overlap), which is kept once. Without an overlap of a few words they are joined with a space.
  */
 export function joinChunks(first: string, second: string): string {
+  const k = overlapWords(first, second);
+  if (k === 0) return `${first.trimEnd()} ${second.trimStart()}`;
+  const last = [...second.matchAll(/\S+/g)][k - 1]!;
+  return `${first.trimEnd()}${second.slice(last.index! + last[0].length)}`;
+}
+
+/** How many words the second chunk's start repeats of the first's end (the chunker's overlap); 0 below a few. */
+function overlapWords(first: string, second: string): number {
   const a = first.trimEnd().split(/\s+/);
   const words = [...second.matchAll(/\S+/g)];
   for (let k = Math.min(a.length, words.length, MAX_OVERLAP_WORDS); k >= MIN_OVERLAP_WORDS; k--) {
     let same = true;
     for (let i = 0; i < k && same; i++) same = a[a.length - k + i] === words[i]![0];
-    if (same) {
-      const end = words[k - 1]!.index! + words[k - 1]![0].length;
-      return `${first.trimEnd()}${second.slice(end)}`;
-    }
+    if (same) return k;
   }
-  return `${first.trimEnd()} ${second.trimStart()}`;
+  return 0;
 }

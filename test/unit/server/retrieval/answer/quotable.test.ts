@@ -40,6 +40,13 @@ describe('what an answer may quote', () => {
     assert.deepEqual(chunkSentences(second, first).map((s) => s.cutStart), [true, false]);
     assert.deepEqual(chunkSentences('Rents followed. prices too.', 'Prices rose in many towns.').map((s) => s.cutStart), [false, false]);
     assert.deepEqual(chunkSentences(', baked fresh every morning.').map((s) => s.cutStart), [true]);
+    // The words before the chunk's overlap with the one before say whether it starts a sentence, in any case.
+    assert.deepEqual(chunkSentences('fits my phone and the case. would buy again', 'works great. fits my phone and the case.').map((s) => s.cutStart), [false, false]);
+    assert.deepEqual(chunkSentences('labels.length; i++) { sh.clear(); } done.', 'for (var i = 0; i < labels.length; i++) {').map((s) => s.cutStart)[0], true);
+    assert.deepEqual(chunkSentences('We deliver on Saturdays too.', 'Delivery\nWe deliver on Saturdays').map((s) => s.cutStart), [false]);
+    // Without an overlap, a long last line that ends no sentence runs on; a heading does not.
+    assert.deepEqual(chunkSentences('i<labels.length; i++) { sh.clear(); }', 'function getEmails() { var labels = GmailApp.getUserLabels(); for (var i=0;').map((s) => s.cutStart), [true]);
+    assert.deepEqual(chunkSentences('we deliver on saturdays too.', 'Delivery').map((s) => s.cutStart), [false]);
     const item = { id: 1, knowledge_base_id: 'kb', integration_id: 'i', external_id: '1', source_type: 'ARTICLE', title: 'Housing', url: null, updated_at: 0, chunk_count: 2 } as CandidatePassage['item'];
     const terms = weightedTerms('Which markets are below Oxford?', [], () => 2);
     const scored = (before?: string) =>
