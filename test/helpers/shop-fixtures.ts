@@ -66,15 +66,15 @@ export type ShopQuestion = {
 export const SHOP_QUESTIONS: ShopQuestion[] = [
   { question: 'Do you deliver to Iceland on Sundays?', facts: [], forbidden: [], abstain: true },
   { question: 'Do you deliver on Saturdays?', facts: [/Saturday/], forbidden: [/5 EUR/] },
-  // Answered by the delivery days, which leave Sunday out.
-  { question: 'Do you deliver on Sundays?', facts: [/Monday to Saturday/], forbidden: [] },
+  // The delivery days leave Sunday out: a yes/no question whose key term nothing quoted holds is not answered.
+  { question: 'Do you deliver on Sundays?', facts: [], forbidden: [], abstain: true },
   { question: 'Which breads are vegan?', facts: [/rye/i, /spelt/i, /oat/i, /baguette/i], forbidden: [/brioche/i] },
   { question: 'How early should I order a wedding cake?', facts: [/6 weeks/], forbidden: [/25 EUR/] },
   { question: 'How much does the sourdough loaf cost?', facts: [/6\.50 EUR/], forbidden: [/5 EUR per order|Delivery/, /4\.20/] },
   { question: 'When does the shop open on Saturdays?', facts: [/8:00/], forbidden: [] },
   { question: 'How many people is the chocolate tart for?', facts: [/eight people/], forbidden: [/[{}]|is_heat_sensitive|source:/] },
-  // Only raw data says so, and raw data is never quoted.
-  { question: 'Is the chocolate tart heat sensitive?', facts: [], forbidden: [/[{}]|is_heat_sensitive|source:/] },
+  // Only raw data says so: never quoted as it is, its attribute is read as a label line.
+  { question: 'Is the chocolate tart heat sensitive?', facts: [/^Heat sensitive: no/], forbidden: [/[{}]|is_heat_sensitive|source:/] },
   { question: 'Will the tin liner fit a 26 cm tin?', facts: [/24 to 28 cm/], forbidden: [/question|will this fit/i, /^Answer:/] },
 ];
 

@@ -147,10 +147,27 @@ export function splitUnitFromKey(key: string): { label: string; unit: string } |
 const AVAILABILITY_FLAGS = new Set(['instock', 'isinstock', 'available', 'isavailable']);
 const YES_FLAGS: Record<string, string> = { onsale: 'On sale', isonsale: 'On sale', freeshipping: 'Free shipping', bookable: 'Bookable online' };
 
-/** Only flags a customer would ask about become text; most booleans are CMS switches. */
+/**
+ * Flags that describe the product ("dishwasher_safe", "is_heat_sensitive", "has_lid", "vegan"):
+ * a customer asks about them. Most other booleans are CMS switches ("featured", "visible").
+ */
+const PROPERTY_FLAG = /^(?:is|has|can|contains)(?=\p{Lu}|_|\s|-)|(?:safe|proof|free|friendly|sensitive|resistant|washable|suitable|compatible|included|organic|vegan|vegetarian|handmade|recyclable|refillable|adjustable|waterproof)$/iu;
+/** Words of a flag that switches something in a shop system, whatever its prefix ("is_featured"). */
+const SWITCH_WORDS = new Set([
+  'featured', 'visible', 'published', 'active', 'enabled', 'disabled', 'hidden', 'draft', 'variation', 'taxable', 'virtual',
+  'downloadable', 'manage', 'backorders', 'individually', 'allowed', 'purchasable', 'indexed', 'synced', 'new', 'default', 'test',
+]);
+
+/** Only flags a customer would ask about become text, as "Label: yes" or "Label: no". */
 export function flagLine(key: string, value: boolean): string | null {
   const compact = compactKey(key);
   if (AVAILABILITY_FLAGS.has(compact)) return `Availability: ${value ? 'In stock' : 'Out of stock'}`;
   const label = YES_FLAGS[compact];
-  return label && value ? `${label}: yes` : null;
+  if (label) return value ? `${label}: yes` : null;
+  const words = keyWords(key);
+  if (!PROPERTY_FLAG.test(key) || words.some((word) => SWITCH_WORDS.has(word))) return null;
+  // "is_heat_sensitive" reads "Heat sensitive"; "has_lid" reads "Has lid".
+  const shown = words[0] === 'is' && words.length > 1 ? words.slice(1) : words;
+  const text = shown.join(' ');
+  return `${text.charAt(0).toUpperCase()}${text.slice(1)}: ${value ? 'yes' : 'no'}`;
 }

@@ -20,3 +20,55 @@ export function support(bestCoverage: number, bestCosine: number | null, thresho
 export function supportScore(bestCoverage: number, bestCosine: number | null): number {
   return support(bestCoverage, bestCosine).score;
 }
+
+/**
+ * A question asking whether ("Can I pay with Bitcoin?", "Do you deliver to Hamburg?", "Are you
+ * open on Sunday?"), with no "what/which/how…" part asking for a fact beside it.
+ */
+const ASKS_WHETHER = /^\s*(?:(?:do|does|did|can|could|will|would|may|are|is|was|were|have|has|should)\b)/i;
+const ASKS_FACT_TOO = /\b(?:what|which|who|whom|whose|when|where|why|how)\b/i;
+/** Words that frame a yes/no question rather than name what it is about ("Is it possible to get…"). */
+const FRAMING = /^(?:possible|possibly|get|getting|buy|buying|order|ordering|available|offer|sell|make|find|book|use|need|want|like|please|also|any|anything|somewhere|way)$/i;
+/** A question word this close to the rarest one's weight is a key term too. */
+const KEY_TERM_SHARE = 0.8;
+/** Shorter numbers are sizes and counts ("26 cm", answered by "24 to 28 cm"); longer ones are postcodes and ids. */
+const KEY_NUMBER = /^\d{4,}$/;
+
+/**
+ * A yes/no question with more words than this is read by the decision alone: in a long question
+ * ("Is it possible to have more than one Dropbox account on the same computer?") a word the
+ * content lacks is mostly phrasing, while in a short one ("Can I pay with Bitcoin?") each word is
+ * what is asked. Measured on StackFAQ's report fold (docs/answers.md).
+ */
+const MAX_KEYED_WORDS = 4;
+
+/** Days and months: what a yes/no question about a day asks the quote to say ("Do you deliver on Sundays?"). */
+const WHEN_WORD = /^(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekend|holiday|january|february|march|april|may|june|july|august|september|october|november|december)s?$/i;
+
+/**
+ * The key terms of a yes/no question (its rarest words: "bitcoin", "hamburg", "sunday", a
+ * postcode) that nothing it would quote holds, nor the quoted items' titles, and that either no
+ * retrieved passage holds at all or name a day (a quote about delivery that does not name Sunday
+ * does not say delivery comes on Sundays, though the opening hours name it). Any such term means
+ * the content does not say: "We accept cards, Apple Pay and Google Pay" is no "yes" to Bitcoin.
+ * A word some other passage holds ("bread" in "Is it possible to get gluten-free bread?", answered
+ * by "gluten-free loaves") is not counted. Empty for other questions and when every key term is there.
+ */
+export function missingKeyTerms(
+  question: string,
+  terms: { stem: string; word: string; weight: number }[],
+  quoted: { stems: string[]; titleStems: string[] }[],
+  retrieved: string[][],
+  matches: (a: string, b: string) => boolean,
+): string[] {
+  if (!ASKS_WHETHER.test(question) || ASKS_FACT_TOO.test(question) || quoted.length === 0) return [];
+  const asked = terms.filter((t) => !FRAMING.test(t.word));
+  if (asked.length > MAX_KEYED_WORDS) return [];
+  const keyCandidates = asked.filter((t) => !/^\d+$/.test(t.word) || KEY_NUMBER.test(t.word));
+  const rarest = Math.max(0, ...keyCandidates.map((t) => t.weight));
+  const held = (stem: string) => quoted.some((q) => [...q.stems, ...q.titleStems].some((s) => matches(s, stem)));
+  const anywhere = (stem: string) => retrieved.some((stems) => stems.some((s) => matches(s, stem)));
+  return keyCandidates
+    .filter((t) => t.weight >= KEY_TERM_SHARE * rarest && !held(t.stem) && (WHEN_WORD.test(t.word) || KEY_NUMBER.test(t.word) || !anywhere(t.stem)))
+    .map((t) => t.word);
+}

@@ -7,17 +7,20 @@ import type { TermStatsRepo } from '../../storage/term-stats-repo.ts';
 import type { Correction } from '../../indexes/keyword-index.ts';
 import { replaceWords } from '../query-terms.ts';
 import type { SearchOptions, SearchOutcome, SearchService } from '../search.ts';
-import { ABSTAIN_BELOW, support } from './abstention.ts';
+import { ABSTAIN_BELOW, missingKeyTerms, support } from './abstention.ts';
 import { type DecisionModel, dot, FITTED_MODEL, type PassageVectors, passagesAnswer } from './answer-decision.ts';
 import {
-  type CandidatePassage, composeAnswer, DEFAULT_SELECTION, questionIntent, scoreSentences, selectSentences, type SelectionOptions,
+  asksForADay, type CandidatePassage, composeAnswer, DEFAULT_SELECTION, questionIntent, type ScoredSentence, scoreSentences, selectSentences, type SelectionOptions,
 } from './extractive.ts';
+import { faqAnswerSentences, matchingFaq } from './faq.ts';
 import type { LlmSettings } from './llm-settings.ts';
 import { LlmError, streamChat } from './openai-client.ts';
 import { aboutProducts } from './product-answers.ts';
 import { buildMessages, citedNumbers, isNotFoundReply, NOT_FOUND_REPLY } from './prompt.ts';
 import { QuoteBudget, type QuoteVerdict } from './quote-budget.ts';
-import { contextTurns, namesOwnSubject, refersToItem, retrievalQuery, weightedTerms } from './question-terms.ts';
+import { contextTurns, namesOwnSubject, refersToItem, retrievalQuery, type WeightedTerm, weightedTerms } from './question-terms.ts';
+import { correctTypos, splitRunTogether } from './typed-words.ts';
+import { contentTerms, termsMatch } from './terms.ts';
 
 export type AskResult = AskResponse;
 type ParsedAskRequest = ReturnType<typeof askRequestSchema.parse>;
@@ -47,6 +50,9 @@ export const COPIED_PROMPT = 'the generated answer copied its prompt beyond the 
 
 /** What a caller other than the Owner reads when the language model failed. */
 export const MODEL_NOT_USED = 'the language model could not be used';
+
+/** The words that name a day a visitor wants something for. */
+const DAY_WORDS = /^(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekend|tomorrow|today|tonight)s?$/i;
 
 /** Passages retrieved per item; the second often holds the rest of a sentence cut at a chunk edge. */
 const PASSAGES_PER_ITEM = 2;
@@ -91,7 +97,7 @@ export class Assistant {
     const conversation = req.conversation ?? [];
     const emit = options.onEvent ?? (() => {});
     const { signal } = options;
-    const { candidates, scored } = analysis;
+    const { candidates } = analysis;
 
     const finish = (answer: Omit<AskResponse, 'question' | 'tookMs'>): AskResult => {
       emit({ type: 'citations', citations: answer.citations });
@@ -139,8 +145,7 @@ export class Assistant {
       }
     }
 
-    const { question, language } = analysis;
-    const chosen = aboutProducts(selectSentences(scored, this.tuning.selection, questionIntent(question, language)), candidates, question, language);
+    const { chosen, language } = analysis;
     const parts = composeAnswer(chosen, this.tuning.selection.maxChars, analysis.terms, language);
     const citations: Citation[] = [];
     parts.forEach((part, i) => {
@@ -158,6 +163,9 @@ export class Assistant {
    */
   answers(analysis: Analysis): boolean {
     const { scored, support: s, bestCosine } = analysis;
+    // The owner's own question matched the visitor's: its answer is the answer (faq.ts).
+    if (analysis.faq) return true;
+    if (analysis.missingKeyTerms.length > 0) return false;
     if (!scored.some((sentence) => sentence.quotable) || s.score < s.threshold) return false;
     const model = this.tuning.decision;
     return model === null || bestCosine === null || isAnalyzed(analysis.language) || passagesAnswer(analysis, model);
@@ -208,7 +216,12 @@ export class Assistant {
     for (const { word, synonyms: added } of synonyms) {
       if (!replaced.has(word) && this.termStats.documentFrequency(knowledgeBaseId, word) === 0) replaced.set(word, added[0]!);
     }
-    const question = replaced.size ? replaceWords(req.question, replaced) : req.question;
+    // Run-together words ("glutenfree") are read as the passages write them before search's
+    // corrections (which would read "gluten"), misspelt ones search left as typed after (typed-words.ts).
+    const english = !isAnalyzed(language);
+    const split = english ? splitRunTogether(req.question, candidates) : req.question;
+    const corrected = replaced.size ? replaceWords(split, replaced) : split;
+    const question = english ? correctTypos(corrected, candidates) : corrected;
     const correctedQuestion = question === req.question ? null : question;
     const chunks = this.termStats.chunkCount(knowledgeBaseId);
     const terms = weightedTerms(question, context, (word) => this.idf(knowledgeBaseId, chunks, word), language);
@@ -217,7 +230,27 @@ export class Assistant {
     // The embedder is English: in another language its cosine says little (docs/retrieval.md,
     // "Languages"), so support leans on keyword coverage alone.
     const s = support(bestCoverage, isAnalyzed(language) ? null : bestCosine, this.tuning.abstainBelow);
-    return { request: req, question, correctedQuestion, language, terms, candidates, scored, bestCoverage, bestCosine, vectors, support: s, focus };
+    const { chosen, faq, missing } = this.quoted(question, terms, candidates, scored, language);
+    return { request: req, question, correctedQuestion, language, terms, candidates, scored, bestCoverage, bestCosine, vectors, support: s, chosen, faq, missingKeyTerms: missing, focus };
+  }
+
+  /**
+   * The sentences an extractive answer quotes: the owner's answer to an FAQ question that means the
+   * visitor's (faq.ts), else the selected sentences, of one product unless several are asked for
+   * (product-answers.ts); and the key terms of a yes/no question they lack (abstention.ts).
+   */
+  private quoted(question: string, terms: WeightedTerm[], candidates: CandidatePassage[], scored: ScoredSentence[], language: KeywordLanguage) {
+    const english = !isAnalyzed(language);
+    const entry = english ? matchingFaq(candidates, terms, question, language) : null;
+    const faqSentences = entry ? faqAnswerSentences(entry, scored, this.tuning.selection.maxSentences) : [];
+    if (faqSentences.length > 0) return { chosen: faqSentences, faq: true, missing: [] };
+    const chosen = aboutProducts(selectSentences(scored, this.tuning.selection, questionIntent(question, language)), candidates, question, language);
+    const quoted = chosen.map((c) => ({ stems: c.stems, titleStems: contentTerms(candidates[c.passage]!.item.title, language) }));
+    // "for this Saturday" is when it is wanted: a lead time answers it, not a sentence naming the day.
+    const keyTerms = asksForADay(question) ? terms.filter((t) => !DAY_WORDS.test(t.word)) : terms;
+    const retrieved = english ? candidates.map((c) => contentTerms(`${c.item.title}\n${c.text}`, language)) : [];
+    const missing = english ? missingKeyTerms(question, keyTerms, quoted, retrieved, (a, b) => termsMatch(a, b, language)) : [];
+    return { chosen, faq: false, missing };
   }
 
   /** The retrieved passages, best item first, and the best passage's cosine similarity to the query. */

@@ -4,7 +4,8 @@ import type { ItemSummaryRow } from '../../storage/search-repo.ts';
 import type { WeightedTerm } from './question-terms.ts';
 import { focusStem } from './answer-decision.ts';
 import { expectedAnswerType, holdsAnswerType } from './answer-types.ts';
-import { quotable, shownText } from './quotable.ts';
+import { attributeLines, labelOf } from './attribute-text.ts';
+import { holdsRawData, quotable, shownText } from './quotable.ts';
 import { chunkSentences } from './sentences.ts';
 import { contentTerms, termsMatch } from './terms.ts';
 
@@ -56,6 +57,10 @@ export type ScoredSentence = {
   statesPrice: boolean;
   /** Holds the question's rarest word other than those about cost ("vegan" in "Which breads are vegan?"). */
   holdsRarest: boolean;
+  /** Holds a duration when the question asks how early or for a day ("7 days" for "a cake for Saturday?"). */
+  statesDuration?: boolean;
+  /** Speaks to another audience than a shop's customers (wholesale, trade), or its item does. */
+  otherAudience?: boolean;
 };
 
 export type SelectionOptions = { maxSentences: number; maxChars: number; keepRatio: number; maxOverlap: number };
@@ -100,8 +105,22 @@ const MAX_LIST_ITEMS = 5;
  */
 const LIST_RATIO = 0.5;
 
-/** What the wording of a question asks for, beyond its words. */
-export type QuestionIntent = { price: boolean; duration: boolean; several: boolean };
+/**
+ * Ordering for a day ("Can I order a birthday cake for this Saturday?", "…by tomorrow?"): what
+ * answers it is the lead time, a duration the question never names.
+ */
+const ASKS_FOR_A_DAY =
+  /\b(?:order|book|reserve|get|pick (?:it )?up|collect|have)\b.*\b(?:for|by|on|until)\s+(?:this|next|the)?\s*(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekend|tomorrow|tonight|today|\d{1,2}(?:st|nd|rd|th)?\b)/i;
+/** Orders something for a day: the day is when it is wanted, which a lead time answers. */
+export function asksForADay(question: string): boolean {
+  return ASKS_FOR_A_DAY.test(question);
+}
+
+/** Words of another audience than a shop's visitors: a customer's answer leaves their terms out. */
+const TRADE = /\b(?:wholesale|wholesaler|trade (?:customers?|prices?|accounts?)|b2b|resellers?|distributors?|business customers?|gastronomy)\b/i;
+
+/** What the wording of a question asks for, beyond its words; `trade`: it asks as a trade customer. */
+export type QuestionIntent = { price: boolean; duration: boolean; several: boolean; trade?: boolean };
 
 const NO_INTENT: QuestionIntent = { price: false, duration: false, several: false };
 
@@ -111,7 +130,12 @@ const NO_INTENT: QuestionIntent = { price: false, duration: false, several: fals
  */
 export function questionIntent(question: string, language: KeywordLanguage = 'en'): QuestionIntent {
   if (isAnalyzed(language)) return NO_INTENT;
-  return { price: ASKS_PRICE.test(question), duration: expectedAnswerType(question) === 'duration', several: ASKS_SEVERAL.test(question) };
+  return {
+    price: ASKS_PRICE.test(question),
+    duration: expectedAnswerType(question) === 'duration' || ASKS_FOR_A_DAY.test(question),
+    several: ASKS_SEVERAL.test(question),
+    trade: TRADE.test(question),
+  };
 }
 
 export function scoreSentences(
@@ -132,35 +156,46 @@ export function scoreSentences(
   const scored: ScoredSentence[] = [];
   passages.forEach((passage, index) => {
     const titleStems = contentTerms(passage.item.title, language);
-    chunkSentences(passage.text, passage.before, passage.after).forEach((sentence, position) => {
-      const text = shownText(sentence.piece);
-      const whole = sentence.text === sentence.piece ? undefined : shownText(sentence.text);
+    const tradeItem = TRADE.test(passage.item.title);
+    const scoreSentence = (text: string, whole: string | undefined, cutStart: boolean) => {
       const stems = contentTerms(text, language);
       const statesPrice = intent.price && MONEY.test(text);
-      if (text.split(/\s+/).length < MIN_WORDS && !statesPrice) return;
       let covered = 0;
       for (const term of terms) {
         if (stems.some((s) => termsMatch(s, term.stem, language))) covered += term.weight;
         else if (titleStems.some((s) => termsMatch(s, term.stem, language))) covered += term.weight * TITLE_CREDIT;
       }
+      // A short "Label: value" line ("Dishwasher safe: no") is an answer when its label is asked about.
+      const label = labelOf(text);
+      const labelAsked = label !== null && subjectTerms.some((t) => contentTerms(label, language).some((s) => termsMatch(s, t.stem, language)));
+      if (text.split(/\s+/).length < MIN_WORDS && !statesPrice && !labelAsked) return null;
       const coverage = covered / total;
       const statesDuration = intent.duration && holdsAnswerType('duration', text, question);
       const score =
         coverage + 0.2 * passage.retrieval + 0.1 * passage.passageScore + (statesPrice ? PRICE_CREDIT : 0) + (statesDuration ? DURATION_CREDIT : 0);
-      scored.push({
+      return {
         text,
-        passage: index,
-        item: passage.item.id,
-        position,
         coverage,
         score,
         stems,
-        quotable: quotable(text, position),
-        ...(whole === undefined ? {} : { whole: { text: whole, quotable: quotable(whole, position) && quotable(text, 1) } }),
+        quotable: quotable(text, cutStart),
+        ...(whole === undefined ? {} : { whole: { text: whole, quotable: quotable(whole) && quotable(text) } }),
         namesSubject: subjectTerms.length === 0 || subjectTerms.some((t) => [...stems, ...titleStems].some((s) => termsMatch(s, t.stem, language))),
         statesPrice,
         holdsRarest: rarest !== null && stems.some((s) => termsMatch(s, rarest.stem, language)),
-      });
+        statesDuration,
+        otherAudience: tradeItem || TRADE.test(text),
+      };
+    };
+    chunkSentences(passage.text, passage.before, passage.after).forEach((sentence, position) => {
+      const text = shownText(sentence.piece);
+      const whole = sentence.text === sentence.piece ? undefined : shownText(sentence.text);
+      // Raw attribute data is never quoted as it is, but each attribute in it reads as a label line.
+      const attributes = holdsRawData(sentence.piece) ? attributeLines(sentence.piece) : [];
+      for (const line of [text, ...attributes]) {
+        const entry = scoreSentence(line, line === text ? whole : undefined, line === text && sentence.cutStart);
+        if (entry) scored.push({ ...entry, passage: index, item: passage.item.id, position });
+      }
     });
   });
   return scored.sort((a, b) => b.score - a.score);
@@ -182,7 +217,10 @@ export function selectSentences(
   intent: QuestionIntent = { price: false, duration: false, several: false },
 ): ScoredSentence[] {
   // A sentence the chunk's edge cut is shown whole when it may be, else by the chunk's part.
-  const pool = scored.flatMap((s) => (s.whole?.quotable ? [{ ...s, text: s.whole.text }] : s.quotable ? [s] : []));
+  const quotablePool = scored.flatMap((s) => (s.whole?.quotable ? [{ ...s, text: s.whole.text }] : s.quotable ? [s] : []));
+  // A customer's answer leaves out the terms of trade customers (a wholesale minimum), unless asked.
+  const ownAudience = intent.trade ? quotablePool : quotablePool.filter((s) => !s.otherAudience);
+  const pool = ownAudience.length > 0 ? ownAudience : quotablePool;
   const first = pool[0];
   if (!first) return [];
   if (intent.several) return listSentences(pool, options);
@@ -195,7 +233,21 @@ export function selectSentences(
     if (chosen.some((c) => c.text === sentence.text || overlap(c.stems, sentence.stems) > options.maxOverlap)) continue;
     chosen.push(sentence);
   }
-  return chosen;
+  return keepAskedNumber(chosen, pool, intent, options);
+}
+
+/**
+ * The number the question asks for stays in the answer: when no chosen sentence states the asked
+ * duration (a lead time) or price, the best sentence of the first item that does is added (in the
+ * place of the last one when the answer is full).
+ */
+function keepAskedNumber(chosen: ScoredSentence[], pool: ScoredSentence[], intent: QuestionIntent, options: SelectionOptions): ScoredSentence[] {
+  const first = chosen[0]!;
+  const wanted = (s: ScoredSentence) => (intent.duration && s.statesDuration === true) || (intent.price && s.statesPrice);
+  if ((!intent.duration && !intent.price) || chosen.some(wanted)) return chosen;
+  const missing = pool.find((s) => s.item === first.item && wanted(s) && !chosen.some((c) => c.text === s.text));
+  if (!missing) return chosen;
+  return [...chosen.slice(0, options.maxSentences - 1), missing];
 }
 
 /** One sentence per item that answers: "Which breads are vegan?" is answered by every vegan bread. */

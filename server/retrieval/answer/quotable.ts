@@ -13,20 +13,21 @@ const RAW_STRUCTURE = /\}\s*[;,]?\s*\{|\{\s*["']?\w+["']?\s*:|[\w"']\s*:\s*\{|\b
 const ASKS = /\?["'”’)\]]*(?:\s|$)/;
 /** A labelled customer question or answer in product Q&A: "Question: …", "Q.", "Customer question:". */
 const QA_LABEL = /^\W*(?:customer\s+)?(?:q|question|frage)\s*[:.)]/i;
-/** Starts in lower case or with joining punctuation: the rest of a sentence the chunk's edge cut. */
-const CUT_START = /^[\p{Ll},;:)\]…]/u;
 /** List bullets and numbering, and an "Answer:" label: not part of what the sentence says. */
 const LEADING_MARKS = /^(?:\s*(?:[-*•–·▪]|\d{1,2}[.)])\s+|\s*(?:a|answer)\s*:\s*)+/i;
 
-/** The sentence starts as the rest of one a chunk's edge cut. */
-export function startsCut(text: string): boolean {
-  return CUT_START.test(text);
+/** Raw structured data: not quoted, but its attributes may be read (attribute-text.ts). */
+export function holdsRawData(text: string): boolean {
+  return RAW_STRUCTURE.test(text);
 }
 
-/** Whether a sentence may be quoted; `position` is its place in its passage (0 = first). */
-export function quotable(text: string, position: number): boolean {
+/**
+ * Whether a sentence may be quoted; `cutStart`: a chunk's edge cut its start (sentences.ts reads
+ * that from the chunk before, not from a lower-case first letter, which customers' text has).
+ */
+export function quotable(text: string, cutStart = false): boolean {
   if (RAW_STRUCTURE.test(text) || ASKS.test(text) || QA_LABEL.test(text)) return false;
-  return !(position === 0 && startsCut(text));
+  return !cutStart;
 }
 
 /**

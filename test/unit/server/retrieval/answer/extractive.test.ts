@@ -5,7 +5,7 @@ import { quotable } from '../../../../../server/retrieval/answer/quotable.ts';
 
 describe('sentences an answer is made of', () => {
   const scored = (text: string, score: number, stems: string[], item = 1): ScoredSentence => ({
-    text, passage: 0, position: 1, coverage: score, score, stems, item, quotable: quotable(text, 1), namesSubject: true, statesPrice: false, holdsRarest: true,
+    text, passage: 0, position: 1, coverage: score, score, stems, item, quotable: quotable(text), namesSubject: true, statesPrice: false, holdsRarest: true,
   });
 
   it('leaves out a sentence that asks, even when it matches the question best', () => {

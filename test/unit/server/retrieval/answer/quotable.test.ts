@@ -7,23 +7,23 @@ import { chunkSentences, joinChunks } from '../../../../../server/retrieval/answ
 
 describe('what an answer may quote', () => {
   it('never quotes raw structured data, and cuts it off a sentence it was pasted after', () => {
-    assert.equal(quotable("}; { source: 'erp', is_heat_sensitive: { value:false } }", 1), false);
-    assert.equal(quotable('is_heat_sensitive: false', 1), false);
-    assert.equal(quotable('Heat sensitive: no', 1), true, 'a "Label: value" line reads fine');
+    assert.equal(quotable("}; { source: 'erp', is_heat_sensitive: { value:false } }"), false);
+    assert.equal(quotable('is_heat_sensitive: false'), false);
+    assert.equal(quotable('Heat sensitive: no'), true, 'a "Label: value" line reads fine');
     assert.equal(shownText("For eight people. }; { source: 'erp' }"), 'For eight people.');
   });
 
   it("never quotes a customer's question, in any case, even with its answer after it", () => {
     for (const text of ['Question: will this fit a 26 cm tin?', 'QUESTION: Will this fit?', 'q: does it come in blue', 'Will this fit? Yes it does.']) {
-      assert.equal(quotable(text, 1), false, text);
+      assert.equal(quotable(text), false, text);
     }
     assert.equal(shownText('Answer: The liners fit round tins.'), 'The liners fit round tins.');
   });
 
   it('never starts with the tail of a sentence cut at a chunk edge, nor with a bullet', () => {
-    assert.equal(quotable('and the rest of the sentence the chunk cut.', 0), false);
-    assert.equal(quotable(', baked fresh every morning.', 0), false);
-    assert.equal(quotable('Baked fresh every morning.', 0), true);
+    assert.equal(quotable('and the rest of the sentence the chunk cut.', true), false);
+    assert.equal(quotable('Baked fresh every morning.', true), false);
+    assert.equal(quotable('Baked fresh every morning.'), true);
     assert.equal(shownText('- Our rye bread is vegan.'), 'Our rye bread is vegan.');
     assert.equal(shownText('2) Knead the dough.'), 'Knead the dough.');
   });
@@ -36,13 +36,23 @@ describe('what an answer may quote', () => {
     const whole = 'The market is on a par with Oxford and Reading and below a handful of historic markets: Harrogate, Bath and Tunbridge Wells.';
     assert.deepEqual(chunkSentences(first, undefined, second).map((s) => s.text), ['Prices rose in many towns.', whole]);
     assert.deepEqual(chunkSentences(second, first).map((s) => s.text), [whole, 'Rents followed.']);
-    // Without a neighbour the fragment stays, and is not quoted.
-    assert.deepEqual(chunkSentences(second).map((s) => s.text), ['below a handful of historic markets: Harrogate, Bath and Tunbridge Wells.', 'Rents followed.']);
+    // The chunk before tells that the first sentence was cut; its first letter's case does not.
+    assert.deepEqual(chunkSentences(second, first).map((s) => s.cutStart), [true, false]);
+    assert.deepEqual(chunkSentences('Rents followed. prices too.', 'Prices rose in many towns.').map((s) => s.cutStart), [false, false]);
+    assert.deepEqual(chunkSentences(', baked fresh every morning.').map((s) => s.cutStart), [true]);
+    // The words before the chunk's overlap with the one before say whether it starts a sentence, in any case.
+    assert.deepEqual(chunkSentences('fits my phone and the case. would buy again', 'works great. fits my phone and the case.').map((s) => s.cutStart), [false, false]);
+    assert.deepEqual(chunkSentences('labels.length; i++) { sh.clear(); } done.', 'for (var i = 0; i < labels.length; i++) {').map((s) => s.cutStart)[0], true);
+    assert.deepEqual(chunkSentences('We deliver on Saturdays too.', 'Delivery\nWe deliver on Saturdays').map((s) => s.cutStart), [false]);
+    // Without an overlap, a long last line that ends no sentence runs on; a heading does not.
+    assert.deepEqual(chunkSentences('i<labels.length; i++) { sh.clear(); }', 'function getEmails() { var labels = GmailApp.getUserLabels(); for (var i=0;').map((s) => s.cutStart), [true]);
+    assert.deepEqual(chunkSentences('we deliver on saturdays too.', 'Delivery').map((s) => s.cutStart), [false]);
     const item = { id: 1, knowledge_base_id: 'kb', integration_id: 'i', external_id: '1', source_type: 'ARTICLE', title: 'Housing', url: null, updated_at: 0, chunk_count: 2 } as CandidatePassage['item'];
     const terms = weightedTerms('Which markets are below Oxford?', [], () => 2);
     const scored = (before?: string) =>
       scoreSentences([{ item, chunkId: 2, text: second, before, retrieval: 1, itemScore: 1, passageScore: 1 }], terms, questionIntent('x'), 'x');
-    assert.equal(scored().find((s) => s.position === 0)!.quotable, false);
+    // Without a chunk before, the chunk is its item's first: its first sentence is whole, in any case.
+    assert.equal(scored().find((s) => s.position === 0)!.quotable, true);
     assert.equal(scored().find((s) => s.position === 0)!.whole, undefined);
     // The decision reads the chunk's part; the answer shows the whole sentence.
     const completed = scored(first).find((s) => s.position === 0)!;
