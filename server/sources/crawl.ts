@@ -156,7 +156,7 @@ export async function crawlSite(
 
   const mainRobots = await robotsOf(new URL(start));
   enqueue(start);
-  await readSitemaps(start, mainRobots.sitemaps, scope, (url) => enqueue(url), (url, options) => request(url, options, mainRobots.crawlDelay), baseOptions(), onEvent);
+  await readSitemaps(start, mainRobots, scope, (url) => enqueue(url), (url, options) => request(url, options, mainRobots.crawlDelay), baseOptions(), onEvent);
 
   const visit = async (url: string): Promise<void> => {
     const target = new URL(url);
@@ -286,16 +286,25 @@ function headerOf(response: FetchedResponse, name: string): string | null {
 /** `X-Robots-Tag` directives for all crawlers or for LocalIQ (`localiq: noindex`); another crawler's are not LocalIQ's. */
 export function xRobots(header: string | null): { noindex: boolean; nofollow: boolean } {
   const directives: string[] = [];
+  // Directives after `agent:` are that agent's until the next agent (Google's reading of the header).
+  let forLocaliq = true;
   for (const part of (header ?? '').toLowerCase().split(',')) {
-    const [first, ...rest] = part.split(':').map((s) => s.trim());
-    if (rest.length === 0) directives.push(first!);
-    else if (first === 'localiq') directives.push(rest.join(':'));
+    const match = /^\s*([a-z0-9_-]+)\s*:\s*(.*)$/.exec(part);
+    let directive = part.trim();
+    if (match && !VALUED_DIRECTIVES.has(match[1]!)) {
+      forLocaliq = match[1] === 'localiq';
+      directive = match[2]!.trim();
+    }
+    if (forLocaliq) directives.push(directive);
   }
   return {
     noindex: directives.includes('noindex') || directives.includes('none'),
     nofollow: directives.includes('nofollow') || directives.includes('none'),
   };
 }
+
+/** Directives that carry a value after a colon, not to be read as a crawler's name. */
+const VALUED_DIRECTIVES = new Set(['unavailable_after', 'max-snippet', 'max-image-preview', 'max-video-preview']);
 
 function documentKindByName(url: string, type: string): DocumentKind | null {
   if (type && type !== 'application/octet-stream') return null;
@@ -306,7 +315,7 @@ function documentKindByName(url: string, type: string): DocumentKind | null {
 /** Reads the sitemaps robots.txt names (else /sitemap.xml) and queues their in-scope addresses. */
 async function readSitemaps(
   start: string,
-  listed: string[],
+  robots: Robots,
   scope: UrlScope,
   enqueue: (url: string) => void,
   request: (url: string, options: FetchOptions) => Promise<FetchedResponse>,
@@ -314,6 +323,9 @@ async function readSitemaps(
   onEvent: (event: CrawlEvent) => void | Promise<void>,
 ): Promise<void> {
   const host = new URL(start).host;
+  const listed = robots.sitemaps;
+  // Sitemaps robots.txt names are the owner's invitation; the usual /sitemap.xml is asked for only where robots.txt allows it.
+  if (listed.length === 0 && !robots.allows('/sitemap.xml')) return;
   const pending: Array<{ url: string; depth: number }> = (listed.length > 0 ? listed : [new URL('/sitemap.xml', start).href]).map((url) => ({ url, depth: 0 }));
   const read = new Set<string>();
   while (pending.length > 0) {

@@ -138,17 +138,18 @@ async function requestOnce(
       const status = response.statusCode ?? 0;
       const declared = Number(response.headers['content-length']);
       if (Number.isFinite(declared) && declared > options.maxBytes) {
-        response.destroy();
-        return reject(new FetchRefused(`larger than ${options.maxBytes} bytes`));
+        reject(new FetchRefused(`larger than ${options.maxBytes} bytes`));
+        return void response.destroy();
       }
       const parts: Buffer[] = [];
       let bytes = 0;
       response.on('data', (part: Buffer) => {
         bytes += part.length;
         if (bytes > options.maxBytes) {
+          // Settled first: destroying the response makes the request report an abort of its own.
+          reject(new FetchRefused(`larger than ${options.maxBytes} bytes`));
           response.destroy();
           request.destroy();
-          reject(new FetchRefused(`larger than ${options.maxBytes} bytes`));
           return;
         }
         parts.push(part);

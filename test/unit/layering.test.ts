@@ -68,6 +68,7 @@ const RULES: Record<string, string[]> = {
   'server/indexes': ['common', 'server/domain', 'server/storage'],
   'server/pipeline': ['common', 'server/domain', 'server/storage', 'server/indexes', 'server/embedders', 'server/text', ...SERVER_UTILITIES],
   'server/retrieval': ['common', 'server/domain', 'server/storage', 'server/indexes', 'server/embedders', 'server/text'],
+  'server/sources': ['common', 'server/domain', 'server/storage'],
   'server/http': ['common', 'server/domain', 'server/storage', 'server/retrieval', 'server/indexes', 'server/secrets', ...SERVER_UTILITIES],
 };
 
