@@ -30,7 +30,7 @@ export const CRAWL_DEFAULTS = {
 } as const;
 
 /** What the last sync kept of a page, for a conditional request and a change check. */
-export type KnownPage = { etag: string | null; lastModified: string | null; hash: string };
+export type KnownPage = { etag: string | null; lastModified: string | null; hash: string; links: string[] };
 
 export type DocumentKind = 'pdf' | 'docx';
 
@@ -45,9 +45,11 @@ export type CrawlEvent =
       hash: string;
       etag: string | null;
       lastModified: string | null;
+      /** The in-scope addresses it links to, kept for a later 304. */
+      links: string[];
     }
   /** The copy kept is still right (304, or the same text). */
-  | { kind: 'unchanged'; url: string; etag: string | null; lastModified: string | null }
+  | { kind: 'unchanged'; url: string; etag: string | null; lastModified: string | null; links: string[] }
   /** 404 or 410: the page is gone. */
   | { kind: 'gone'; url: string }
   | { kind: 'skipped'; url: string; reason: string };
@@ -201,7 +203,9 @@ export async function crawlSite(
     const etag = headerOf(response, 'etag');
     const lastModified = headerOf(response, 'last-modified');
     if (response.status === 304 && previous) {
-      await onEvent({ kind: 'unchanged', url: finalUrl, etag: etag ?? previous.etag, lastModified: lastModified ?? previous.lastModified });
+      // Not read again: the links it had are followed as found last time.
+      for (const link of previous.links) enqueue(link);
+      await onEvent({ kind: 'unchanged', url: finalUrl, etag: etag ?? previous.etag, lastModified: lastModified ?? previous.lastModified, links: previous.links });
       return;
     }
     if (response.status === 404 || response.status === 410) {
@@ -218,8 +222,8 @@ export async function crawlSite(
     if (documentKind) {
       if (tag.noindex) return void (await onEvent({ kind: 'skipped', url: finalUrl, reason: 'noindex (X-Robots-Tag)' }));
       const hash = createHash('sha256').update(response.body).digest('hex');
-      if (previous?.hash === hash) return void (await onEvent({ kind: 'unchanged', url: finalUrl, etag, lastModified }));
-      await onEvent({ kind: 'page', url: finalUrl, title: null, body: response.body, fileKind: documentKind, hash, etag, lastModified });
+      if (previous?.hash === hash) return void (await onEvent({ kind: 'unchanged', url: finalUrl, etag, lastModified, links: [] }));
+      await onEvent({ kind: 'page', url: finalUrl, title: null, body: response.body, fileKind: documentKind, hash, etag, lastModified, links: [] });
       return;
     }
     if (!HTML_TYPES.test(type)) {
@@ -234,7 +238,8 @@ export async function crawlSite(
       await onEvent({ kind: 'skipped', url: finalUrl, reason: error.message });
       return;
     }
-    if (!page.nofollow && !tag.nofollow) for (const link of page.links) enqueue(link);
+    const followed = page.nofollow || tag.nofollow ? [] : page.links.filter((link) => outOfScopeReason(link, scope) === null);
+    for (const link of followed) enqueue(link);
     if (page.noindex || tag.noindex) {
       await onEvent({ kind: 'skipped', url: finalUrl, reason: page.noindex ? 'noindex (robots meta tag)' : 'noindex (X-Robots-Tag)' });
       return;
@@ -250,10 +255,10 @@ export async function crawlSite(
     }
     const hash = textHash(page.title, page.text);
     if (previous?.hash === hash) {
-      await onEvent({ kind: 'unchanged', url: finalUrl, etag, lastModified });
+      await onEvent({ kind: 'unchanged', url: finalUrl, etag, lastModified, links: followed });
       return;
     }
-    await onEvent({ kind: 'page', url: finalUrl, title: page.title, body: Buffer.from(page.html), fileKind: 'html', hash, etag, lastModified });
+    await onEvent({ kind: 'page', url: finalUrl, title: page.title, body: Buffer.from(page.html), fileKind: 'html', hash, etag, lastModified, links: followed });
   };
 
   // Pages are read two at a time (the host limiter also holds each host to two); a page's links refill the queue.

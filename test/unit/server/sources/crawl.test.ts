@@ -53,7 +53,8 @@ const SITE: Record<string, FakeResponse> = {
   '/robots.txt': { type: 'text/plain', body: 'User-agent: *\nDisallow: /admin\nAllow: /admin/help\nSitemap: https://shop.test/sitemap-index.xml\n' },
   '/sitemap-index.xml': { type: 'application/xml', body: '<sitemapindex><sitemap><loc>https://shop.test/pages.xml.gz</loc></sitemap></sitemapindex>' },
   '/pages.xml.gz': { type: 'application/gzip', body: gzipSync('<urlset><url><loc>https://shop.test/about</loc><lastmod>2024-01-01</lastmod></url><url><loc>https://shop.test/admin/settings</loc></url><url><loc>https://other.test/x</loc></url></urlset>') },
-  '/': { body: page('Welcome', '<a href="/hidden-by-link">Our story</a> <a href="/admin/help">Help</a> <a href="/draft">Draft</a> <a href="/returns?ref=home">Returns</a> <a href="/catalogue.pdf">Catalogue</a> <a href="https://other.test/">Partner</a>') },
+  // An etag on the home page: a re-crawl's 304 must still find the pages only it links to.
+  '/': { body: page('Welcome', '<a href="/hidden-by-link">Our story</a> <a href="/admin/help">Help</a> <a href="/draft">Draft</a> <a href="/returns?ref=home">Returns</a> <a href="/catalogue.pdf">Catalogue</a> <a href="https://other.test/">Partner</a>'), headers: { etag: '"home-1"' } },
   '/about': { body: page('About', ''), headers: { etag: '"about-1"' } },
   '/hidden-by-link': { body: page('Story', '') },
   '/admin/help': { body: page('Admin help', '') },
@@ -92,14 +93,14 @@ describe('crawlSite', () => {
   it('asks again with the validators kept and reports unchanged pages without re-reading them', async () => {
     const first = await crawl(fakeSite(SITE).fetch);
     const known = new Map<string, KnownPage>();
-    for (const event of first.events) if (event.kind === 'page') known.set(event.url, { etag: event.etag, lastModified: event.lastModified, hash: event.hash });
+    for (const event of first.events) if (event.kind === 'page') known.set(event.url, { etag: event.etag, lastModified: event.lastModified, hash: event.hash, links: event.links });
     const second = await crawl(fakeSite(SITE).fetch, {}, known);
     assert.deepEqual(second.pages, []);
     assert.deepEqual(second.unchanged, first.pages);
   });
 
   it('reports a page that answers 404 or 410 as gone', async () => {
-    const known = new Map<string, KnownPage>([['https://shop.test/about', { etag: null, lastModified: null, hash: 'x' }]]);
+    const known = new Map<string, KnownPage>([['https://shop.test/about', { etag: null, lastModified: null, hash: 'x', links: [] }]]);
     const { gone } = await crawl(fakeSite({ ...SITE, '/about': { status: 410, body: 'gone' } }).fetch, {}, known);
     assert.deepEqual(gone, ['https://shop.test/about']);
   });
