@@ -149,3 +149,12 @@ export function checkSourceInput(input: WebsiteSourceInput): { knowledgeBaseId: 
     },
   };
 }
+
+/** What the admin API needs of website sources (server/sources/sync.ts implements it). */
+export interface WebsiteSourceService {
+  create(input: WebsiteSourceInput): WebsiteSource;
+  list(): Array<{ source: WebsiteSource; lastSync: WebsiteSync | null }>;
+  sync(sourceId: string): { sync: WebsiteSync; done: Promise<WebsiteSync> };
+  syncById(syncId: string): WebsiteSync | null;
+  remove(sourceId: string): Promise<boolean>;
+}

@@ -11,6 +11,7 @@ import {
   type StoredPage,
   type WebsiteSource,
   type WebsiteSourceInput,
+  type WebsiteSourceService,
   type WebsiteSourceStore,
   type WebsiteSync,
 } from '../domain/website-sources.ts';
@@ -45,7 +46,7 @@ export type SyncDeps = {
  * again at the next start (the pages done before come back unchanged, at the cost of a 304).
  * Scheduled syncs (`everyMs`) start when due, and one missed while LocalIQ was stopped at start.
  */
-export class WebsiteSources {
+export class WebsiteSources implements WebsiteSourceService {
   private readonly running = new Map<string, { sync: WebsiteSync; done: Promise<WebsiteSync>; abort: AbortController }>();
   private timer: NodeJS.Timeout | null = null;
   private readonly clock: () => number;
@@ -117,6 +118,12 @@ export class WebsiteSources {
   /** Each source with its last sync (the one under way, as it stands, if any). */
   list(): Array<{ source: WebsiteSource; lastSync: WebsiteSync | null }> {
     return this.deps.store.list().map((source) => ({ source, lastSync: this.current(source.id) ?? this.deps.store.lastSync(source.id) }));
+  }
+
+  /** A sync by its id: the one under way as it stands, else as stored. */
+  syncById(syncId: string): WebsiteSync | null {
+    for (const { sync } of this.running.values()) if (sync.id === syncId) return sync;
+    return this.deps.store.getSync(syncId);
   }
 
   /** A sync under way, as it stands. */

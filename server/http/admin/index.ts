@@ -28,6 +28,7 @@ import type { Originals } from '../../storage/originals.ts';
 import type { Db } from '../../storage/db.ts';
 import type { FileLimits } from '../file-upload.ts';
 import type { VisitorAnalyticsRepo } from '../../storage/visitor-analytics-repo.ts';
+import type { WebsiteSourceService } from '../../domain/website-sources.ts';
 import { registerAdminAuth } from './admin-auth.ts';
 import { assistantAdminRoutes } from './assistant-routes.ts';
 import { backupRoutes } from './backup-routes.ts';
@@ -39,6 +40,7 @@ import { monitorRoutes } from './monitor-routes.ts';
 import { sessionRoutes } from './session-routes.ts';
 import { settingsRoutes } from './settings-routes.ts';
 import { userRoutes } from './user-routes.ts';
+import { sourceRoutes } from './source-routes.ts';
 import { widgetRoutes } from './widget-routes.ts';
 
 export type AdminApiOptions = {
@@ -73,6 +75,7 @@ export type AdminApiOptions = {
   questionGroups: QuestionGroupStore;
   questionGrouper: QuestionGrouper;
   visitorAnalytics: VisitorAnalyticsRepo;
+  websiteSources: WebsiteSourceService;
 };
 
 /**
@@ -96,6 +99,7 @@ export const adminApi: FastifyPluginAsync<AdminApiOptions> = async (app, { prefi
   await app.register(importRoutes, options);
   await app.register(fileAdminRoutes, options);
   await app.register(widgetRoutes, options);
+  await app.register(sourceRoutes, options);
   await app.register(conversationRoutes, options);
   await app.register(contentGapRoutes, options);
 };
