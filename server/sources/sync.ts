@@ -68,6 +68,11 @@ export class WebsiteSources implements WebsiteSourceService {
     }
   }
 
+  /** Resolves once every sync under way now has ended. */
+  async settled(): Promise<void> {
+    await Promise.allSettled([...this.running.values()].map(({ done }) => done));
+  }
+
   /** Stops the clock and the syncs under way; their rows stay `running`, for the next start. */
   async stop(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
