@@ -80,10 +80,13 @@ function readPage(html: string, pageUrl: string): PageContent {
     : null;
   let region = article?.content ? (parseHTML(`<html><body>${article.content}</body></html>`).document.body as unknown as Node) : null;
   let text = region ? textOf(region) : '';
-  if (text.length < 40) {
-    // Readability finds too little on a short page: the page's main region (or body) with boilerplate gone.
-    region = (document.querySelector('main, [role=main], article') ?? document.body) as unknown as Node | null;
-    text = region ? textOf(region) : '';
+  // The page's main region (or body) with the boilerplate gone: what a short page is read from, and
+  // a page whose content sits in several equal boxes (cards, columns), of which Readability keeps one.
+  const mainRegion = (document.querySelector('main, [role=main]') ?? document.querySelector('article') ?? document.body) as unknown as Node | null;
+  const regionText = mainRegion ? textOf(mainRegion) : '';
+  if (text.length < 40 || text.length < regionText.length * READABILITY_SHARE_KEPT) {
+    region = mainRegion;
+    text = regionText;
   }
   const contentHtml = region ? safeHtml(region) : '';
   const title = clean(article?.title ?? '') || titleTag || null;
@@ -97,6 +100,12 @@ function readPage(html: string, pageUrl: string): PageContent {
     text,
   };
 }
+
+/**
+ * Below this share of the main region's text, Readability is taken to have kept one box of many
+ * (measured on test/fixtures/pages with bench:site-extraction).
+ */
+const READABILITY_SHARE_KEPT = 0.5;
 
 /** Deeper than real pages are (their deepest run some 30–60 elements), or larger than a long page. */
 export const READABILITY_MAX_DEPTH = 120;
@@ -157,8 +166,11 @@ export function textOf(root: Node): string {
     }
     if (node.nodeType !== 1) return;
     const block = BLOCK.has(node.nodeName.toUpperCase());
+    const cell = node.nodeName.toUpperCase() === 'TD' || node.nodeName.toUpperCase() === 'TH';
     if (block) out.push('\n\n');
+    if (cell) out.push(' ');
     for (const child of Array.from(node.childNodes)) walk(child);
+    if (cell) out.push(' ');
     if (block) out.push('\n\n');
   };
   walk(root);
