@@ -206,6 +206,8 @@ export async function openServices(
       questionGrouper,
       visitorAnalytics: new VisitorAnalyticsRepo(db, () => visitorRepo.flush()),
       close: () => {
+        // Syncs under way stop at their next step; what they did is kept and the next start continues them.
+        void websiteSources.stop();
         void queryEmbedder.close();
         keywordReindexer.stop();
         embedding.close();

@@ -153,7 +153,11 @@ export class WebsiteSources implements WebsiteSourceService {
   private launch(source: WebsiteSource, sync: WebsiteSync) {
     const abort = new AbortController();
     const entry = { sync, abort, done: Promise.resolve(sync) };
-    entry.done = this.run(source, sync, abort.signal).finally(() => this.running.delete(source.id));
+    entry.done = this.run(source, sync, abort.signal)
+      // Recording the end can fail too (the database closed under a stopping server): the sync
+      // stays as last recorded, `running`, and the next start continues it.
+      .catch((error: unknown) => ({ ...sync, state: 'failed' as const, error: (error as Error).message }))
+      .finally(() => this.running.delete(source.id));
     this.running.set(source.id, entry);
     return entry;
   }

@@ -72,6 +72,26 @@ describe('WebsiteSources', () => {
     assert.equal(pushed.length, 2);
   });
 
+  it('leaves a sync stopped with the server as running, for the next start', async () => {
+    const now = { t: 1_000 * HOUR };
+    const { db, store, make } = setup(now);
+    dbs.push(db);
+    let asked!: () => void;
+    const reached = new Promise<void>((resolve) => (asked = resolve));
+    // A site that answers only once the request is given up: the sync is under way when the server stops.
+    const hanging: Fetch = (_url, options) => {
+      asked();
+      return new Promise((_resolve, reject) => options.signal!.addEventListener('abort', () => reject(options.signal!.reason)));
+    };
+    const sources = new WebsiteSources({ store, push: async () => {}, originals: new Originals(tempDataDir()), deleteItem: () => {}, clock: () => now.t, fetch: hanging });
+    const source = sources.create({ knowledgeBaseId: 'kb', startUrl: 'https://shop.test/' });
+    const { sync } = sources.sync(source.id);
+    await reached;
+    await sources.stop();
+    assert.equal(store.getSync(sync.id)!.state, 'running');
+    assert.deepEqual(store.runningSyncs().map((s) => s.id), [sync.id]);
+  });
+
   it('runs a scheduled sync when due, and one missed while LocalIQ was stopped at start', async () => {
     const now = { t: 1_000 * HOUR };
     const { db, store, make } = setup(now);
