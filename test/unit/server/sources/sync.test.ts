@@ -113,6 +113,26 @@ describe('WebsiteSources', () => {
     assert.equal(caughtUp.summary.unchanged, 2);
   });
 
+  it('deletes the item of a page that turned noindex at the next sync', async () => {
+    const now = { t: 1_000 * HOUR };
+    const { db, store, deleted } = setup(now);
+    dbs.push(db);
+    let hidden = false;
+    const toggling: Fetch = async (url, options) => {
+      const answer = await fetch(url, options);
+      if (hidden && url.endsWith('/a')) return { ...answer, headers: { ...answer.headers, 'x-robots-tag': 'noindex' } };
+      return answer;
+    };
+    const sources = new WebsiteSources({ store, push: async () => {}, originals: new Originals(tempDataDir()), deleteItem: (identity) => void deleted.push(identity.externalId), clock: () => now.t, fetch: toggling });
+    const source = sources.create({ knowledgeBaseId: 'kb', startUrl: 'https://shop.test/' });
+    await sources.sync(source.id).done;
+    hidden = true;
+    const second = await sources.sync(source.id).done;
+    assert.equal(second.summary.removed, 1);
+    assert.deepEqual(deleted, ['https://shop.test/a']);
+    assert.deepEqual(store.pages(source.id).map((page) => page.url), ['https://shop.test/']);
+  });
+
   it('refuses a source it cannot crawl, naming the field', () => {
     const { db, make } = setup({ t: 0 });
     dbs.push(db);
