@@ -30,6 +30,7 @@ import type { Db } from './storage/db.ts';
 import type { EmbeddingModel } from './indexes/embedding-model.ts';
 import type { LlmSettings } from './retrieval/answer/llm-settings.ts';
 import type { ScheduledBackups } from './domain/scheduled-backups.ts';
+import type { WebsiteSourceService } from './domain/website-sources.ts';
 import { clientErrorHandler, frameworkErrorHandler, registerErrorHandling } from './http/error-handler.ts';
 import { registerJsonBodyParser } from './http/json-body.ts';
 import { RateLimiter } from './http/rate-limiter.ts';
@@ -93,6 +94,7 @@ export type AppDeps = {
   secretStore?: string;
   llmSettings: LlmSettings;
   backups: ScheduledBackups;
+  websiteSources: WebsiteSourceService;
   // The visitor side (server/http/public), served here too so a kiosk or a test needs no second listener.
   widgets: WidgetService;
   visitorSessions: VisitorSessions;

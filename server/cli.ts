@@ -14,6 +14,7 @@ import { toJobView } from './http/job-view.ts';
 import { displayPrefix } from './domain/api-keys.ts';
 import { BACKUP_USAGE, backupCommand, restoreCommand } from './backup-command.ts';
 import { IMPORT_USAGE, importCommand } from './import/import-command.ts';
+import { SOURCES_USAGE, sourcesCommand } from './sources-command.ts';
 import { SYNONYMS_USAGE, synonymsCommand } from './synonyms-command.ts';
 import { FILES_USAGE, filesCommand } from './import/files-command.ts';
 import { USERS_USAGE, usersCommand } from './users-command.ts';
@@ -36,6 +37,7 @@ ${USERS_USAGE}
 ${WIDGETS_USAGE}
 ${WEBHOOKS_USAGE}
 ${SYNONYMS_USAGE}
+${SOURCES_USAGE}
 ${BACKUP_USAGE}
 
 Scopes: ${SCOPES.join(', ')}
@@ -277,6 +279,8 @@ export async function main(argv: string[]): Promise<number> {
         return await webhooksCommand(rest, withServices, (message) => new UsageError(message));
       case 'synonyms':
         return await synonymsCommand(rest, withServices, (message) => new UsageError(message));
+      case 'sources':
+        return await sourcesCommand(rest, withServices, (message) => new UsageError(message));
       case 'import':
         return await importCommand(rest, (message) => new UsageError(message));
       case 'files':

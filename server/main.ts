@@ -118,6 +118,8 @@ export async function startServer(config: Config, logs: Logs = createLogs(config
       ? running.log.info({ file: run.file, bytes: run.bytes, removed: run.removed, ms: run.finishedAt - run.startedAt }, 'backup written')
       : running.log.warn({ error: run.error }, 'backup failed'),
   );
+  // Syncs a stopped server left running continue; schedules missed while it was stopped catch up.
+  services.websiteSources.start();
   return {
     app: running,
     services,
@@ -131,6 +133,7 @@ export async function startServer(config: Config, logs: Logs = createLogs(config
       stopped = true;
       clearInterval(following);
       services.backups.stop();
+      await services.websiteSources.stop();
       // The workers hear at once that they are to stop after the batch in hand, while the server
       // stops taking requests; the database closes once both are done.
       const pipelineStopped = pipeline?.stop();

@@ -22,6 +22,8 @@ import { JobRepo } from './storage/jobs/job-repo.ts';
 import { SettingsRepo } from './storage/settings-repo.ts';
 import { backupInThread } from './storage/backup.ts';
 import { ScheduledBackups } from './domain/scheduled-backups.ts';
+import { WebsiteSources } from './sources/sync.ts';
+import { WebsiteSourceRepo } from './storage/website-source-repo.ts';
 import { DiskCondition } from './domain/disk-condition.ts';
 import { MonitorService } from './domain/monitor.ts';
 import { SessionService } from './domain/sessions.ts';
@@ -90,6 +92,9 @@ export type Services = {
   usage: UsageRepo;
   /** Automatic backups; the server starts their clock (main.ts). */
   backups: ScheduledBackups;
+  /** Websites crawled into knowledge bases and kept in sync; the server starts their schedules (main.ts). */
+  websiteSources: WebsiteSources;
+  websiteSourceStore: WebsiteSourceRepo;
   /** The visitor assistant: widgets, visitors' signed sessions, their conversations and limits. */
   widgets: WidgetService;
   visitorSessions: VisitorSessions;
@@ -157,6 +162,15 @@ export async function openServices(
     backups.label();
     const visitorRepo = new VisitorRepo(db);
     const originals = new Originals(config.dataDir);
+    const items = new ItemRepo(db, originals);
+    const websiteSourceStore = new WebsiteSourceRepo(db);
+    const websiteSources = new WebsiteSources({
+      store: websiteSourceStore,
+      push: (pushed) => queue.push(pushed, null),
+      originals,
+      deleteItem: (identity, now) => void items.delete(identity, now, { websiteSourceId: identity.integrationId }),
+      clock,
+    });
     const visitorConversations = new VisitorConversations(visitorRepo, settings, clock);
     const dashboardConversations = new DashboardConversations(new DashboardConversationRepo(db), clock);
     const assistant = new Assistant(search, embedding, new TermStatsRepo(db), llmSettings);
@@ -175,7 +189,7 @@ export async function openServices(
       keys: new ApiKeyService(new ApiKeyRepo(db), secret.secret, clock),
       queue,
       jobs,
-      items: new ItemRepo(db, originals),
+      items,
       originals,
       throughput,
       embedding,
@@ -194,6 +208,8 @@ export async function openServices(
       sessions: new SessionService(new SessionRepo(db), userRepo, clock),
       monitor,
       backups,
+      websiteSources,
+      websiteSourceStore,
       disk,
       widgets: new WidgetService(new WidgetRepo(db)),
       visitorSessions: new VisitorSessions(secret.secret),
@@ -208,6 +224,8 @@ export async function openServices(
       webhooks: new Webhooks(webhookRepo, new SecretSeal(secret.secret), jobs, clock),
       webhookRepo,
       close: () => {
+        // Syncs under way stop at their next step; what they did is kept and the next start continues them.
+        void websiteSources.stop();
         void queryEmbedder.close();
         keywordReindexer.stop();
         embedding.close();

@@ -9,7 +9,8 @@ import type { Originals } from './originals.ts';
 export type DeleteOutcome = { existed: boolean; cancelledJobs: number };
 
 /** Who asked for a deletion: an API key, or a dashboard user. */
-export type DeletedBy = { keyId: string } | { userId: string };
+/** Who deleted an item: an API key, a dashboard user, or a website source's sync (a page gone from the site). */
+export type DeletedBy = { keyId: string } | { userId: string } | { websiteSourceId: string };
 
 export type Deletion = { deletedAt: number; keyId: string | null; keyName: string | null; username: string | null };
 

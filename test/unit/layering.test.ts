@@ -69,6 +69,7 @@ const RULES: Record<string, string[]> = {
   'server/pipeline': ['common', 'server/domain', 'server/storage', 'server/indexes', 'server/embedders', 'server/text', ...SERVER_UTILITIES],
   'server/retrieval': ['common', 'server/domain', 'server/storage', 'server/indexes', 'server/embedders', 'server/text'],
   'server/webhooks': ['common', 'server/domain', 'server/storage'],
+  'server/sources': ['common', 'server/domain', 'server/storage'],
   'server/http': ['common', 'server/domain', 'server/storage', 'server/retrieval', 'server/indexes', 'server/secrets', 'server/webhooks', ...SERVER_UTILITIES],
 };
 

@@ -8,6 +8,7 @@ import { KeysScreen } from './keys.tsx';
 import { KnowledgeScreen } from './knowledge.tsx';
 import { MonitorScreen } from './monitor.tsx';
 import { SettingsScreen } from './settings.tsx';
+import { SourcesScreen } from './sources.tsx';
 import { WidgetsScreen } from './widgets.tsx';
 
 /**
@@ -26,6 +27,7 @@ export const SCREENS: Screen[] = [
   { path: 'keys', label: 'API keys', component: KeysScreen },
   { path: 'console', label: 'API console', component: ConsoleScreen },
   { path: 'import', label: 'Import', component: ImportScreen },
+  { path: 'sources', label: 'Websites', component: SourcesScreen },
   // Its chart library is most of the dashboard's code: loaded when the screen is first opened.
   { path: 'usage', label: 'Usage', component: lazy(() => import('./usage.tsx').then((m) => ({ default: m.UsageScreen }))) },
   { path: 'settings', label: 'Settings', component: SettingsScreen },

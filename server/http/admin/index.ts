@@ -29,6 +29,7 @@ import type { Originals } from '../../storage/originals.ts';
 import type { Db } from '../../storage/db.ts';
 import type { FileLimits } from '../file-upload.ts';
 import type { VisitorAnalyticsRepo } from '../../storage/visitor-analytics-repo.ts';
+import type { WebsiteSourceService } from '../../domain/website-sources.ts';
 import { registerAdminAuth } from './admin-auth.ts';
 import { assistantAdminRoutes } from './assistant-routes.ts';
 import { backupRoutes } from './backup-routes.ts';
@@ -40,6 +41,7 @@ import { monitorRoutes } from './monitor-routes.ts';
 import { sessionRoutes } from './session-routes.ts';
 import { settingsRoutes } from './settings-routes.ts';
 import { userRoutes } from './user-routes.ts';
+import { sourceRoutes } from './source-routes.ts';
 import { widgetRoutes } from './widget-routes.ts';
 import { webhookRoutes } from './webhook-routes.ts';
 import type { Webhooks } from '../../webhooks/webhooks.ts';
@@ -78,6 +80,7 @@ export type AdminApiOptions = {
   questionGrouper: QuestionGrouper;
   visitorAnalytics: VisitorAnalyticsRepo;
   webhooks: Webhooks;
+  websiteSources: WebsiteSourceService;
 };
 
 /**
@@ -101,6 +104,7 @@ export const adminApi: FastifyPluginAsync<AdminApiOptions> = async (app, { prefi
   await app.register(importRoutes, options);
   await app.register(fileAdminRoutes, options);
   await app.register(widgetRoutes, options);
+  await app.register(sourceRoutes, options);
   await app.register(conversationRoutes, options);
   await app.register(contentGapRoutes, options);
   await app.register(webhookRoutes, options);
