@@ -44,6 +44,7 @@ import { askRoutes } from './http/routes/ask.ts';
 import { usageRoutes } from './http/routes/usage.ts';
 import { registerUsageCounting } from './http/usage-hook.ts';
 import type { Assistant } from './retrieval/answer/assistant.ts';
+import type { CuratedAnswers } from './retrieval/curated/curated-answers.ts';
 import type { ArticleRepo } from './storage/article-repo.ts';
 import type { UsageRepo } from './storage/usage-repo.ts';
 import type { SearchService } from './retrieval/search.ts';
@@ -78,6 +79,7 @@ export type AppDeps = {
   search: SearchService;
   // The assistant, published articles, usage counters.
   assistant: Assistant;
+  curatedAnswers: CuratedAnswers;
   articles: ArticleRepo;
   usage: UsageRepo;
   // The dashboard: users, sessions, the live monitor.

@@ -29,7 +29,9 @@ import { UserService } from './domain/users.ts';
 import { MonitorRepo } from './storage/monitor-repo.ts';
 import { SessionRepo } from './storage/session-repo.ts';
 import { UserRepo } from './storage/user-repo.ts';
-import { Assistant } from './retrieval/answer/assistant.ts';
+import { Assistant, DEFAULT_TUNING } from './retrieval/answer/assistant.ts';
+import { CuratedAnswers } from './retrieval/curated/curated-answers.ts';
+import { CuratedAnswerRepo } from './storage/curated-answer-repo.ts';
 import { DEFAULT_LLM_TIMEOUT_MS, LlmSettings } from './retrieval/answer/llm-settings.ts';
 import { ArticleRepo } from './storage/article-repo.ts';
 import { TermStatsRepo } from './storage/term-stats-repo.ts';
@@ -76,6 +78,7 @@ export type Services = {
   disk: DiskCondition;
   /** The question-answering assistant, its language model endpoint, published articles and usage counters. */
   assistant: Assistant;
+  curatedAnswers: CuratedAnswers;
   llmSettings: LlmSettings;
   articles: ArticleRepo;
   usage: UsageRepo;
@@ -154,6 +157,7 @@ export async function openServices(
       model: config.embedder.kind === 'use-lite' ? 'use-lite' : `onnx-folder:${config.embedder.path}`,
       clock,
     });
+    const curatedAnswers = new CuratedAnswers(new CuratedAnswerRepo(db), search, clock);
     return {
       db,
       secretStore: secret.store,
@@ -170,7 +174,8 @@ export async function openServices(
       keywordReindexer,
       reader: new ItemReadRepo(db),
       search,
-      assistant: new Assistant(search, embedding, new TermStatsRepo(db), llmSettings),
+      assistant: new Assistant(search, embedding, new TermStatsRepo(db), llmSettings, DEFAULT_TUNING, curatedAnswers),
+      curatedAnswers,
       llmSettings,
       articles: new ArticleRepo(db),
       usage,

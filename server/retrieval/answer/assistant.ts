@@ -6,6 +6,7 @@ import type { EmbeddingModel } from '../../indexes/embedding-model.ts';
 import type { TermStatsRepo } from '../../storage/term-stats-repo.ts';
 import type { Correction } from '../../indexes/keyword-index.ts';
 import { replaceWords } from '../query-terms.ts';
+import type { CuratedAnswers } from '../curated/curated-answers.ts';
 import type { SearchOutcome, SearchService } from '../search.ts';
 import { ABSTAIN_BELOW, support } from './abstention.ts';
 import { type DecisionModel, dot, FITTED_MODEL, type PassageVectors, passagesAnswer } from './answer-decision.ts';
@@ -70,6 +71,7 @@ export class Assistant {
     private readonly termStats: TermStatsRepo,
     private readonly llm: LlmSettings,
     private readonly tuning: AssistantTuning = DEFAULT_TUNING,
+    private readonly curated: CuratedAnswers | null = null,
   ) {}
 
   async ask(knowledgeBaseId: string, request: AskRequest, options: AskOptions): Promise<AskResult> {
@@ -78,6 +80,17 @@ export class Assistant {
     const conversation = req.conversation ?? [];
     const emit = options.onEvent ?? (() => {});
     const { signal } = options;
+
+    // The owner's own answer, when the question asks for one, wins before any retrieval.
+    const curated = await this.curated?.curatedAnswerFor(knowledgeBaseId, req.question, req.mode === 'keyword' ? null : undefined);
+    if (curated) {
+      const tookMs = Math.round((performance.now() - started) * 10) / 10;
+      const response: AskResponse = { question: req.question, answer: curated.record.answer, answered: true, method: 'extractive', fallbackReason: null, citations: [], tookMs, source: 'owner' };
+      emit({ type: 'answer', text: response.answer });
+      emit({ type: 'citations', citations: [] });
+      emit({ type: 'done', response });
+      return response;
+    }
 
     const analysis = await this.analyzeParsed(knowledgeBaseId, req, signal);
     const { candidates, scored } = analysis;
