@@ -233,6 +233,8 @@ export type VisitorAskEvent =
       citations: VisitorCitation[];
       /** The question as the assistant read it, when it read a word of it as another (a typo); answered only. */
       correctedQuery?: string;
+      /** "owner": the answer is one of the owner's curated answers, given as written. */
+      source?: 'owner';
     }
   | { type: 'error'; code: string; message: string };
 

@@ -68,7 +68,7 @@ export async function answerVisitor(
     });
     // "Showing results for …" only beside an answer: a fallback message was not read from anything.
     const corrected = result.answered && result.correctedQuery ? { correctedQuery: result.correctedQuery } : {};
-    stream.send('done', { answerId: turn.id, answered: result.answered, answer, citations, ...corrected });
+    stream.send('done', { answerId: turn.id, answered: result.answered, answer, citations, ...corrected, ...(result.source ? { source: result.source } : {}) });
   } catch (error) {
     if (!stream.signal.aborted) {
       request.log.error({ err: error, requestId: request.id }, 'visitor answer failed');
