@@ -13,6 +13,7 @@ import { displayPrefix } from './domain/api-keys.ts';
 import { BACKUP_USAGE, backupCommand, restoreCommand } from './backup-command.ts';
 import { IMPORT_USAGE, importCommand } from './import/import-command.ts';
 import { SYNONYMS_USAGE, synonymsCommand } from './synonyms-command.ts';
+import { ANSWERS_USAGE, answersCommand } from './answers-command.ts';
 import { FILES_USAGE, filesCommand } from './import/files-command.ts';
 import { USERS_USAGE, usersCommand } from './users-command.ts';
 import { configuredWidgetBaseUrl, WIDGETS_USAGE, widgetsCommand } from './widgets-command.ts';
@@ -32,6 +33,7 @@ ${FILES_USAGE}
 ${USERS_USAGE}
 ${WIDGETS_USAGE}
 ${SYNONYMS_USAGE}
+${ANSWERS_USAGE}
 ${BACKUP_USAGE}
 
 Scopes: ${SCOPES.join(', ')}
@@ -268,6 +270,8 @@ export async function main(argv: string[]): Promise<number> {
         return await widgetsCommand(rest, withServices, (message) => new UsageError(message), () => configuredWidgetBaseUrl(loadConfig()));
       case 'synonyms':
         return await synonymsCommand(rest, withServices, (message) => new UsageError(message));
+      case 'answers':
+        return await answersCommand(rest, withServices, (message) => new UsageError(message));
       case 'import':
         return await importCommand(rest, (message) => new UsageError(message));
       case 'files':

@@ -17,4 +17,6 @@ export interface CuratedAnswerStore {
   insert(knowledgeBaseId: string, fields: CuratedAnswerFields, at: number): CuratedAnswerRecord;
   update(knowledgeBaseId: string, id: number, fields: CuratedAnswerFields, at: number): CuratedAnswerRecord | null;
   delete(knowledgeBaseId: string, id: number): boolean;
+  /** Changes whenever the knowledge base's curated answers change, whoever changed them (the CLI writes beside a running server). */
+  version(knowledgeBaseId: string): string;
 }

@@ -21,6 +21,11 @@ export class CuratedAnswerRepo implements CuratedAnswerStore {
          WHERE knowledge_base_id = ? AND id = ? RETURNING ${COLUMNS}`,
       ),
       delete: db.prepare<[string, number]>('DELETE FROM curated_answers WHERE knowledge_base_id = ? AND id = ?'),
+      version: db.prepare<[string], { version: string }>(
+        `SELECT count(*) || ':' || coalesce(max(id), 0) || ':' || coalesce(sum(updated_at), 0) || ':' ||
+                coalesce(sum(length(question) + length(answer) + length(also_asked)), 0) AS version
+         FROM curated_answers WHERE knowledge_base_id = ?`,
+      ),
     };
   }
 
@@ -44,6 +49,10 @@ export class CuratedAnswerRepo implements CuratedAnswerStore {
 
   delete(knowledgeBaseId: string, id: number): boolean {
     return this.stmts.delete.run(knowledgeBaseId, id).changes > 0;
+  }
+
+  version(knowledgeBaseId: string): string {
+    return this.stmts.version.get(knowledgeBaseId)!.version;
   }
 }
 

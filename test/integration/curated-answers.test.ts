@@ -16,6 +16,7 @@ import type { RunningServer } from '../../server/main.ts';
 import { AdminClient, signedInAs } from '../helpers/admin-client.ts';
 import { KB, pushBakery, readEvents } from '../helpers/ask-fixtures.ts';
 import { api, startPipelineServer } from '../helpers/pipeline-app.ts';
+import { answersCommand } from '../../server/answers-command.ts';
 
 const ORIGIN = 'https://shop.example';
 const SOURDOUGH_ANSWER = 'Yes. Our sourdough loaves are baked on Fridays and cost 6 euros.';
@@ -134,5 +135,36 @@ describe('curated answers: the owner\'s own answers win before retrieval (real s
     assert.deepEqual(listed.data.find((a) => a.id === written.curatedAnswerId)?.answer, content);
     const done = await visitorAsks('do you make croissants?');
     assert.deepEqual({ answer: done.answer, source: done.source }, { answer: content, source: 'owner' });
+  });
+
+  it('are listed, added and deleted by `localiq answers` on the same database; the running server matches with them at the next question', async () => {
+    /** The command as the CLI runs it, on this server's services; its output captured. */
+    const cli = async (...args: string[]) => {
+      const out: string[] = [];
+      const err: string[] = [];
+      const [write, writeErr] = [process.stdout.write, process.stderr.write];
+      process.stdout.write = ((chunk: string) => out.push(chunk) > 0) as typeof process.stdout.write;
+      process.stderr.write = ((chunk: string) => err.push(chunk) > 0) as typeof process.stderr.write;
+      try {
+        const status = await answersCommand(args, async (run) => run(server.services), (message) => new Error(message));
+        return { status, stdout: out.join(''), stderr: err.join('') };
+      } finally {
+        process.stdout.write = write;
+        process.stderr.write = writeErr;
+      }
+    };
+    const added = await cli('add', '--knowledge-base', KB, '--question', 'Do you take cards?', '--answer', 'Yes, all cards and cash.', '--also-asked', 'Can I pay by card?');
+    assert.equal(added.status, 0, added.stderr);
+    const id = Number(/curated answer (\d+)/.exec(added.stdout)![1]);
+    assert.match((await cli('list', '--knowledge-base', KB)).stdout, /Do you take cards\? \(also asked: Can I pay by card\?\)\n\tYes, all cards and cash\./);
+    assert.equal((await apiAsks('can i pay with a credit card?')).answer, 'Yes, all cards and cash.');
+    const refused = await cli('add', '--knowledge-base', KB, '--question', 'No answer?');
+    assert.equal(refused.status, 1);
+    assert.match(refused.stderr, /--answer: /);
+    assert.match((await cli('list', '--knowledge-base', 'kb-nowhere')).stderr, /no knowledge base "kb-nowhere"/);
+    await assert.rejects(cli('delete', '--knowledge-base', KB), /needs the id/);
+    assert.equal((await cli('delete', '--knowledge-base', KB, String(id))).status, 0);
+    assert.equal((await cli('delete', '--knowledge-base', KB, String(id))).status, 1);
+    assert.equal((await apiAsks('can i pay with a credit card?')).source, undefined, 'deleted: retrieval answers again');
   });
 });

@@ -14,7 +14,7 @@ export type CuratedAnswerHit = { record: CuratedAnswerRecord; match: CuratedMatc
  * after a change, with the phrasings' vectors from the same embedder as the query's.
  */
 export class CuratedAnswers {
-  private readonly matchers = new Map<string, Promise<{ matcher: CuratedMatcher; records: Map<number, CuratedAnswerRecord> }>>();
+  private readonly matchers = new Map<string, { version: string; built: Promise<{ matcher: CuratedMatcher; records: Map<number, CuratedAnswerRecord> }> }>();
   private readonly vectors = new Map<string, Float32Array>();
 
   constructor(
@@ -32,9 +32,8 @@ export class CuratedAnswers {
   }
 
   create(knowledgeBaseId: string, input: CuratedAnswerInput): CuratedAnswerRecord {
-    const record = this.store.insert(knowledgeBaseId, { ...input, alsoAsked: distinct(input.alsoAsked) }, this.clock());
     this.matchers.delete(knowledgeBaseId);
-    return record;
+    return this.store.insert(knowledgeBaseId, { ...input, alsoAsked: distinct(input.alsoAsked) }, this.clock());
   }
 
   /** PUT replaces every field (alsoAsked left out is emptied); PATCH keeps those left out. */
@@ -42,15 +41,13 @@ export class CuratedAnswers {
     const current = this.store.get(knowledgeBaseId, id);
     if (!current) return null;
     const fields = { question: changes.question ?? current.question, answer: changes.answer ?? current.answer, alsoAsked: distinct(changes.alsoAsked ?? current.alsoAsked) };
-    const record = this.store.update(knowledgeBaseId, id, fields, this.clock());
     this.matchers.delete(knowledgeBaseId);
-    return record;
+    return this.store.update(knowledgeBaseId, id, fields, this.clock());
   }
 
   delete(knowledgeBaseId: string, id: number): boolean {
-    const deleted = this.store.delete(knowledgeBaseId, id);
-    if (deleted) this.matchers.delete(knowledgeBaseId);
-    return deleted;
+    this.matchers.delete(knowledgeBaseId);
+    return this.store.delete(knowledgeBaseId, id);
   }
 
   /**
@@ -67,15 +64,16 @@ export class CuratedAnswers {
     return match && record ? { record, match } : null;
   }
 
+  /** The knowledge base's matcher, built again when its answers changed (here, or by the CLI beside this server). */
   private matcherOf(knowledgeBaseId: string) {
-    let built = this.matchers.get(knowledgeBaseId);
-    if (!built) {
-      built = this.build(knowledgeBaseId);
-      this.matchers.set(knowledgeBaseId, built);
-      // A failed build (the embedder failed) is tried again on the next question.
-      built.catch(() => this.matchers.get(knowledgeBaseId) === built && this.matchers.delete(knowledgeBaseId));
-    }
-    return built;
+    const version = this.store.version(knowledgeBaseId);
+    const known = this.matchers.get(knowledgeBaseId);
+    if (known?.version === version) return known.built;
+    const entry = { version, built: this.build(knowledgeBaseId) };
+    this.matchers.set(knowledgeBaseId, entry);
+    // A failed build (the embedder failed) is tried again on the next question.
+    entry.built.catch(() => this.matchers.get(knowledgeBaseId) === entry && this.matchers.delete(knowledgeBaseId));
+    return entry.built;
   }
 
   private async build(knowledgeBaseId: string) {
