@@ -17,6 +17,7 @@ import { AdminClient, signedInAs } from '../helpers/admin-client.ts';
 import { KB, pushBakery, readEvents } from '../helpers/ask-fixtures.ts';
 import { api, startPipelineServer } from '../helpers/pipeline-app.ts';
 import { answersCommand } from '../../server/answers-command.ts';
+import { CuratedAnswerRepo } from '../../server/storage/curated-answer-repo.ts';
 
 const ORIGIN = 'https://shop.example';
 const SOURDOUGH_ANSWER = 'Yes. Our sourdough loaves are baked on Fridays and cost 6 euros.';
@@ -166,5 +167,17 @@ describe('curated answers: the owner\'s own answers win before retrieval (real s
     assert.equal((await cli('delete', '--knowledge-base', KB, String(id))).status, 0);
     assert.equal((await cli('delete', '--knowledge-base', KB, String(id))).status, 1);
     assert.equal((await apiAsks('can i pay with a credit card?')).source, undefined, 'deleted: retrieval answers again');
+  });
+
+  it('notices answers written to the database by another process (the CLI beside a running server)', async () => {
+    // Another repo on the database, as `localiq answers` in its own process has: the server's matcher is not told.
+    const elsewhere = new CuratedAnswerRepo(server.services.db);
+    assert.equal((await apiAsks('do you have a gift card?')).source, undefined);
+    const record = elsewhere.insert(KB, { question: 'Do you sell gift cards?', answer: 'Gift cards of 10 to 100 euros, at the till.', alsoAsked: [] }, Date.now());
+    assert.equal((await apiAsks('do you have a gift card?')).answer, record.answer);
+    elsewhere.update(KB, record.id, { ...record, answer: 'Gift cards at the till.' }, record.updatedAt);
+    assert.equal((await apiAsks('do you have a gift card?')).answer, 'Gift cards at the till.', 'an edit in the same millisecond is noticed too');
+    elsewhere.delete(KB, record.id);
+    assert.equal((await apiAsks('do you have a gift card?')).source, undefined);
   });
 });
