@@ -74,6 +74,8 @@ export class Assistant {
     private readonly curated: CuratedAnswers | null = null,
   ) {}
 
+  private lastVector: { text: string; mode: AskRequest['mode']; model: unknown; vector: Promise<Float32Array | null> } | null = null;
+
   async ask(knowledgeBaseId: string, request: AskRequest, options: AskOptions): Promise<AskResult> {
     const started = performance.now();
     const req = askRequestSchema.parse(request);
@@ -81,8 +83,9 @@ export class Assistant {
     const emit = options.onEvent ?? (() => {});
     const { signal } = options;
 
-    // The owner's own answer, when the question asks for one, wins before any retrieval.
-    const curated = await this.curated?.curatedAnswerFor(knowledgeBaseId, req.question, req.mode === 'keyword' ? null : undefined);
+    // The owner's own answer, when the question asks for one, wins before any retrieval (its
+    // vector is the one retrieval reads when the question stands alone: queryVector's memo).
+    const curated = await this.curated?.curatedAnswerFor(knowledgeBaseId, req.question, () => this.queryVector(req.question, req.mode));
     if (curated) {
       const tookMs = Math.round((performance.now() - started) * 10) / 10;
       const response: AskResponse = { question: req.question, answer: curated.record.answer, answered: true, method: 'extractive', fallbackReason: null, citations: [], tookMs, source: 'owner' };
@@ -215,7 +218,7 @@ export class Assistant {
   ): Promise<{ candidates: CandidatePassage[]; bestCosine: number | null; vectors: PassageVectors | null; corrections: Correction[] }> {
     const query = retrievalQuery(req.question, context);
     const vectorQuery = req.mode === 'hybrid' ? (this.search.correctedQuery(knowledgeBaseId, query) ?? query) : query;
-    const queryVector = await this.search.queryVector(vectorQuery, req.mode);
+    const queryVector = await this.queryVector(vectorQuery, req.mode);
     const vectors = queryVector ? this.embedding.vectors() : null;
     signal.throwIfAborted();
     const outcome: SearchOutcome = this.search.searchWithVector(knowledgeBaseId, query, queryVector, {
@@ -248,6 +251,21 @@ export class Assistant {
       for (const vector of passageVectors.passages) if (vector) bestCosine = Math.max(bestCosine ?? -1, dot(vector, queryVector));
     }
     return { candidates, bestCosine, vectors: passageVectors, corrections: outcome.corrections };
+  }
+
+  /**
+   * The query's vector, the last one remembered: the curated answers' match and retrieval read the
+   * same question's vector, computed once. Keyed by the active model's vectors too, so a model
+   * change never hands out a vector of the old one.
+   */
+  private queryVector(text: string, mode: AskRequest['mode']): Promise<Float32Array | null> {
+    const model = this.embedding.vectors();
+    const last = this.lastVector;
+    if (last && last.text === text && last.mode === mode && last.model === model) return last.vector;
+    const vector = this.search.queryVector(text, mode ?? 'hybrid');
+    this.lastVector = { text, mode, model, vector };
+    vector.catch(() => this.lastVector?.vector === vector && (this.lastVector = null));
+    return vector;
   }
 
   /** BM25's inverse document frequency of a word among the knowledge base's chunks. */

@@ -52,14 +52,17 @@ export class CuratedAnswers {
 
   /**
    * The curated answer a visitor's question asks for, or null (then the assistant retrieves).
-   * `queryVector` is the question's vector when the caller has it; without one it is computed,
-   * and only for a knowledge base that has curated answers.
+   * `queryVector` gives the question's vector (the assistant hands the one retrieval reads); it is
+   * asked for only when the knowledge base has curated answers. Without it the vector is computed here.
    */
-  async curatedAnswerFor(knowledgeBaseId: string, question: string, queryVector?: Float32Array | null): Promise<CuratedAnswerHit | null> {
+  async curatedAnswerFor(
+    knowledgeBaseId: string,
+    question: string,
+    queryVector: () => Promise<Float32Array | null> = () => this.search.queryVector(question, 'hybrid'),
+  ): Promise<CuratedAnswerHit | null> {
     const { matcher, records } = await this.matcherOf(knowledgeBaseId);
     if (matcher.size === 0) return null;
-    const vector = queryVector === undefined ? await this.search.queryVector(question, 'hybrid') : queryVector;
-    const match = matcher.match(question, vector);
+    const match = matcher.match(question, await queryVector());
     const record = match ? records.get(match.id) : undefined;
     return match && record ? { record, match } : null;
   }
