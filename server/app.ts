@@ -47,6 +47,7 @@ import { usageRoutes } from './http/routes/usage.ts';
 import { registerUsageCounting } from './http/usage-hook.ts';
 import type { AskQuestion } from './retrieval/answer/ask-question.ts';
 import type { Assistant } from './retrieval/answer/assistant.ts';
+import type { CuratedAnswers } from './retrieval/curated/curated-answers.ts';
 import type { ArticleRepo } from './storage/article-repo.ts';
 import type { UsageRepo } from './storage/usage-repo.ts';
 import type { SearchService } from './retrieval/search.ts';
@@ -82,6 +83,7 @@ export type AppDeps = {
   // The assistant, published articles, usage counters.
   assistant: Assistant;
   askQuestion: AskQuestion;
+  curatedAnswers: CuratedAnswers;
   articles: ArticleRepo;
   usage: UsageRepo;
   // The dashboard: users, sessions, the live monitor.

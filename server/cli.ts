@@ -16,6 +16,7 @@ import { BACKUP_USAGE, backupCommand, restoreCommand } from './backup-command.ts
 import { IMPORT_USAGE, importCommand } from './import/import-command.ts';
 import { SOURCES_USAGE, sourcesCommand } from './sources-command.ts';
 import { SYNONYMS_USAGE, synonymsCommand } from './synonyms-command.ts';
+import { ANSWERS_USAGE, answersCommand } from './answers-command.ts';
 import { FILES_USAGE, filesCommand } from './import/files-command.ts';
 import { USERS_USAGE, usersCommand } from './users-command.ts';
 import { configuredWidgetBaseUrl, WIDGETS_USAGE, widgetsCommand } from './widgets-command.ts';
@@ -38,6 +39,7 @@ ${WIDGETS_USAGE}
 ${WEBHOOKS_USAGE}
 ${SYNONYMS_USAGE}
 ${SOURCES_USAGE}
+${ANSWERS_USAGE}
 ${BACKUP_USAGE}
 
 Scopes: ${SCOPES.join(', ')}
@@ -281,6 +283,8 @@ export async function main(argv: string[]): Promise<number> {
         return await synonymsCommand(rest, withServices, (message) => new UsageError(message));
       case 'sources':
         return await sourcesCommand(rest, withServices, (message) => new UsageError(message));
+      case 'answers':
+        return await answersCommand(rest, withServices, (message) => new UsageError(message));
       case 'import':
         return await importCommand(rest, (message) => new UsageError(message));
       case 'files':

@@ -32,8 +32,10 @@ import { MonitorRepo } from './storage/monitor-repo.ts';
 import { SessionRepo } from './storage/session-repo.ts';
 import { UserRepo } from './storage/user-repo.ts';
 import { AskQuestion } from './retrieval/answer/ask-question.ts';
-import { Assistant } from './retrieval/answer/assistant.ts';
+import { Assistant, DEFAULT_TUNING } from './retrieval/answer/assistant.ts';
 import { ContextItemRepo } from './storage/context-item-repo.ts';
+import { CuratedAnswers } from './retrieval/curated/curated-answers.ts';
+import { CuratedAnswerRepo } from './storage/curated-answer-repo.ts';
 import { DEFAULT_LLM_TIMEOUT_MS, LlmSettings } from './retrieval/answer/llm-settings.ts';
 import { ArticleRepo } from './storage/article-repo.ts';
 import { TermStatsRepo } from './storage/term-stats-repo.ts';
@@ -87,6 +89,8 @@ export type Services = {
   assistant: Assistant;
   /** Asking a question, the API's, the dashboard's and visitors' one way (ask-question.ts). */
   askQuestion: AskQuestion;
+  /** The owner's curated answers, matched before any retrieval (retrieval/curated/). */
+  curatedAnswers: CuratedAnswers;
   llmSettings: LlmSettings;
   articles: ArticleRepo;
   usage: UsageRepo;
@@ -173,7 +177,8 @@ export async function openServices(
     });
     const visitorConversations = new VisitorConversations(visitorRepo, settings, clock);
     const dashboardConversations = new DashboardConversations(new DashboardConversationRepo(db), clock);
-    const assistant = new Assistant(search, embedding, new TermStatsRepo(db), llmSettings);
+    const curatedAnswers = new CuratedAnswers(new CuratedAnswerRepo(db), search, clock);
+    const assistant = new Assistant(search, embedding, new TermStatsRepo(db), llmSettings, DEFAULT_TUNING, curatedAnswers);
     const questionGroups = new QuestionGroupRepo(db, () => visitorRepo.flush());
     const questionGrouper = new QuestionGrouper({
       store: questionGroups,
@@ -201,6 +206,7 @@ export async function openServices(
       search,
       assistant,
       askQuestion: new AskQuestion({ assistant, contextItems: new ContextItemRepo(db), usage, visitorConversations, dashboardConversations }),
+      curatedAnswers,
       llmSettings,
       articles: new ArticleRepo(db),
       usage,

@@ -93,6 +93,10 @@ export const askResponseSchema = z
       .string()
       .optional()
       .describe('Present when a word of the question is in no item of the knowledge base and was read as one that is: the question as read.'),
+    source: z
+      .enum(['owner'])
+      .optional()
+      .describe('"owner" when the answer is one of the owner\'s curated answers, given as written (no retrieval, no citations); absent otherwise.'),
   })
   .meta({ id: 'AskResponse' });
 export type AskResponse = z.infer<typeof askResponseSchema>;

@@ -59,4 +59,12 @@ export type AdminContentGapReport = {
   pending: number;
 };
 
-export type WriteAnswerResult = { jobId: string; knowledgeBaseId: string; integrationId: string; externalId: string; group: AdminContentGap | null };
+export type WriteAnswerResult = {
+  jobId: string;
+  knowledgeBaseId: string;
+  integrationId: string;
+  externalId: string;
+  group: AdminContentGap | null;
+  /** The curated answer made (or replaced) for the group's question, or null when the content is too long for one. */
+  curatedAnswerId: number | null;
+};

@@ -262,6 +262,8 @@ export type VisitorAskEvent =
       correctedQuery?: string;
       /** The product the answer is about (a `PRODUCT` item answered from); answered only. */
       product?: VisitorProduct;
+      /** "owner": the answer is one of the owner's curated answers, given as written. */
+      source?: 'owner';
     }
   | { type: 'error'; code: string; message: string };
 

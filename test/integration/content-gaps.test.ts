@@ -1,8 +1,9 @@
 /**
  * Content gaps end to end, on the real server with its pipeline and the real model: visitors ask
  * what the knowledge base does not hold, in several wordings; the report groups them and ranks
- * them by visitors; the owner writes the answer, which goes through the ingestion queue; the same
- * question is then answered, citing the new item, and the group counts as answered.
+ * them by visitors; the owner writes the answer, which goes through the ingestion queue and
+ * becomes the group's curated answer; the same question then gets it as written, the new item is
+ * searched, and the group counts as answered.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -12,7 +13,7 @@ import type { WidgetRecord } from '../../server/domain/widgets.ts';
 import type { RunningServer } from '../../server/main.ts';
 import { AdminClient, signedInAs } from '../helpers/admin-client.ts';
 import { KB, pushBakery, readEvents } from '../helpers/ask-fixtures.ts';
-import { startPipelineServer, waitForIdle } from '../helpers/pipeline-app.ts';
+import { api, startPipelineServer, waitForIdle } from '../helpers/pipeline-app.ts';
 
 const ORIGIN = 'https://shop.example';
 const SOURDOUGH = ['Do you sell sourdough bread?', 'Is there sourdough bread for sale?', 'do you have sourdough bread'];
@@ -109,11 +110,9 @@ describe('content gaps: grouped unanswered questions, and writing the answer (re
     assert.equal((await owner.post('/content-gaps/999999/answer', { title: 'x', content: 'y' })).statusCode, 404);
   });
 
-  it('writes the answer through the ingestion queue: the same question is then answered, citing the new item', async () => {
-    const res = await owner.post(`/content-gaps/${sourdough.id}/answer`, {
-      title: 'Sourdough bread',
-      content: 'Yes, we sell sourdough bread. Our sourdough loaves are baked every morning from rye and wheat flour and cost 6 euros each.',
-    });
+  it('writes the answer through the ingestion queue and as a curated answer: the same question then gets it, and the page is searched', async () => {
+    const content = 'Yes, we sell sourdough bread. Our sourdough loaves are baked every morning from rye and wheat flour and cost 6 euros each.';
+    const res = await owner.post(`/content-gaps/${sourdough.id}/answer`, { title: 'Sourdough bread', content });
     assert.equal(res.statusCode, 202, res.body);
     const written = res.json() as WriteAnswerResult;
     assert.deepEqual(
@@ -125,9 +124,14 @@ describe('content gaps: grouped unanswered questions, and writing the answer (re
     const item = server.services.db.prepare('SELECT source_type, title FROM items WHERE integration_id = ? AND external_id = ?').get('dashboard', written.externalId);
     assert.deepEqual(item, { source_type: 'PAGE', title: 'Sourdough bread' });
 
-    const again = await visitorAsks(SOURDOUGH[0]!);
+    // The group's wordings now get the answer as written (it is also the group's curated answer),
+    // and the page is searched and cited like any other.
+    const again = (await visitorAsks(SOURDOUGH[0]!)) as Awaited<ReturnType<typeof visitorAsks>> & { answer: string; source?: string };
     assert.equal(again.answered, true, JSON.stringify(again));
-    assert.equal(again.citations[0]?.title, 'Sourdough bread');
+    assert.deepEqual({ answer: again.answer, source: again.source }, { answer: content, source: 'owner' });
+    assert.ok(written.curatedAnswerId);
+    const found = await api(server, 'POST', `/knowledge-bases/${KB}/search`, { query: 'sourdough loaves rye flour', topK: 1 });
+    assert.equal(found.body.results[0]?.title, 'Sourdough bread', JSON.stringify(found.body));
 
     const open = await report();
     assert.ok(!open.data.some((g) => g.id === sourdough.id), 'no longer an open gap');

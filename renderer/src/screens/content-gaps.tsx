@@ -147,7 +147,11 @@ export function ContentGapsScreen() {
             onCancel={() => setWriting(null)}
             onWritten={(result) => {
               setWriting(null);
-              setWritten(`Answer saved as page "${result.externalId}" in ${result.knowledgeBaseId}. It is being indexed and answers visitors within moments.`);
+              setWritten(
+                result.curatedAnswerId !== null
+                  ? `Answer saved as a curated answer of ${result.knowledgeBaseId}: visitors asking this question get it as written from now on. It is also saved as page "${result.externalId}", which is being indexed for nearby questions.`
+                  : `Answer saved as page "${result.externalId}" in ${result.knowledgeBaseId}. It is being indexed and answers visitors within moments.`,
+              );
               report.reload();
             }}
           />

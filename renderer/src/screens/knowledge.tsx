@@ -16,6 +16,7 @@ import { useSession } from '../session.tsx';
 import { curlExample } from './keys.tsx';
 import { KnowledgeLanguagePanel } from './knowledge-language.tsx';
 import { SynonymsEditor } from './synonyms-editor.tsx';
+import { CuratedAnswersPanel } from './curated-answers.tsx';
 import { DocumentView, documentHref, OriginalLink } from './document-view.tsx';
 import { FileUploadPanel } from './file-upload.tsx';
 
@@ -202,6 +203,7 @@ function ItemList({ knowledgeBaseId }: { knowledgeBaseId: string }) {
           Load more
         </button>
       ) : null}
+      {exists ? <CuratedAnswersPanel knowledgeBaseId={knowledgeBaseId} /> : null}
       {exists ? <SynonymsEditor knowledgeBaseId={knowledgeBaseId} /> : null}
     </>
   );

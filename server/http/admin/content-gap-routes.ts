@@ -11,6 +11,7 @@ import {
 } from '../../../common/contract/content-gaps.ts';
 import type { ContentGapFilter, ContentGapRow, QuestionGroupStore } from '../../domain/content-gaps.ts';
 import type { JobQueue } from '../../domain/job-queue.ts';
+import type { CuratedAnswers } from '../../retrieval/curated/curated-answers.ts';
 import type { QuestionGrouper } from '../../retrieval/question-groups.ts';
 import type { SearchService } from '../../retrieval/search.ts';
 import { ApiError } from '../api-error.ts';
@@ -21,12 +22,15 @@ export type ContentGapRoutesOptions = {
   questionGrouper: QuestionGrouper;
   search: SearchService;
   queue: JobQueue;
+  curatedAnswers: CuratedAnswers;
 };
 
 /** Questions grouped on the spot before a report; the background pass takes the rest. */
 const CATCH_UP_BEFORE_REPORT = 256;
 const EXAMPLES_PER_GROUP = 5;
 const NEAREST_ITEMS = 3;
+/** The longest content also given as a curated answer (curatedAnswerInputSchema's answer). */
+const CURATED_ANSWER_MAX = 8_000;
 
 const groupParamsSchema = z.strictObject({ groupId: z.coerce.number().int().min(1) });
 
@@ -34,8 +38,10 @@ const groupParamsSchema = z.strictObject({ groupId: z.coerce.number().int().min(
  * Content gaps for the owner: Members read the report, the Owner and Admins write answers. An
  * answer is an item (sourceType PAGE, integration `dashboard`, the group's knowledge base) pushed
  * through the same queue as `POST /ingest`, so it is processed, searched and cited like any other.
+ * It is also the group's curated answer (question: the group's label, also asked: its wordings), so
+ * those wordings get it as written, before retrieval (docs/content-gaps.md, "Writing the answer").
  */
-export const contentGapRoutes: FastifyPluginAsyncZod<ContentGapRoutesOptions> = async (app, { questionGroups, questionGrouper, search, queue }) => {
+export const contentGapRoutes: FastifyPluginAsyncZod<ContentGapRoutesOptions> = async (app, { questionGroups, questionGrouper, search, queue, curatedAnswers }) => {
   const nearest = async (row: ContentGapRow): Promise<NearestItem[]> => {
     const outcome = await search.search(row.knowledgeBaseId, row.label, { mode: 'hybrid', topK: NEAREST_ITEMS, sourceTypes: null, passages: 1 });
     return outcome.hits.map((hit) => ({
@@ -106,6 +112,7 @@ export const contentGapRoutes: FastifyPluginAsyncZod<ContentGapRoutesOptions> = 
         null,
       );
       questionGroups.markAnswered(groupId, `${DASHBOARD_INTEGRATION}/${externalId}`, Date.now());
+      const curated = curatedAnswerOfGroup(curatedAnswers, group.knowledgeBaseId, group.label, questionGroups.examples([groupId], EXAMPLES_PER_GROUP).get(groupId) ?? [], content);
       const [row] = questionGroups.gaps({ status: 'all', groupId }, 1);
       reply.code(202);
       return {
@@ -114,7 +121,22 @@ export const contentGapRoutes: FastifyPluginAsyncZod<ContentGapRoutesOptions> = 
         integrationId: DASHBOARD_INTEGRATION,
         externalId,
         group: row ? await view(row, questionGroups.examples([groupId], EXAMPLES_PER_GROUP).get(groupId) ?? []) : null,
+        curatedAnswerId: curated?.id ?? null,
       };
     },
   );
 };
+
+/**
+ * The group's curated answer: the one already asked by the group's label is replaced (writing the
+ * answer again edits it), else one is made. Content too long to be given as one answer stays an
+ * item only.
+ */
+function curatedAnswerOfGroup(curatedAnswers: CuratedAnswers, knowledgeBaseId: string, label: string, examples: Array<{ question: string }>, content: string) {
+  const answer = content.trim();
+  if (answer.length === 0 || answer.length > CURATED_ANSWER_MAX) return null;
+  const question = label.trim().slice(0, 500);
+  const alsoAsked = examples.map((e) => e.question.trim().slice(0, 500)).filter((q) => q.length > 0 && q !== question);
+  const existing = curatedAnswers.list(knowledgeBaseId).find((a) => a.question === question);
+  return existing ? curatedAnswers.update(knowledgeBaseId, existing.id, { answer, alsoAsked: [...new Set([...existing.alsoAsked, ...alsoAsked])].slice(0, 50) }) : curatedAnswers.create(knowledgeBaseId, { question, answer, alsoAsked });
+}

@@ -24,6 +24,8 @@ import type { WidgetService } from '../../domain/widgets.ts';
 import type { QuestionGroupStore } from '../../domain/content-gaps.ts';
 import type { QuestionGrouper } from '../../retrieval/question-groups.ts';
 import { contentGapRoutes } from './content-gap-routes.ts';
+import { curatedAnswerRoutes } from './curated-answer-routes.ts';
+import type { CuratedAnswers } from '../../retrieval/curated/curated-answers.ts';
 import { fileAdminRoutes } from './file-routes.ts';
 import type { Originals } from '../../storage/originals.ts';
 import type { Db } from '../../storage/db.ts';
@@ -62,6 +64,7 @@ export type AdminApiOptions = {
   settings: () => AdminSettings;
   assistant: Assistant;
   askQuestion: AskQuestion;
+  curatedAnswers: CuratedAnswers;
   usage: UsageRepo;
   llmSettings: LlmSettings;
   backups: ScheduledBackups;
@@ -108,4 +111,5 @@ export const adminApi: FastifyPluginAsync<AdminApiOptions> = async (app, { prefi
   await app.register(conversationRoutes, options);
   await app.register(contentGapRoutes, options);
   await app.register(webhookRoutes, options);
+  await app.register(curatedAnswerRoutes, options);
 };

@@ -33,8 +33,9 @@ export async function answerVisitor(
       // "Showing results for …" only beside an answer: a fallback message was not read from anything.
       const corrected = outcome.answered && response.correctedQuery ? { correctedQuery: response.correctedQuery } : {};
       const product = outcome.product ? { product: outcome.product } : {};
+      const owner = response.source ? { source: response.source } : {};
       const citations = visitorCitations(response.citations);
-      stream.send('done', { answerId: outcome.recorded.answerId, answered: outcome.answered, answer: response.answer, citations, ...corrected, ...product });
+      stream.send('done', { answerId: outcome.recorded.answerId, answered: outcome.answered, answer: response.answer, citations, ...corrected, ...product, ...owner });
     }
     // `fallback` (the language model failed midway) is not passed on: `done` carries the whole answer that stands.
   };

@@ -75,21 +75,12 @@ export class AskQuestion {
       input = { ...input, request: { ...input.request, conversation: this.deps.visitorConversations.earlierTurns(asker.sessionId) } };
     }
 
-    const analyses: Array<{ knowledgeBaseId: string; analysis: Analysis; contextItem: ContextItemRow | null }> = [];
-    for (const knowledgeBaseId of input.knowledgeBaseIds) {
-      const contextItem = this.contextItem(knowledgeBaseId, input.request, asker);
-      const analysis = await assistant.analyze(knowledgeBaseId, input.request, signal, contextItem ? { itemId: contextItem.id } : undefined);
-      analyses.push({ knowledgeBaseId, analysis, contextItem });
-    }
-    const chosen = analyses.length === 1 ? analyses[0]! : bestSupported(assistant, analyses);
-
     const onAssistantEvent = visitorHold(asker, emit);
-    // The visitor side promises quotes, not passages: a generated answer is held to the quote budget.
-    const response = await assistant.respond(
-      chosen.analysis,
-      { ...input, onEvent: onAssistantEvent.forward, quoteBudget: asker.kind === 'visitor' },
-      started,
-    );
+    const options = { ...input, onEvent: onAssistantEvent.forward, quoteBudget: asker.kind === 'visitor' };
+    const { knowledgeBaseId, contextItem, response } =
+      (await assistant.ownersAnswer(input.knowledgeBaseIds, input.request, options, started)) ??
+      (await this.retrievedAnswer(input, options, started));
+    const chosen = { knowledgeBaseId, contextItem };
     const reason: AskReason = response.answered ? 'answered' : response.method === 'generative' ? 'model_found_nothing' : 'not_in_content';
     const read: AskResponse = asker.kind === 'visitor' && !response.answered ? { ...response, answer: asker.fallbackMessage, citations: [] } : response;
     onAssistantEvent.settle(read);
@@ -112,6 +103,24 @@ export class AskQuestion {
     };
     emit({ type: 'done', outcome });
     return outcome;
+  }
+
+  /**
+   * The answer retrieved from the content: each knowledge base searched once, the best-supported
+   * one answering from that same search. The visitor side promises quotes, not passages: a
+   * generated answer is held to the quote budget there (`options.quoteBudget`).
+   */
+  private async retrievedAnswer(input: AskQuestionInput, options: AskOptions, started: number) {
+    const { assistant } = this.deps;
+    const analyses: Array<{ knowledgeBaseId: string; analysis: Analysis; contextItem: ContextItemRow | null }> = [];
+    for (const knowledgeBaseId of input.knowledgeBaseIds) {
+      const contextItem = this.contextItem(knowledgeBaseId, input.request, input.asker);
+      const analysis = await assistant.analyze(knowledgeBaseId, input.request, input.signal, contextItem ? { itemId: contextItem.id } : undefined);
+      analyses.push({ knowledgeBaseId, analysis, contextItem });
+    }
+    const chosen = analyses.length === 1 ? analyses[0]! : bestSupported(assistant, analyses);
+    const response = await assistant.respond(chosen.analysis, options, started);
+    return { knowledgeBaseId: chosen.knowledgeBaseId, contextItem: chosen.contextItem, response };
   }
 
   /** The item the request's context names in this knowledge base: its external id first, else the page's address. */

@@ -6,6 +6,7 @@ import type { EmbeddingModel } from '../../indexes/embedding-model.ts';
 import type { TermStatsRepo } from '../../storage/term-stats-repo.ts';
 import type { Correction } from '../../indexes/keyword-index.ts';
 import { replaceWords } from '../query-terms.ts';
+import type { CuratedAnswers } from '../curated/curated-answers.ts';
 import type { SearchOptions, SearchOutcome, SearchService } from '../search.ts';
 import { ABSTAIN_BELOW, missingKeyTerms, support } from './abstention.ts';
 import { type DecisionModel, dot, FITTED_MODEL, type PassageVectors, passagesAnswer } from './answer-decision.ts';
@@ -80,12 +81,44 @@ export class Assistant {
     private readonly termStats: TermStatsRepo,
     private readonly llm: LlmSettings,
     private readonly tuning: AssistantTuning = DEFAULT_TUNING,
+    private readonly curated: CuratedAnswers | null = null,
   ) {}
+
+  private lastVector: { text: string; mode: AskRequest['mode']; model: unknown; vector: Promise<Float32Array | null> } | null = null;
 
   async ask(knowledgeBaseId: string, request: AskRequest, options: AskOptions): Promise<AskResult> {
     const started = performance.now();
+    const owners = await this.ownersAnswer([knowledgeBaseId], request, options, started);
+    if (owners) return owners.response;
     const analysis = await this.analyze(knowledgeBaseId, request, options.signal);
     return this.respond(analysis, options, started);
+  }
+
+  /**
+   * The owner's own answer (curated answers), when the question asks for one in one of these
+   * knowledge bases: it wins before any retrieval. Its vector is the one retrieval reads when the
+   * question stands alone (queryVector's memo), so asking costs one embedding either way.
+   */
+  async ownersAnswer(
+    knowledgeBaseIds: string[],
+    request: AskRequest,
+    options: AskOptions,
+    started = performance.now(),
+  ): Promise<{ knowledgeBaseId: string; contextItem: null; response: AskResult } | null> {
+    if (!this.curated) return null;
+    const req = askRequestSchema.parse(request);
+    for (const knowledgeBaseId of knowledgeBaseIds) {
+      const curated = await this.curated.curatedAnswerFor(knowledgeBaseId, req.question, () => this.queryVector(req.question, req.mode));
+      if (!curated) continue;
+      const emit = options.onEvent ?? (() => {});
+      const tookMs = Math.round((performance.now() - started) * 10) / 10;
+      const response: AskResponse = { question: req.question, answer: curated.record.answer, answered: true, method: 'extractive', fallbackReason: null, citations: [], tookMs, source: 'owner' };
+      emit({ type: 'answer', text: response.answer });
+      emit({ type: 'citations', citations: [] });
+      emit({ type: 'done', response });
+      return { knowledgeBaseId, contextItem: null, response };
+    }
+    return null;
   }
 
   /**
@@ -269,7 +302,7 @@ export class Assistant {
   }> {
     const query = retrievalQuery(req.question, context);
     const vectorQuery = req.mode === 'hybrid' ? (this.search.correctedQuery(knowledgeBaseId, query) ?? query) : query;
-    const queryVector = await this.search.queryVector(vectorQuery, req.mode);
+    const queryVector = await this.queryVector(vectorQuery, req.mode);
     const vectors = queryVector ? this.embedding.vectors() : null;
     signal.throwIfAborted();
     const outcome: SearchOutcome = this.search.searchWithVector(knowledgeBaseId, query, queryVector, {
@@ -303,6 +336,21 @@ export class Assistant {
       for (const vector of passageVectors.passages) if (vector) bestCosine = Math.max(bestCosine ?? -1, dot(vector, queryVector));
     }
     return { candidates, bestCosine, vectors: passageVectors, corrections: outcome.corrections, synonyms: outcome.synonyms };
+  }
+
+  /**
+   * The query's vector, the last one remembered: the curated answers' match and retrieval read the
+   * same question's vector, computed once. Keyed by the active model's vectors too, so a model
+   * change never hands out a vector of the old one.
+   */
+  private queryVector(text: string, mode: AskRequest['mode']): Promise<Float32Array | null> {
+    const model = this.embedding.vectors();
+    const last = this.lastVector;
+    if (last && last.text === text && last.mode === mode && last.model === model) return last.vector;
+    const vector = this.search.queryVector(text, mode ?? 'hybrid');
+    this.lastVector = { text, mode, model, vector };
+    vector.catch(() => this.lastVector?.vector === vector && (this.lastVector = null));
+    return vector;
   }
 
   /** BM25's inverse document frequency of a word among the knowledge base's chunks. */

@@ -1,0 +1,95 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  type CuratedAnswerList,
+  curatedAnswerInputSchema,
+  curatedAnswerParamsSchema,
+  curatedAnswerPatchSchema,
+  type CuratedAnswerView,
+} from '../../../common/contract/curated-answers.ts';
+import { knowledgeBaseParamsSchema } from '../../../common/contract/knowledge.ts';
+import type { CuratedAnswerRecord } from '../../domain/curated-answers.ts';
+import type { CuratedAnswers } from '../../retrieval/curated/curated-answers.ts';
+import type { ItemReadRepo } from '../../storage/item-read-repo.ts';
+import { ApiError } from '../api-error.ts';
+import { isoTime } from '../iso-time.ts';
+import { assertKnowledgeBaseExists } from '../known-knowledge-base.ts';
+
+export type CuratedAnswerRoutesOptions = { curatedAnswers: CuratedAnswers; reader: ItemReadRepo };
+
+export function curatedAnswerView(record: CuratedAnswerRecord): CuratedAnswerView {
+  return {
+    id: record.id,
+    knowledgeBaseId: record.knowledgeBaseId,
+    question: record.question,
+    answer: record.answer,
+    alsoAsked: record.alsoAsked,
+    createdAt: isoTime(record.createdAt),
+    updatedAt: isoTime(record.updatedAt),
+  };
+}
+
+/**
+ * The owner's curated answers of a knowledge base: Members read them, the Owner and Admins write
+ * them (the gate and CSRF of every admin route, admin-auth.ts).
+ */
+export const curatedAnswerRoutes: FastifyPluginAsyncZod<CuratedAnswerRoutesOptions> = async (app, { curatedAnswers, reader }) => {
+  const notFound = (knowledgeBaseId: string, id: number) => new ApiError('not_found', `No curated answer ${id} in knowledge base "${knowledgeBaseId}".`);
+
+  app.get(
+    '/knowledge-bases/:knowledgeBaseId/answers',
+    { config: { admin: 'member' }, schema: { params: knowledgeBaseParamsSchema } },
+    async (request): Promise<CuratedAnswerList> => {
+      assertKnowledgeBaseExists(reader, request.params.knowledgeBaseId);
+      return { data: curatedAnswers.list(request.params.knowledgeBaseId).map(curatedAnswerView) };
+    },
+  );
+
+  app.post(
+    '/knowledge-bases/:knowledgeBaseId/answers',
+    { config: { admin: 'manager' }, schema: { params: knowledgeBaseParamsSchema, body: curatedAnswerInputSchema } },
+    async (request, reply): Promise<CuratedAnswerView> => {
+      assertKnowledgeBaseExists(reader, request.params.knowledgeBaseId);
+      reply.code(201);
+      return curatedAnswerView(curatedAnswers.create(request.params.knowledgeBaseId, request.body));
+    },
+  );
+
+  app.get(
+    '/knowledge-bases/:knowledgeBaseId/answers/:answerId',
+    { config: { admin: 'member' }, schema: { params: curatedAnswerParamsSchema } },
+    async (request): Promise<CuratedAnswerView> => {
+      const { knowledgeBaseId, answerId } = request.params;
+      const record = curatedAnswers.get(knowledgeBaseId, answerId);
+      if (!record) throw notFound(knowledgeBaseId, answerId);
+      return curatedAnswerView(record);
+    },
+  );
+
+  // PUT replaces the answer (alsoAsked left out is emptied); PATCH changes only the fields sent.
+  for (const [method, body] of [
+    ['put', curatedAnswerInputSchema],
+    ['patch', curatedAnswerPatchSchema],
+  ] as const) {
+    app[method](
+      '/knowledge-bases/:knowledgeBaseId/answers/:answerId',
+      { config: { admin: 'manager' }, schema: { params: curatedAnswerParamsSchema, body: body as z.ZodType<z.infer<typeof curatedAnswerPatchSchema>> } },
+      async (request): Promise<CuratedAnswerView> => {
+        const { knowledgeBaseId, answerId } = request.params;
+        const record = curatedAnswers.update(knowledgeBaseId, answerId, request.body);
+        if (!record) throw notFound(knowledgeBaseId, answerId);
+        return curatedAnswerView(record);
+      },
+    );
+  }
+
+  app.delete(
+    '/knowledge-bases/:knowledgeBaseId/answers/:answerId',
+    { config: { admin: 'manager' }, schema: { params: curatedAnswerParamsSchema } },
+    async (request, reply) => {
+      const { knowledgeBaseId, answerId } = request.params;
+      if (!curatedAnswers.delete(knowledgeBaseId, answerId)) throw notFound(knowledgeBaseId, answerId);
+      reply.code(204);
+    },
+  );
+};

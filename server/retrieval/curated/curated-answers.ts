@@ -1,0 +1,107 @@
+import type { CuratedAnswerInput, CuratedAnswerPatch } from '../../../common/contract/curated-answers.ts';
+import type { CuratedAnswerRecord, CuratedAnswerStore } from '../../domain/curated-answers.ts';
+import type { SearchService } from '../search.ts';
+import { type CuratedEntry, type CuratedMatch, CuratedMatcher } from './match.ts';
+
+/** Phrasing vectors kept in memory; past this the cache starts again (short texts, 2 KB each). */
+const VECTORS_KEPT = 20_000;
+
+export type CuratedAnswerHit = { record: CuratedAnswerRecord; match: CuratedMatch };
+
+/**
+ * The owner's curated answers: stored per knowledge base, and matched to visitors' questions
+ * (match.ts) before any retrieval. Each knowledge base's matcher is built on its first question
+ * after a change, with the phrasings' vectors from the same embedder as the query's.
+ */
+export class CuratedAnswers {
+  private readonly matchers = new Map<string, { version: string; built: Promise<{ matcher: CuratedMatcher; records: Map<number, CuratedAnswerRecord> }> }>();
+  private readonly vectors = new Map<string, Float32Array>();
+
+  constructor(
+    private readonly store: CuratedAnswerStore,
+    private readonly search: SearchService,
+    private readonly clock: () => number = Date.now,
+  ) {}
+
+  list(knowledgeBaseId: string): CuratedAnswerRecord[] {
+    return this.store.list(knowledgeBaseId);
+  }
+
+  get(knowledgeBaseId: string, id: number): CuratedAnswerRecord | null {
+    return this.store.get(knowledgeBaseId, id);
+  }
+
+  create(knowledgeBaseId: string, input: CuratedAnswerInput): CuratedAnswerRecord {
+    this.matchers.delete(knowledgeBaseId);
+    return this.store.insert(knowledgeBaseId, { ...input, alsoAsked: distinct(input.alsoAsked) }, this.clock());
+  }
+
+  /** PUT replaces every field (alsoAsked left out is emptied); PATCH keeps those left out. */
+  update(knowledgeBaseId: string, id: number, changes: CuratedAnswerPatch): CuratedAnswerRecord | null {
+    const current = this.store.get(knowledgeBaseId, id);
+    if (!current) return null;
+    const fields = { question: changes.question ?? current.question, answer: changes.answer ?? current.answer, alsoAsked: distinct(changes.alsoAsked ?? current.alsoAsked) };
+    this.matchers.delete(knowledgeBaseId);
+    return this.store.update(knowledgeBaseId, id, fields, this.clock());
+  }
+
+  delete(knowledgeBaseId: string, id: number): boolean {
+    this.matchers.delete(knowledgeBaseId);
+    return this.store.delete(knowledgeBaseId, id);
+  }
+
+  /**
+   * The curated answer a visitor's question asks for, or null (then the assistant retrieves).
+   * `queryVector` gives the question's vector (the assistant hands the one retrieval reads); it is
+   * asked for only when the knowledge base has curated answers. Without it the vector is computed here.
+   */
+  async curatedAnswerFor(
+    knowledgeBaseId: string,
+    question: string,
+    queryVector: () => Promise<Float32Array | null> = () => this.search.queryVector(question, 'hybrid'),
+  ): Promise<CuratedAnswerHit | null> {
+    const { matcher, records } = await this.matcherOf(knowledgeBaseId);
+    if (matcher.size === 0) return null;
+    const match = matcher.match(question, await queryVector());
+    const record = match ? records.get(match.id) : undefined;
+    return match && record ? { record, match } : null;
+  }
+
+  /** The knowledge base's matcher, built again when its answers changed (here, or by the CLI beside this server). */
+  private matcherOf(knowledgeBaseId: string) {
+    const version = this.store.version(knowledgeBaseId);
+    const known = this.matchers.get(knowledgeBaseId);
+    if (known?.version === version) return known.built;
+    const entry = { version, built: this.build(knowledgeBaseId) };
+    this.matchers.set(knowledgeBaseId, entry);
+    // A failed build (the embedder failed) is tried again on the next question.
+    entry.built.catch(() => this.matchers.get(knowledgeBaseId) === entry && this.matchers.delete(knowledgeBaseId));
+    return entry.built;
+  }
+
+  private async build(knowledgeBaseId: string) {
+    const records = this.store.list(knowledgeBaseId);
+    const entries: CuratedEntry[] = [];
+    for (const record of records) {
+      const phrasings = await Promise.all([record.question, ...record.alsoAsked].map(async (text) => ({ text, vector: await this.vectorOf(text) })));
+      entries.push({ id: record.id, phrasings });
+    }
+    const { language } = this.search.keywordIndex(knowledgeBaseId);
+    return { matcher: new CuratedMatcher(entries, language), records: new Map(records.map((r) => [r.id, r])) };
+  }
+
+  private async vectorOf(text: string): Promise<Float32Array | null> {
+    const known = this.vectors.get(text);
+    if (known) return known;
+    const vector = await this.search.queryVector(text, 'hybrid');
+    if (vector) {
+      if (this.vectors.size >= VECTORS_KEPT) this.vectors.clear();
+      this.vectors.set(text, vector);
+    }
+    return vector;
+  }
+}
+
+function distinct(phrasings: string[]): string[] {
+  return [...new Set(phrasings)];
+}
