@@ -206,7 +206,8 @@ describe('visitor widget against the real server (Chromium, shop page on another
     await ask(page, 'How much is the sourdogh rye loaf?');
     const answer = lastAnswer(page);
     assert.match(await answer.innerText(), /4\.20 EUR/, 'the answer holds the price');
-    assert.equal(await answer.getByRole('link', { name: 'Sourdough rye loaf' }).getAttribute('href'), 'https://bakery.example/products/rye');
+    // The source's link (the product card above it links the same page).
+    assert.equal(await answer.getByRole('listitem').getByRole('link', { name: 'Sourdough rye loaf' }).getAttribute('href'), 'https://bakery.example/products/rye');
     assert.equal((await answer.locator('.read-as').innerText()).trim(), `${S.showingResultsFor} How much is the sourdough rye loaf?`);
     await ask(page, 'Is the rye loaf baked every morning?');
     assert.equal(await lastAnswer(page).locator('.read-as').count(), 0, 'nothing was corrected: no note');
