@@ -19,7 +19,7 @@
  *   npm run build && node --import tsx bench/site-resync.ts [--pages 1000] [--poll-ms 500]
  */
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { fork } from 'node:child_process';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -246,5 +246,6 @@ async function measureAppliance(startUrl: string) {
     };
   } finally {
     await stopServerChild(server);
+    rmSync(dataDir, { recursive: true, force: true });
   }
 }
