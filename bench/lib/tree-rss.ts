@@ -11,7 +11,7 @@ export type TreeRss = { totalMb: number; processes: ProcessRss[]; atSeconds?: nu
 
 const PAGE_KB = 4;
 
-function read(file: string): string | null {
+export function read(file: string): string | null {
   try {
     return fs.readFileSync(file, 'utf8');
   } catch {
@@ -19,7 +19,8 @@ function read(file: string): string | null {
   }
 }
 
-function childrenOf(pid: number): number[] {
+/** The processes `pid` started that are still alive (any of its threads' children). */
+export function childrenOf(pid: number): number[] {
   const tasks = (() => {
     try {
       return fs.readdirSync(`/proc/${pid}/task`);
