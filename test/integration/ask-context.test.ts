@@ -41,6 +41,15 @@ const ITEMS = [
     },
   },
   {
+    sourceType: 'PRODUCT', externalId: 'floor-lamp',
+    data: {
+      title: 'Brass floor lamp',
+      content: 'A brass reading lamp with a linen shade and a dimmer in the cord.',
+      url: 'https://shop.example/products/floor-lamp',
+      sourceData: { price: '189 EUR', height: '150 cm', weight: '6.5 kg' },
+    },
+  },
+  {
     sourceType: 'PRODUCT', externalId: 'cinnamon-bun',
     data: { title: 'Cinnamon bun', content: 'A soft cinnamon bun with cardamom sugar, baked every morning. A cinnamon bun costs 3.20 EUR.' },
   },
@@ -100,6 +109,16 @@ describe('asking with the page as context, one way for every asker (real server,
         assert.match(res.body.answer, length);
         assert.doesNotMatch(res.body.answer, expected === 'alpine-scarf' ? /150 cm/ : /180 cm/, 'the other product is not mixed in');
         assert.deepEqual(res.body.citations.map((c: any) => c.externalId), [expected], 'the answer says which item it is about');
+      }
+    });
+
+    it('answers "how tall/heavy is it?" with the page item\'s attribute for that dimension, though they share no word', async () => {
+      for (const [question, expected] of [['how tall is it?', /Height: 150 cm/], ['How heavy is this?', /Weight: 6\.5 kg/]] as const) {
+        const res = await ask({ question, context: { externalId: 'floor-lamp' } });
+        assert.equal(res.status, 200, JSON.stringify(res.body));
+        assert.equal(res.body.answered, true, `${question} → ${res.body.answer}`);
+        assert.match(res.body.answer, expected);
+        assert.deepEqual(res.body.citations.map((c: any) => c.externalId), ['floor-lamp']);
       }
     });
 

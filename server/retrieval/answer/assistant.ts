@@ -13,6 +13,7 @@ import { type DecisionModel, dot, FITTED_MODEL, type PassageVectors, passagesAns
 import {
   asksForADay, type CandidatePassage, composeAnswer, DEFAULT_SELECTION, questionIntent, type ScoredSentence, scoreSentences, selectSentences, type SelectionOptions,
 } from './extractive.ts';
+import { answersDimension } from './dimensions.ts';
 import { faqAnswerSentences, matchingFaq } from './faq.ts';
 import type { LlmSettings } from './llm-settings.ts';
 import { LlmError, streamChat } from './openai-client.ts';
@@ -199,6 +200,8 @@ export class Assistant {
     // The owner's own question matched the visitor's: its answer is the answer (faq.ts).
     if (analysis.faq) return true;
     if (analysis.missingKeyTerms.length > 0) return false;
+    // The page's item's attribute for the dimension asked ("how tall" → "Height: 80 cm", dimensions.ts).
+    if (analysis.itemAttribute) return true;
     if (!scored.some((sentence) => sentence.quotable) || s.score < s.threshold) return false;
     const model = this.tuning.decision;
     return model === null || bestCosine === null || isAnalyzed(analysis.language) || passagesAnswer(analysis, model);
@@ -263,8 +266,14 @@ export class Assistant {
     // The embedder is English: in another language its cosine says little (docs/retrieval.md,
     // "Languages"), so support leans on keyword coverage alone.
     const s = support(bestCoverage, isAnalyzed(language) ? null : bestCosine, this.tuning.abstainBelow);
-    const { chosen, faq, missing } = this.quoted(question, terms, candidates, scored, language);
-    return { request: req, question, correctedQuestion, language, terms, candidates, scored, bestCoverage, bestCosine, vectors, support: s, chosen, faq, missingKeyTerms: missing, focus };
+    const quotedSentences = this.quoted(question, terms, candidates, scored, language);
+    const { faq, missing } = quotedSentences;
+    // On an item's page, "how tall is it?" is answered by that item's "Height: 80 cm" though they
+    // share no word (dimensions.ts): that line is the answer.
+    const attribute = english && focus && !faq ? scored.find((c) => candidates[c.passage]!.item.id === focus.itemId && answersDimension(question, c.text)) : undefined;
+    const chosen = attribute ? [attribute] : quotedSentences.chosen;
+    const itemAttribute = attribute !== undefined;
+    return { request: req, question, correctedQuestion, language, terms, candidates, scored, bestCoverage, bestCosine, vectors, support: s, chosen, faq, itemAttribute, missingKeyTerms: missing, focus };
   }
 
   /**
