@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { mainVerb, missingKeyTerms } from '../../../../../server/retrieval/answer/abstention.ts';
 import { attributeLines } from '../../../../../server/retrieval/answer/attribute-text.ts';
 import { type CandidatePassage, questionIntent, scoreSentences, selectSentences } from '../../../../../server/retrieval/answer/extractive.ts';
-import { faqAnswerSentences, faqEntries, matchingFaq } from '../../../../../server/retrieval/answer/faq.ts';
+import { faqAnswerSentences, faqEntries, matchingFaq, questionSimilarity } from '../../../../../server/retrieval/answer/faq.ts';
 import { weightedTerms } from '../../../../../server/retrieval/answer/question-terms.ts';
 import { contentTerms, stem, termsMatch } from '../../../../../server/retrieval/answer/terms.ts';
 import { correctTypos, splitRunTogether } from '../../../../../server/retrieval/answer/typed-words.ts';
@@ -44,6 +44,17 @@ describe('shop content read as shop content', () => {
     const voucherEntry = matchingFaq([pairs], weightedTerms(vouchers, [], () => 1), vouchers)!;
     const voucherScored = scoreSentences([pairs], weightedTerms(vouchers, [], () => 1), questionIntent(vouchers), vouchers);
     assert.deepEqual(faqAnswerSentences(voucherEntry, voucherScored, 3).map((s) => s.text), ['Gift vouchers from 10 EUR are sold at the counter.']);
+  });
+
+  it('matches a visitor naming one of the alternatives an FAQ question lists', () => {
+    const faq = passage(7, 'FAQ', 'We do not fit locks ourselves; the locksmiths we work with are listed at the till.', { section: 'FAQ › Can you suggest a locksmith, glazier or roofer?' });
+    const asked = 'can you suggest a locksmith';
+    const entry = matchingFaq([faq], weightedTerms(asked, [], () => 1), asked);
+    assert.equal(entry?.question, 'Can you suggest a locksmith, glazier or roofer?');
+    assert.equal(questionSimilarity(weightedTerms(asked, [], () => 1), 'Can you suggest a locksmith, glazier or roofer?', asked), 1);
+    // Words listed with "and" are each asked; a question on another subject is still no match.
+    assert.ok(questionSimilarity(weightedTerms('do you sell tulips', [], () => 1), 'Do you sell tulips, lilies and orchids?', 'do you sell tulips') < 0.75);
+    assert.equal(matchingFaq([faq], weightedTerms('can you suggest a parking space', [], () => 1), 'can you suggest a parking space'), null);
   });
 
   it('reads product attributes as "Label: value" lines that can be the answer', () => {
