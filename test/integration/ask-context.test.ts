@@ -44,7 +44,7 @@ const ITEMS = [
     sourceType: 'PRODUCT', externalId: 'floor-lamp',
     data: {
       title: 'Brass floor lamp',
-      content: 'A brass reading lamp with a linen shade and a dimmer in the cord.',
+      content: 'A brass reading lamp with a linen shade and a dimmer in the cord.\n\nShade: linen\nOutdoor use: no',
       url: 'https://shop.example/products/floor-lamp',
       sourceData: { price: '189 EUR', height: '150 cm', weight: '6.5 kg' },
     },
@@ -120,6 +120,14 @@ describe('asking with the page as context, one way for every asker (real server,
         assert.match(res.body.answer, expected);
         assert.deepEqual(res.body.citations.map((c: any) => c.externalId), ['floor-lamp']);
       }
+    });
+
+    it('answers "can this go outdoors?" with the page item\'s attribute whose label holds what is asked', async () => {
+      const res = await ask({ question: 'can this go outdoors?', context: { externalId: 'floor-lamp' } });
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      assert.equal(res.body.answered, true, res.body.answer);
+      assert.match(res.body.answer, /Outdoor use: no/);
+      assert.deepEqual(res.body.citations.map((c: any) => c.externalId), ['floor-lamp']);
     });
 
     it('names the item by its external id, which wins over the address', async () => {

@@ -43,6 +43,12 @@ export function mainVerb(question: string): string | null {
   return MAIN_VERB.exec(question)?.[1]?.toLowerCase() ?? null;
 }
 
+/** The words of a question that name what it asks about: neither framing nor its main verb. */
+export function askedTerms<T extends { word: string }>(question: string, terms: T[]): T[] {
+  const verb = mainVerb(question);
+  return terms.filter((t) => !FRAMING.test(t.word) && t.word !== verb);
+}
+
 /** A question word this close to the rarest one's weight is a key term too. */
 const KEY_TERM_SHARE = 0.8;
 /** Shorter numbers are sizes and counts ("26 cm", answered by "24 to 28 cm"); longer ones are postcodes and ids. */
@@ -77,8 +83,7 @@ export function missingKeyTerms(
   matches: (a: string, b: string) => boolean,
 ): string[] {
   if (!ASKS_WHETHER.test(question) || ASKS_FACT_TOO.test(question) || quoted.length === 0) return [];
-  const verb = mainVerb(question);
-  const asked = terms.filter((t) => !FRAMING.test(t.word) && t.word !== verb);
+  const asked = askedTerms(question, terms);
   if (asked.length > MAX_KEYED_WORDS) return [];
   const keyCandidates = asked.filter((t) => !/^\d+$/.test(t.word) || KEY_NUMBER.test(t.word));
   const rarest = Math.max(0, ...keyCandidates.map((t) => t.weight));

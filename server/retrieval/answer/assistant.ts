@@ -8,11 +8,12 @@ import type { Correction } from '../../indexes/keyword-index.ts';
 import { replaceWords } from '../query-terms.ts';
 import type { CuratedAnswers } from '../curated/curated-answers.ts';
 import type { SearchOptions, SearchOutcome, SearchService } from '../search.ts';
-import { ABSTAIN_BELOW, missingKeyTerms, support } from './abstention.ts';
+import { ABSTAIN_BELOW, askedTerms, missingKeyTerms, support } from './abstention.ts';
 import { type DecisionModel, dot, FITTED_MODEL, type PassageVectors, passagesAnswer } from './answer-decision.ts';
 import {
   asksForADay, type CandidatePassage, composeAnswer, DEFAULT_SELECTION, questionIntent, type ScoredSentence, scoreSentences, selectSentences, type SelectionOptions,
 } from './extractive.ts';
+import { labelOf } from './attribute-text.ts';
 import { answersDimension } from './dimensions.ts';
 import { faqAnswerSentences, matchingFaq } from './faq.ts';
 import type { LlmSettings } from './llm-settings.ts';
@@ -269,8 +270,16 @@ export class Assistant {
     const quotedSentences = this.quoted(question, terms, candidates, scored, language);
     const { faq, missing } = quotedSentences;
     // On an item's page, "how tall is it?" is answered by that item's "Height: 80 cm" though they
-    // share no word (dimensions.ts): that line is the answer.
-    const attribute = english && focus && !faq ? scored.find((c) => candidates[c.passage]!.item.id === focus.itemId && answersDimension(question, c.text)) : undefined;
+    // share no word (dimensions.ts), and "can this go in the dishwasher?" by its "Dishwasher safe:
+    // no", whose label holds every word the question asks about: that line is the answer.
+    const asked = askedTerms(question, terms);
+    const labelAnswers = (text: string) => {
+      const label = labelOf(text);
+      if (label === null) return false;
+      const labelTerms = contentTerms(label, language);
+      return answersDimension(question, text) || (asked.length > 0 && asked.every((t) => labelTerms.some((s) => termsMatch(s, t.stem, language))));
+    };
+    const attribute = english && focus && !faq ? scored.find((c) => candidates[c.passage]!.item.id === focus.itemId && labelAnswers(c.text)) : undefined;
     const chosen = attribute ? [attribute] : quotedSentences.chosen;
     const itemAttribute = attribute !== undefined;
     return { request: req, question, correctedQuestion, language, terms, candidates, scored, bestCoverage, bestCosine, vectors, support: s, chosen, faq, itemAttribute, missingKeyTerms: missing, focus };
