@@ -87,9 +87,18 @@ export function missingKeyTerms(
   if (asked.length > MAX_KEYED_WORDS) return [];
   const keyCandidates = asked.filter((t) => !/^\d+$/.test(t.word) || KEY_NUMBER.test(t.word));
   const rarest = Math.max(0, ...keyCandidates.map((t) => t.weight));
-  const held = (stem: string) => quoted.some((q) => [...q.stems, ...q.titleStems].some((s) => matches(s, stem)));
-  const anywhere = (stem: string) => retrieved.some((stems) => stems.some((s) => matches(s, stem)));
+  const same = (a: string, b: string) => matches(a, b) || matches(yForm(a), yForm(b));
+  const held = (stem: string) => quoted.some((q) => [...q.stems, ...q.titleStems].some((s) => same(s, stem)));
+  const anywhere = (stem: string) => retrieved.some((stems) => stems.some((s) => same(s, stem)));
   return keyCandidates
     .filter((t) => t.weight >= KEY_TERM_SHARE * rarest && !held(t.stem) && (WHEN_WORD.test(t.word) || KEY_NUMBER.test(t.word) || !anywhere(t.stem)))
     .map((t) => t.word);
+}
+
+/**
+ * The English stripper reads "copied" as "copi" and leaves "copy" as it is: a key term matches
+ * either form ("can you copy…" is answered by "…cannot be copied").
+ */
+function yForm(stem: string): string {
+  return stem.length > 3 ? stem.replace(/i$/, 'y') : stem;
 }

@@ -31,8 +31,6 @@ export function stem(word: string): string {
   if (word.length <= 3 || /^\d/.test(word)) return word;
   const rules: Array<[RegExp, string]> = [
     [/ies$/, 'y'],
-    // "copied" and "copies" are "copy", as "copy" itself stays.
-    [/(\w{2,})ied$/, '$1y'],
     [/(ss|us|is)$/, '$1'],
     [/([^s])s$/, '$1'],
     [/eed$/, 'ee'],
