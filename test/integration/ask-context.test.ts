@@ -44,7 +44,7 @@ const ITEMS = [
     sourceType: 'PRODUCT', externalId: 'floor-lamp',
     data: {
       title: 'Brass floor lamp',
-      content: 'A brass reading lamp with a linen shade and a dimmer in the cord.\n\nShade: linen\nOutdoor use: no',
+      content: 'A brass reading lamp with a linen shade and a dimmer in the cord. It comes with two warm white bulbs.\n\nShade: linen\nOutdoor use: no\nBulbs: 2 x E27 LED',
       url: 'https://shop.example/products/floor-lamp',
       sourceData: { price: '189 EUR', height: '150 cm', weight: '6.5 kg' },
     },
@@ -128,6 +128,12 @@ describe('asking with the page as context, one way for every asker (real server,
       assert.equal(res.body.answered, true, res.body.answer);
       assert.match(res.body.answer, /Outdoor use: no/);
       assert.deepEqual(res.body.citations.map((c: any) => c.externalId), ['floor-lamp']);
+    });
+
+    it('keeps a sentence of the item that already says what is asked before its label line', async () => {
+      const res = await ask({ question: 'does it come with bulbs?', context: { externalId: 'floor-lamp' } });
+      assert.equal(res.body.answered, true, res.body.answer);
+      assert.match(res.body.answer, /comes with two warm white bulbs/);
     });
 
     it('names the item by its external id, which wins over the address', async () => {

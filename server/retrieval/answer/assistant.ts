@@ -280,7 +280,12 @@ export class Assistant {
       return answersDimension(question, text) || (asked.length > 0 && asked.every((t) => labelTerms.some((s) => termsMatch(s, t.stem, language))));
     };
     const attribute = english && focus && !faq ? scored.find((c) => candidates[c.passage]!.item.id === focus.itemId && labelAnswers(c.text)) : undefined;
-    const chosen = attribute ? [attribute] : quotedSentences.chosen;
+    // A sentence of the item already chosen that holds every asked word says it in full ("Comes
+    // with two batteries…" before "Battery: 2 x 2.0 Ah"): it stays the answer.
+    const first = quotedSentences.chosen[0];
+    const saysItAlready =
+      first !== undefined && focus && candidates[first.passage]!.item.id === focus.itemId && asked.length > 0 && asked.every((t) => first.stems.some((s) => termsMatch(s, t.stem, language)));
+    const chosen = attribute && !saysItAlready ? [attribute] : quotedSentences.chosen;
     const itemAttribute = attribute !== undefined;
     return { request: req, question, correctedQuestion, language, terms, candidates, scored, bestCoverage, bestCosine, vectors, support: s, chosen, faq, itemAttribute, missingKeyTerms: missing, focus };
   }
