@@ -83,15 +83,18 @@ export function missingKeyTerms(
   matches: (a: string, b: string) => boolean,
 ): string[] {
   if (!ASKS_WHETHER.test(question) || ASKS_FACT_TOO.test(question) || quoted.length === 0) return [];
-  const asked = askedTerms(question, terms);
+  // The verb still counts toward the question's length and its rarest weight (the measured rule);
+  // it is only never reported missing.
+  const asked = terms.filter((t) => !FRAMING.test(t.word));
   if (asked.length > MAX_KEYED_WORDS) return [];
   const keyCandidates = asked.filter((t) => !/^\d+$/.test(t.word) || KEY_NUMBER.test(t.word));
   const rarest = Math.max(0, ...keyCandidates.map((t) => t.weight));
+  const verb = mainVerb(question);
   const same = (a: string, b: string) => matches(a, b) || matches(yForm(a), yForm(b));
   const held = (stem: string) => quoted.some((q) => [...q.stems, ...q.titleStems].some((s) => same(s, stem)));
   const anywhere = (stem: string) => retrieved.some((stems) => stems.some((s) => same(s, stem)));
   return keyCandidates
-    .filter((t) => t.weight >= KEY_TERM_SHARE * rarest && !held(t.stem) && (WHEN_WORD.test(t.word) || KEY_NUMBER.test(t.word) || !anywhere(t.stem)))
+    .filter((t) => t.word !== verb && t.weight >= KEY_TERM_SHARE * rarest && !held(t.stem) && (WHEN_WORD.test(t.word) || KEY_NUMBER.test(t.word) || !anywhere(t.stem)))
     .map((t) => t.word);
 }
 
