@@ -71,7 +71,7 @@ const WHEN_WORD = /^(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|
  * retrieved passage holds at all or name a day (a quote about delivery that does not name Sunday
  * does not say delivery comes on Sundays, though the opening hours name it). Any such term means
  * the content does not say: "We accept cards, Apple Pay and Google Pay" is no "yes" to Bitcoin.
- * The question's main verb is never a key term ("do you accept…": the content says "we take…").
+ * The question's main verb is never reported missing ("do you accept…": the content says "we take…").
  * A word some other passage holds ("bread" in "Is it possible to get gluten-free bread?", answered
  * by "gluten-free loaves") is not counted. Empty for other questions and when every key term is there.
  */
