@@ -41,6 +41,15 @@ const ITEMS = [
     },
   },
   {
+    sourceType: 'PRODUCT', externalId: 'floor-lamp',
+    data: {
+      title: 'Brass floor lamp',
+      content: 'A brass reading lamp with a linen shade and a dimmer in the cord. It comes with two warm white bulbs.\n\nShade: linen\nOutdoor use: no\nBulbs: 2 x E27 LED',
+      url: 'https://shop.example/products/floor-lamp',
+      sourceData: { price: '189 EUR', height: '150 cm', weight: '6.5 kg' },
+    },
+  },
+  {
     sourceType: 'PRODUCT', externalId: 'cinnamon-bun',
     data: { title: 'Cinnamon bun', content: 'A soft cinnamon bun with cardamom sugar, baked every morning. A cinnamon bun costs 3.20 EUR.' },
   },
@@ -101,6 +110,30 @@ describe('asking with the page as context, one way for every asker (real server,
         assert.doesNotMatch(res.body.answer, expected === 'alpine-scarf' ? /150 cm/ : /180 cm/, 'the other product is not mixed in');
         assert.deepEqual(res.body.citations.map((c: any) => c.externalId), [expected], 'the answer says which item it is about');
       }
+    });
+
+    it('answers "how tall/heavy is it?" with the page item\'s attribute for that dimension, though they share no word', async () => {
+      for (const [question, expected] of [['how tall is it?', /Height: 150 cm/], ['How heavy is this?', /Weight: 6\.5 kg/]] as const) {
+        const res = await ask({ question, context: { externalId: 'floor-lamp' } });
+        assert.equal(res.status, 200, JSON.stringify(res.body));
+        assert.equal(res.body.answered, true, `${question} → ${res.body.answer}`);
+        assert.match(res.body.answer, expected);
+        assert.deepEqual(res.body.citations.map((c: any) => c.externalId), ['floor-lamp']);
+      }
+    });
+
+    it('answers "can this go outdoors?" with the page item\'s attribute whose label holds what is asked', async () => {
+      const res = await ask({ question: 'can this go outdoors?', context: { externalId: 'floor-lamp' } });
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      assert.equal(res.body.answered, true, res.body.answer);
+      assert.match(res.body.answer, /Outdoor use: no/);
+      assert.deepEqual(res.body.citations.map((c: any) => c.externalId), ['floor-lamp']);
+    });
+
+    it('keeps a sentence of the item that already says what is asked before its label line', async () => {
+      const res = await ask({ question: 'does it come with bulbs?', context: { externalId: 'floor-lamp' } });
+      assert.equal(res.body.answered, true, res.body.answer);
+      assert.match(res.body.answer, /comes with two warm white bulbs/);
     });
 
     it('names the item by its external id, which wins over the address', async () => {

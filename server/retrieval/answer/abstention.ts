@@ -29,6 +29,26 @@ const ASKS_WHETHER = /^\s*(?:(?:do|does|did|can|could|will|would|may|are|is|was|
 const ASKS_FACT_TOO = /\b(?:what|which|who|whom|whose|when|where|why|how)\b/i;
 /** Words that frame a yes/no question rather than name what it is about ("Is it possible to get…"). */
 const FRAMING = /^(?:possible|possibly|get|getting|buy|buying|order|ordering|available|offer|sell|make|find|book|use|need|want|like|please|also|any|anything|somewhere|way)$/i;
+/**
+ * The main verb of a yes/no question sits right after its auxiliary and a pronoun subject ("can you
+ * COPY…", "does it CONTAIN…", "can this GO…"): it says what is done, not what it is done to, and a
+ * shop's content says it with other verbs ("we take", "cannot be copied"). English word order, not
+ * a word list: a form of "be" is followed by what is said of the subject ("is it dishwasher safe"),
+ * so only other auxiliaries count.
+ */
+const MAIN_VERB = /^\s*(?:do|does|did|can|could|will|would|may|might|shall|should)\s+(?:i|you|we|they|it|this|that|these|those|he|she)\s+([a-z][a-z'-]*)/i;
+
+/** The question's main verb (lower case), or null when its order is not auxiliary, pronoun, verb. */
+export function mainVerb(question: string): string | null {
+  return MAIN_VERB.exec(question)?.[1]?.toLowerCase() ?? null;
+}
+
+/** The words of a question that name what it asks about: neither framing nor its main verb. */
+export function askedTerms<T extends { word: string }>(question: string, terms: T[]): T[] {
+  const verb = mainVerb(question);
+  return terms.filter((t) => !FRAMING.test(t.word) && t.word !== verb);
+}
+
 /** A question word this close to the rarest one's weight is a key term too. */
 const KEY_TERM_SHARE = 0.8;
 /** Shorter numbers are sizes and counts ("26 cm", answered by "24 to 28 cm"); longer ones are postcodes and ids. */
@@ -51,6 +71,7 @@ const WHEN_WORD = /^(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|
  * retrieved passage holds at all or name a day (a quote about delivery that does not name Sunday
  * does not say delivery comes on Sundays, though the opening hours name it). Any such term means
  * the content does not say: "We accept cards, Apple Pay and Google Pay" is no "yes" to Bitcoin.
+ * The question's main verb is never reported missing ("do you accept…": the content says "we take…").
  * A word some other passage holds ("bread" in "Is it possible to get gluten-free bread?", answered
  * by "gluten-free loaves") is not counted. Empty for other questions and when every key term is there.
  */
@@ -62,13 +83,25 @@ export function missingKeyTerms(
   matches: (a: string, b: string) => boolean,
 ): string[] {
   if (!ASKS_WHETHER.test(question) || ASKS_FACT_TOO.test(question) || quoted.length === 0) return [];
+  // The verb still counts toward the question's length and its rarest weight (the measured rule);
+  // it is only never reported missing.
   const asked = terms.filter((t) => !FRAMING.test(t.word));
   if (asked.length > MAX_KEYED_WORDS) return [];
   const keyCandidates = asked.filter((t) => !/^\d+$/.test(t.word) || KEY_NUMBER.test(t.word));
   const rarest = Math.max(0, ...keyCandidates.map((t) => t.weight));
-  const held = (stem: string) => quoted.some((q) => [...q.stems, ...q.titleStems].some((s) => matches(s, stem)));
-  const anywhere = (stem: string) => retrieved.some((stems) => stems.some((s) => matches(s, stem)));
+  const verb = mainVerb(question);
+  const same = (a: string, b: string) => matches(a, b) || matches(yForm(a), yForm(b));
+  const held = (stem: string) => quoted.some((q) => [...q.stems, ...q.titleStems].some((s) => same(s, stem)));
+  const anywhere = (stem: string) => retrieved.some((stems) => stems.some((s) => same(s, stem)));
   return keyCandidates
-    .filter((t) => t.weight >= KEY_TERM_SHARE * rarest && !held(t.stem) && (WHEN_WORD.test(t.word) || KEY_NUMBER.test(t.word) || !anywhere(t.stem)))
+    .filter((t) => t.word !== verb && t.weight >= KEY_TERM_SHARE * rarest && !held(t.stem) && (WHEN_WORD.test(t.word) || KEY_NUMBER.test(t.word) || !anywhere(t.stem)))
     .map((t) => t.word);
+}
+
+/**
+ * The English stripper reads "copied" as "copi" and leaves "copy" as it is: a key term matches
+ * either form ("can you copy…" is answered by "…cannot be copied").
+ */
+function yForm(stem: string): string {
+  return stem.length > 3 ? stem.replace(/i$/, 'y') : stem;
 }

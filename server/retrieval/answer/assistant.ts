@@ -8,11 +8,13 @@ import type { Correction } from '../../indexes/keyword-index.ts';
 import { replaceWords } from '../query-terms.ts';
 import type { CuratedAnswers } from '../curated/curated-answers.ts';
 import type { SearchOptions, SearchOutcome, SearchService } from '../search.ts';
-import { ABSTAIN_BELOW, missingKeyTerms, support } from './abstention.ts';
+import { ABSTAIN_BELOW, askedTerms, missingKeyTerms, support } from './abstention.ts';
 import { type DecisionModel, dot, FITTED_MODEL, type PassageVectors, passagesAnswer } from './answer-decision.ts';
 import {
   asksForADay, type CandidatePassage, composeAnswer, DEFAULT_SELECTION, questionIntent, type ScoredSentence, scoreSentences, selectSentences, type SelectionOptions,
 } from './extractive.ts';
+import { labelOf } from './attribute-text.ts';
+import { answersDimension } from './dimensions.ts';
 import { faqAnswerSentences, matchingFaq } from './faq.ts';
 import type { LlmSettings } from './llm-settings.ts';
 import { LlmError, streamChat } from './openai-client.ts';
@@ -199,6 +201,8 @@ export class Assistant {
     // The owner's own question matched the visitor's: its answer is the answer (faq.ts).
     if (analysis.faq) return true;
     if (analysis.missingKeyTerms.length > 0) return false;
+    // The page's item's attribute for the dimension asked ("how tall" → "Height: 80 cm", dimensions.ts).
+    if (analysis.itemAttribute) return true;
     if (!scored.some((sentence) => sentence.quotable) || s.score < s.threshold) return false;
     const model = this.tuning.decision;
     return model === null || bestCosine === null || isAnalyzed(analysis.language) || passagesAnswer(analysis, model);
@@ -263,8 +267,27 @@ export class Assistant {
     // The embedder is English: in another language its cosine says little (docs/retrieval.md,
     // "Languages"), so support leans on keyword coverage alone.
     const s = support(bestCoverage, isAnalyzed(language) ? null : bestCosine, this.tuning.abstainBelow);
-    const { chosen, faq, missing } = this.quoted(question, terms, candidates, scored, language);
-    return { request: req, question, correctedQuestion, language, terms, candidates, scored, bestCoverage, bestCosine, vectors, support: s, chosen, faq, missingKeyTerms: missing, focus };
+    const quotedSentences = this.quoted(question, terms, candidates, scored, language);
+    const { faq, missing } = quotedSentences;
+    // On an item's page, "how tall is it?" is answered by that item's "Height: 80 cm" though they
+    // share no word (dimensions.ts), and "can this go in the dishwasher?" by its "Dishwasher safe:
+    // no", whose label holds every word the question asks about: that line is the answer.
+    const asked = askedTerms(question, terms);
+    const labelAnswers = (text: string) => {
+      const label = labelOf(text);
+      if (label === null) return false;
+      const labelTerms = contentTerms(label, language);
+      return answersDimension(question, text) || (asked.length > 0 && asked.every((t) => labelTerms.some((s) => termsMatch(s, t.stem, language))));
+    };
+    const attribute = english && focus && !faq ? scored.find((c) => candidates[c.passage]!.item.id === focus.itemId && labelAnswers(c.text)) : undefined;
+    // A sentence of the item already chosen that holds every asked word says it in full ("Comes
+    // with two batteries…" before "Battery: 2 x 2.0 Ah"): it stays the answer.
+    const first = quotedSentences.chosen[0];
+    const saysItAlready =
+      first !== undefined && focus && candidates[first.passage]!.item.id === focus.itemId && asked.length > 0 && asked.every((t) => first.stems.some((s) => termsMatch(s, t.stem, language)));
+    const chosen = attribute && !saysItAlready ? [attribute] : quotedSentences.chosen;
+    const itemAttribute = attribute !== undefined;
+    return { request: req, question, correctedQuestion, language, terms, candidates, scored, bestCoverage, bestCosine, vectors, support: s, chosen, faq, itemAttribute, missingKeyTerms: missing, focus };
   }
 
   /**

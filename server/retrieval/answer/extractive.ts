@@ -5,6 +5,7 @@ import type { WeightedTerm } from './question-terms.ts';
 import { focusStem } from './answer-decision.ts';
 import { expectedAnswerType, holdsAnswerType } from './answer-types.ts';
 import { attributeLines, labelOf } from './attribute-text.ts';
+import { answersDimension } from './dimensions.ts';
 import { holdsRawData, quotable, shownText } from './quotable.ts';
 import { chunkSentences } from './sentences.ts';
 import { contentTerms, termsMatch } from './terms.ts';
@@ -167,7 +168,9 @@ export function scoreSentences(
       }
       // A short "Label: value" line ("Dishwasher safe: no") is an answer when its label is asked about.
       const label = labelOf(text);
-      const labelAsked = label !== null && subjectTerms.some((t) => contentTerms(label, language).some((s) => termsMatch(s, t.stem, language)));
+      // So is one whose label measures what "how tall/heavy/long…" asks ("Height: 80 cm", dimensions.ts).
+      const labelAsked =
+        label !== null && (subjectTerms.some((t) => contentTerms(label, language).some((s) => termsMatch(s, t.stem, language))) || answersDimension(question, text));
       if (text.split(/\s+/).length < MIN_WORDS && !statesPrice && !labelAsked) return null;
       const coverage = covered / total;
       const statesDuration = intent.duration && holdsAnswerType('duration', text, question);

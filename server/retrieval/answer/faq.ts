@@ -45,8 +45,24 @@ export function questionSimilarity(terms: WeightedTerm[], faqQuestion: string, q
   const asked = contentTerms(question, language);
   if (faqStems.length === 0) return 0;
   const covered = terms.filter((t) => faqStems.some((s) => termsMatch(s, t.stem, language))).reduce((sum, t) => sum + t.weight, 0);
-  const back = faqStems.filter((s) => asked.some((a) => termsMatch(a, s, language))).length / faqStems.length;
+  // Alternatives ("a plumber, electrician or handyman") are one thing asked: a visitor naming one of them asks it.
+  const groups = alternativeGroups(faqQuestion, language);
+  const units = [...groups, ...faqStems.filter((s) => !groups.some((g) => g.includes(s))).map((s) => [s])];
+  const back = units.filter((unit) => unit.some((s) => asked.some((a) => termsMatch(a, s, language)))).length / units.length;
   return Math.min(covered / total, back);
+}
+
+/** Single words listed as alternatives: "X or Y", "X, Y or Z". */
+const ALTERNATIVES = /[\p{L}-]+(?:\s*,\s*[\p{L}-]+)*\s*,?\s+or\s+[\p{L}-]+/giu;
+
+/** The stems of each list of alternatives in a question. */
+function alternativeGroups(question: string, language: KeywordLanguage): string[][] {
+  const groups: string[][] = [];
+  for (const match of question.matchAll(ALTERNATIVES)) {
+    const stems = match[0].split(/\s*,\s*|\s+or\s+/i).flatMap((word) => contentTerms(word, language));
+    if (stems.length > 1) groups.push(stems);
+  }
+  return groups;
 }
 
 /** The entry whose question means the visitor's, if one does (the best when several do). */

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { missingKeyTerms } from '../../../../../server/retrieval/answer/abstention.ts';
+import { mainVerb, missingKeyTerms } from '../../../../../server/retrieval/answer/abstention.ts';
 import { attributeLines } from '../../../../../server/retrieval/answer/attribute-text.ts';
 import { type CandidatePassage, questionIntent, scoreSentences, selectSentences } from '../../../../../server/retrieval/answer/extractive.ts';
-import { faqAnswerSentences, faqEntries, matchingFaq } from '../../../../../server/retrieval/answer/faq.ts';
+import { faqAnswerSentences, faqEntries, matchingFaq, questionSimilarity } from '../../../../../server/retrieval/answer/faq.ts';
 import { weightedTerms } from '../../../../../server/retrieval/answer/question-terms.ts';
 import { contentTerms, termsMatch } from '../../../../../server/retrieval/answer/terms.ts';
 import { correctTypos, splitRunTogether } from '../../../../../server/retrieval/answer/typed-words.ts';
@@ -46,6 +46,17 @@ describe('shop content read as shop content', () => {
     assert.deepEqual(faqAnswerSentences(voucherEntry, voucherScored, 3).map((s) => s.text), ['Gift vouchers from 10 EUR are sold at the counter.']);
   });
 
+  it('matches a visitor naming one of the alternatives an FAQ question lists', () => {
+    const faq = passage(7, 'FAQ', 'We do not fit locks ourselves; the locksmiths we work with are listed at the till.', { section: 'FAQ › Can you suggest a locksmith, glazier or roofer?' });
+    const asked = 'can you suggest a locksmith';
+    const entry = matchingFaq([faq], weightedTerms(asked, [], () => 1), asked);
+    assert.equal(entry?.question, 'Can you suggest a locksmith, glazier or roofer?');
+    assert.equal(questionSimilarity(weightedTerms(asked, [], () => 1), 'Can you suggest a locksmith, glazier or roofer?', asked), 1);
+    // Words listed with "and" are each asked; a question on another subject is still no match.
+    assert.ok(questionSimilarity(weightedTerms('do you sell tulips', [], () => 1), 'Do you sell tulips, lilies and orchids?', 'do you sell tulips') < 0.75);
+    assert.equal(matchingFaq([faq], weightedTerms('can you suggest a parking space', [], () => 1), 'can you suggest a parking space'), null);
+  });
+
   it('reads product attributes as "Label: value" lines that can be the answer', () => {
     assert.deepEqual(attributeLines("}; { source: 'erp', is_heat_sensitive: { value:false } }"), ['Heat sensitive: no']);
     assert.deepEqual(attributeLines('{"dishwasher_safe": true, "product_id": 5, "colorName": "sand"}'), ['Dishwasher safe: yes', 'Color name: sand']);
@@ -83,6 +94,30 @@ describe('shop content read as shop content', () => {
     assert.deepEqual(missing('Do you deliver to 10997 and what is the minimum order?', [delivery], ['10997']), []);
     const liner = passage(3, 'Tin liner', 'The liners fit round tins from 24 to 28 cm.');
     assert.deepEqual(missing('Will the tin liner fit a 26 cm tin?', [liner], []), []);
+  });
+
+  it('never counts the main verb of a yes/no question as its key term, and matches verb forms by stem', () => {
+    const missing = (question: string, passages: CandidatePassage[], rare: string[]) => {
+      const terms = weightedTerms(question, [], idf(rare));
+      const intent = questionIntent(question);
+      const chosen = selectSentences(scoreSentences(passages, terms, intent, question), undefined, intent);
+      const quoted = chosen.map((c) => ({ stems: c.stems, titleStems: contentTerms(passages[c.passage]!.item.title) }));
+      const retrieved = passages.map((p) => contentTerms(`${p.item.title}\n${p.text}`));
+      return missingKeyTerms(question, terms, quoted, retrieved, (a, b) => termsMatch(a, b));
+    };
+    const cards = passage(1, 'Paying at the till', 'We take debit cards, credit cards and Google Pay at the till.');
+    // "welcome" is the verb: the content says "take"; "google" is there, so nothing is missing.
+    assert.equal(mainVerb('Do you welcome Google Pay?'), 'welcome');
+    assert.deepEqual(missing('Do you welcome Google Pay?', [cards], ['welcome', 'google']), []);
+    // The rule still stops a missing noun after the verb.
+    assert.deepEqual(missing('Do you welcome Bitcoin?', [cards], ['welcome', 'bitcoin']), ['bitcoin']);
+    // "is it …" is followed by what is said of the subject, not a verb.
+    assert.equal(mainVerb('Is it frost proof?'), null);
+    const bowl = passage(2, 'Garden bowl', 'Stoneware bowl for the terrace.\n\nFrost proof: no\nHolds: 3 litres');
+    assert.deepEqual(missing('Can this hold soup?', [bowl], ['hold', 'soup']), ['soup']);
+    // A key term "copy" is held by "copied".
+    const labels = passage(3, 'Printing', 'Price labels can be reprinted, and we have copied old labels for many shops.');
+    assert.deepEqual(missing('Can you copy labels?', [labels], ['copy', 'labels']), []);
   });
 
   it('reads run-together and misspelt words as the passages write them', () => {
