@@ -319,7 +319,7 @@ export const ADMIN_ROUTES: AdminRouteSpec[] = [
   { method: 'GET', path: '/sources/:sourceId', access: 'member', params: { sourceId: 'src_0' } },
   { method: 'DELETE', path: '/sources/:sourceId', access: 'manager', params: { sourceId: 'src_0' } },
   { method: 'POST', path: '/sources/:sourceId/sync', access: 'manager', params: { sourceId: 'src_0' } },
-  { method: 'GET', path: '/sources/:sourceId/sync/s/:syncId', access: 'member', params: { sourceId: 'src_0', syncId: 'sync_0' } },
+  { method: 'GET', path: '/sources/:sourceId/syncs/:syncId', access: 'member', params: { sourceId: 'src_0', syncId: 'sync_0' } },
   { method: 'GET', path: '/knowledge-bases/:knowledgeBaseId/answers', access: 'member', params: { knowledgeBaseId: 'kb-main' } },
   {
     method: 'POST',
@@ -386,7 +386,8 @@ export function servedRoutes(tree: string): Array<{ method: string; path: string
     stack.length = depth;
     const segment = m[2]!;
     const parent = stack.join('');
-    const full = depth === 0 ? segment : parent.endsWith('/') || segment.startsWith('/') ? parent + segment : `${parent}/${segment}`;
+    // A child's segment continues its parent's text as printed: `/sync` then `s/:syncId` is `/syncs/:syncId`.
+    const full = depth === 0 ? segment : parent + segment;
     stack.push(full.slice(parent.length));
     for (const method of m[3]!.split(', ')) if (method !== 'HEAD') out.push({ method, path: full });
   }
