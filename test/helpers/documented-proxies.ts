@@ -75,7 +75,11 @@ export type ProxyOptions = {
 function nginxConfig(dir: string, port: number, { upstreamPort, siteRoot }: ProxyOptions): string {
   const location = documentedConfig('nginx').replaceAll(`127.0.0.1:${DOCUMENTED_PORT}`, `127.0.0.1:${upstreamPort}`);
   const site = siteRoot ? `    location / {\n        root ${siteRoot};\n    }\n` : '';
+  // Started as root (as CI runs), nginx's workers would drop to an unprivileged user, who cannot
+  // enter the test run's private temporary folder (0700) where the shop's pages are: they stay root.
+  const user = process.getuid?.() === 0 ? ['user root;'] : [];
   return [
+    ...user,
     `pid ${dir}/nginx.pid;`,
     `error_log ${dir}/error.log warn;`,
     'events {}',
