@@ -65,7 +65,10 @@ describe('the Webhooks panel in Settings (real server, real Chromium, a receiver
     await until(
       async () => {
         await page.reload();
-        return (await panel.getByRole('row').filter({ hasText: 'HTTP 200' }).count()) > 0;
+        // The list loads after the page: wait for the webhook's row before reading its last delivery.
+        const row = panel.getByRole('row').filter({ hasText: receiverUrl });
+        await row.waitFor();
+        return (await row.filter({ hasText: 'HTTP 200' }).count()) > 0;
       },
       'the list showed the last delivery',
       { page, failureShot },
