@@ -111,6 +111,7 @@ export async function startServer(config: Config, logs: Logs = createLogs(config
     repo: services.webhookRepo,
     target: (id) => services.webhooks.target(id),
     log: (entry) => running.log.warn(entry, entry.final ? 'webhook delivery failed; no more attempts' : 'webhook delivery failed; it will be tried again'),
+    logPassError: (error) => running.log.error({ err: error }, 'webhook delivery pass failed; the next pass tries again'),
   });
   webhookDelivery.start();
   services.backups.start((run) =>

@@ -94,8 +94,9 @@ export class MonitorService {
     this.listeners.add(listener);
     listener(this.snapshot());
     this.watcher ??= setInterval(() => {
-      const fingerprint = this.repo.fingerprint();
-      if (fingerprint !== this.lastFingerprint) this.notify();
+      // A read that fails (the database busy past its timeout) is tried again on the next tick.
+      const fingerprint = readOrNull(() => this.repo.fingerprint());
+      if (fingerprint !== null && fingerprint !== this.lastFingerprint) this.notify();
     }, WATCH_INTERVAL_MS);
     this.watcher.unref();
     return () => {
@@ -113,9 +114,12 @@ export class MonitorService {
 
   private broadcast(): void {
     if (this.listeners.size === 0) return;
+    // Runs on a timer: a read that fails must not end the server; the next change sends again.
+    const read = readOrNull(() => ({ fingerprint: this.repo.fingerprint(), state: this.snapshot() }));
+    if (!read) return;
     this.lastSentAt = this.clock();
-    this.lastFingerprint = this.repo.fingerprint();
-    const state = this.snapshot();
+    this.lastFingerprint = read.fingerprint;
+    const { state } = read;
     for (const listener of this.listeners) {
       try {
         listener(state);
@@ -123,5 +127,13 @@ export class MonitorService {
         // A viewer whose connection broke is removed by its own close handler.
       }
     }
+  }
+}
+
+function readOrNull<T>(read: () => T): T | null {
+  try {
+    return read();
+  } catch {
+    return null;
   }
 }

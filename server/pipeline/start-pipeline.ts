@@ -41,6 +41,15 @@ export async function startPipeline(
   log: (message: string) => void = (message) => process.stderr.write(`${message}\n`),
 ): Promise<Pipeline> {
   const runs = new JobRuns(services.db);
+  // Queuing webhook events writes to SQLite from the pool's message handler: an error there (the
+  // database busy past its timeout) costs those events, said in the log, never the server.
+  const tellWebhooks = (queue: () => void) => {
+    try {
+      queue();
+    } catch (error) {
+      log(`webhook events of finished jobs could not be queued: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  };
   const interrupted = runs.recoverStale(Date.now());
   if (interrupted > 0) log(`Recovered ${interrupted} job(s) the last run left in progress: queued again to run one at a time, or settled.`);
   const pool = new WorkerPool({
@@ -56,13 +65,13 @@ export async function startPipeline(
       services.throughput.record(report.succeeded + report.skipped + report.failed + report.cancelled);
       services.throughput.recordWork(report.cost, ms / config.workers);
       services.monitor.notify();
-      if (report.ended.length > 0) services.webhooks?.jobsEnded(report.ended);
+      if (report.ended.length > 0) tellWebhooks(() => services.webhooks?.jobsEnded(report.ended));
     },
     onWorkerLost: (jobIds, cause) => {
       const recovered = runs.recoverStale(Date.now(), { jobIds, ...(cause === undefined ? {} : { cause }) });
       if (recovered > 0) log(`Recovered ${recovered} job(s) a pipeline worker held when it stopped: queued again to run one at a time, or settled.`);
       // A job that crashed its worker too often fails as a poison here, not in a batch report.
-      services.webhooks?.jobsRecovered(jobIds);
+      tellWebhooks(() => services.webhooks?.jobsRecovered(jobIds));
     },
     onDiskFull: () => {
       if (services.disk.processingPaused()) {

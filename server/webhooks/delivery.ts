@@ -25,6 +25,8 @@ export type DeliveryOptions = {
   concurrency?: number;
   /** Failed attempts are logged: never the body or the secret. */
   log?: (entry: { webhookId: string; deliveryId: string; attempt: number; httpStatus: number | null; error: string; final: boolean }) => void;
+  /** A pass that could not run (a busy database, say): the next one tries again. */
+  logPassError?: (error: unknown) => void;
 };
 
 type Outcome = { httpStatus: number | null; error: string | null; durationMs: number };
@@ -58,7 +60,15 @@ export class WebhookDelivery {
 
   start(): void {
     if (this.timer) return;
-    this.timer = setInterval(() => void this.tick(), this.intervalMs);
+    // A pass that throws (the database busy past its timeout on a loaded machine) must not end the
+    // server: it is logged, and the next pass finds the same due deliveries, which are in SQLite.
+    this.timer = setInterval(() => {
+      try {
+        this.tick().catch((error: unknown) => this.options.logPassError?.(error));
+      } catch (error) {
+        this.options.logPassError?.(error);
+      }
+    }, this.intervalMs);
     this.timer.unref();
   }
 

@@ -57,7 +57,7 @@ describe('the Webhooks panel in Settings (real server, real Chromium, a receiver
       body: JSON.stringify(item({ externalId: 'rye' }, { title: 'Rye bread', content: 'Dark rye bread, baked every morning.' })),
     });
     assert.ok(res.ok, await res.text());
-    await until(async () => received.length > 0, 'the receiver had a delivery', { ms: 60_000 });
+    await until(async () => received.length > 0, 'the receiver had a delivery', { ms: 60_000, server: app.server });
     assert.ok(verifySignature(received[0]!.body, secret, received[0]!.signature));
     assert.equal(JSON.parse(received[0]!.body).events[0].type, 'job.succeeded');
     const { page } = app;
@@ -71,7 +71,7 @@ describe('the Webhooks panel in Settings (real server, real Chromium, a receiver
         return (await row.filter({ hasText: 'HTTP 200' }).count()) > 0;
       },
       'the list showed the last delivery',
-      { page, failureShot },
+      { page, failureShot, server: app.server },
     );
     await panel.getByRole('button', { name: `Deliveries to ${receiverUrl}` }).click();
     const log = page.getByTestId('webhook-log');
@@ -86,7 +86,7 @@ describe('the Webhooks panel in Settings (real server, real Chromium, a receiver
     const panel = page.getByRole('region', { name: 'Webhooks' });
     await panel.getByRole('button', { name: `Delete webhook ${receiverUrl}` }).click();
     await page.getByRole('dialog', { name: 'Delete this webhook?' }).getByRole('button', { name: 'Delete webhook' }).click();
-    await until(async () => (await panel.getByRole('row').filter({ hasText: receiverUrl }).count()) === 0, 'the webhook left the list', { page, failureShot });
+    await until(async () => (await panel.getByRole('row').filter({ hasText: receiverUrl }).count()) === 0, 'the webhook left the list', { page, failureShot, server: app.server });
     await until(async () => (await panel.getByText('No webhooks yet.').count()) === 1, 'the empty state', { page, failureShot });
   });
 });

@@ -217,6 +217,36 @@ describe('webhooks: delivery to a receiver on loopback', () => {
     assert.equal(rx.on('/after-restart').length, 1);
     assert.equal((await owner.delete(`/webhooks/${hook.id}`)).statusCode, 204);
   });
+
+  it('a background pass that cannot read the database is logged, and the next pass delivers', async () => {
+    const hook = await create('/after-busy');
+    t.services.webhooks.emitEvent('handoff.created', { handoffId: 'busy' });
+    now += 1_000;
+    let busyOnce = true;
+    const repo = t.services.webhookRepo;
+    const flakyRepo = Object.assign(Object.create(repo) as typeof repo, {
+      due: (at: number, limit: number) => {
+        if (busyOnce) {
+          busyOnce = false;
+          throw Object.assign(new Error('database is locked'), { code: 'SQLITE_BUSY' });
+        }
+        return repo.due(at, limit);
+      },
+    });
+    const passErrors: unknown[] = [];
+    const background = new WebhookDelivery({ repo: flakyRepo, target: (id) => t.services.webhooks.target(id), clock, intervalMs: 20, logPassError: (error) => passErrors.push(error) });
+    background.start();
+    try {
+      const end = Date.now() + 10_000;
+      while (rx.on('/after-busy').length === 0 && Date.now() < end) await new Promise((resolve) => setTimeout(resolve, 20));
+    } finally {
+      await background.stop();
+    }
+    assert.equal(passErrors.length, 1, 'the failed pass was logged once');
+    assert.match(String((passErrors[0] as Error).message), /locked/);
+    assert.equal(rx.on('/after-busy').length, 1, 'the next pass delivered');
+    assert.equal((await owner.delete(`/webhooks/${hook.id}`)).statusCode, 204);
+  });
 });
 
 describe('webhooks: who may register one, and which addresses', () => {
