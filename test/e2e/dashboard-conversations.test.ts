@@ -96,4 +96,21 @@ describe('Dashboard chat on the Conversations screen (real server, real Chromium
     await until(async () => (await rows.count()) === 2, 'two dashboard conversations (the Source filter is kept)', onFailure());
     assert.deepEqual(app.pageErrors, []);
   });
+
+  it('asks as a visitor on an item\'s page: "is it free?" is answered from that item', async () => {
+    const { page } = app;
+    await page.goto(`${app.server.url}/#/chat`);
+    await page.getByRole('button', { name: 'New conversation' }).click();
+    await page.getByText('Ask as a visitor on a page').click();
+    await page.getByLabel('Item external ID').fill('delivery');
+    await page.getByLabel('Your question').fill('is it free?');
+    await page.getByRole('button', { name: 'Ask' }).click();
+    const answer = page.getByTestId('answer').last();
+    await answer.getByTestId('citation').first().waitFor({ timeout: 60_000 });
+    assert.match(await answer.getByTestId('citation').first().innerText(), /Delivery/);
+    assert.match(await answer.innerText(), /free for orders above 30 euros/);
+    assert.equal(await page.getByTestId('asked-on').last().innerText(), 'Asked on item delivery');
+    await shot('chat-page-context');
+    assert.deepEqual(app.pageErrors, []);
+  });
 });

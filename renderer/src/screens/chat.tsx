@@ -1,5 +1,6 @@
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import type { AdminKnowledgeBase, Citation } from '../../../common/contract/admin.ts';
+import type { AskContext } from '../../../common/contract/ask.ts';
 import type { DashboardAnswer } from '../../../common/contract/conversations.ts';
 import { get, postStream, put, seg } from '../api.ts';
 import { CodeBlock, EmptyState, ErrorNote, errorText, PageHeader, useLoad } from '../components/ui.tsx';
@@ -20,6 +21,10 @@ type Turn = {
   correctedQuery: string | null;
   /** Where the server kept the answer (for thumbs up/down), once it is complete. */
   answerId: string | null;
+  /** "owner" when the answer is one of the owner's curated answers. */
+  source: 'owner' | null;
+  /** The page or item the question was asked about, as the visitor's widget would send it. */
+  context: AskContext | null;
   feedback: 'up' | 'down' | null;
 };
 
@@ -28,7 +33,20 @@ type Turn = {
  * server keeps each answer in this chat's conversation (Conversations screen): its id comes with
  * the first answer and goes with every next question, until "New conversation".
  */
-let remembered: { knowledgeBaseId: string; turns: Turn[]; conversationId: string | null } = { knowledgeBaseId: '', turns: [], conversationId: null };
+let remembered: { knowledgeBaseId: string; turns: Turn[]; conversationId: string | null; pageContext: AskContext } = {
+  knowledgeBaseId: '',
+  turns: [],
+  conversationId: null,
+  pageContext: {},
+};
+
+/** The page context as the API takes it: only the fields filled in, none when both are empty. */
+function filledContext(context: AskContext): AskContext | null {
+  const url = context.url?.trim();
+  const externalId = context.externalId?.trim();
+  if (!url && !externalId) return null;
+  return { ...(url ? { url } : {}), ...(externalId ? { externalId } : {}) };
+}
 
 /** A passage from a file's page or section opens the document there; any other, the item. */
 function citationHref(c: Citation): string {
@@ -64,6 +82,7 @@ export function ChatScreen() {
   const [knowledgeBaseId, setKnowledgeBaseId] = useState(remembered.knowledgeBaseId);
   const [turns, setTurns] = useState<Turn[]>(remembered.turns);
   const [conversationId, setConversationId] = useState<string | null>(remembered.conversationId);
+  const [pageContext, setPageContext] = useState<AskContext>(remembered.pageContext);
   const [busy, setBusy] = useState(false);
   const abort = useRef<AbortController | null>(null);
   const endRef = useRef<HTMLDivElement>(null);
@@ -73,9 +92,9 @@ export function ChatScreen() {
     if (!knowledgeBaseId && list[0]) setKnowledgeBaseId(list[0].id);
   }, [list, knowledgeBaseId]);
   useEffect(() => {
-    remembered = { knowledgeBaseId, turns, conversationId };
+    remembered = { knowledgeBaseId, turns, conversationId, pageContext };
     endRef.current?.scrollIntoView({ block: 'end' });
-  }, [knowledgeBaseId, turns, conversationId]);
+  }, [knowledgeBaseId, turns, conversationId, pageContext]);
   useEffect(() => () => abort.current?.abort(), []);
 
   const update = (index: number, change: Partial<Turn> | ((t: Turn) => Partial<Turn>)) =>
@@ -87,6 +106,7 @@ export function ChatScreen() {
     const question = String(new FormData(formEl).get('question') ?? '').trim();
     if (!question || !knowledgeBaseId) return;
     formEl.reset();
+    const context = filledContext(pageContext);
     const index = turns.length;
     const conversation = turns
       .filter((t) => t.done && !t.error)
@@ -97,14 +117,34 @@ export function ChatScreen() {
       ]);
     setTurns((all) => [
       ...all,
-      { question, answer: '', citations: [], done: false, answered: null, method: null, note: null, error: null, correctedQuery: null, answerId: null, feedback: null },
+      {
+        question,
+        answer: '',
+        citations: [],
+        done: false,
+        answered: null,
+        method: null,
+        note: null,
+        error: null,
+        correctedQuery: null,
+        answerId: null,
+        feedback: null,
+        source: null,
+        context,
+      },
     ]);
     setBusy(true);
     abort.current = new AbortController();
     try {
       await postStream(
         `/knowledge-bases/${seg(knowledgeBaseId)}/ask`,
-        { question, stream: true, ...(conversation.length ? { conversation } : {}), ...(conversationId ? { conversationId } : {}) },
+        {
+          question,
+          stream: true,
+          ...(conversation.length ? { conversation } : {}),
+          ...(conversationId ? { conversationId } : {}),
+          ...(context ? { context } : {}),
+        },
         (type, data) => {
           if (type === 'answer') update(index, (t) => ({ answer: t.answer + (data as { text: string }).text }));
           else if (type === 'fallback') update(index, { answer: '', note: (data as { reason: string }).reason });
@@ -119,6 +159,7 @@ export function ChatScreen() {
               method: r.method,
               correctedQuery: r.correctedQuery ?? null,
               answerId: r.answerId ?? null,
+              source: r.source ?? null,
               done: true,
             });
           } else if (type === 'error') update(index, { error: (data as { message: string }).message, done: true });
@@ -180,6 +221,34 @@ export function ChatScreen() {
               ))}
             </select>
           </div>
+          <details className="page-context" open={Boolean(filledContext(pageContext))}>
+            <summary>Ask as a visitor on a page</summary>
+            <p className="hint">
+              The widget sends the page the visitor is on, so &ldquo;how long is this?&rdquo; is answered about the product that page shows. Fill in
+              one to try it here.
+            </p>
+            <div className="field">
+              <label htmlFor="chat-context-url">Page address</label>
+              <input
+                id="chat-context-url"
+                type="url"
+                placeholder="https://shop.example/products/oak-table"
+                value={pageContext.url ?? ''}
+                onChange={(e) => setPageContext({ ...pageContext, url: e.target.value })}
+                disabled={busy}
+              />
+            </div>
+            <div className="field">
+              <label htmlFor="chat-context-item">Item external ID</label>
+              <input
+                id="chat-context-item"
+                placeholder="sku-42"
+                value={pageContext.externalId ?? ''}
+                onChange={(e) => setPageContext({ ...pageContext, externalId: e.target.value })}
+                disabled={busy}
+              />
+            </div>
+          </details>
           <ol className="turns" aria-label="Conversation" aria-live="polite" aria-busy={busy}>
             {turns.length === 0 ? (
               <li className="hint">Ask a question about your content. Answers cite their sources; select a source to open it.</li>
@@ -190,6 +259,11 @@ export function ChatScreen() {
                   <span className="sr-only">You asked: </span>
                   {t.question}
                 </p>
+                {t.context ? (
+                  <p className="hint asked-on" data-testid="asked-on">
+                    Asked on {t.context.externalId ? `item ${t.context.externalId}` : t.context.url}
+                  </p>
+                ) : null}
                 <div className="answer" data-testid="answer">
                   {t.correctedQuery ? (
                     <p className="hint" data-testid="corrected-query">
@@ -251,5 +325,6 @@ export function ChatScreen() {
 /** Where an answer came from, or, when there is none, what to try next. */
 function answerHint(turn: Turn): string {
   if (!turn.answered) return 'Try other words, or choose another knowledge base above.';
+  if (turn.source === 'owner') return "Your own answer, given as you wrote it (Curated answers, on the knowledge base's page).";
   return turn.method === 'generative' ? 'Written by the language model from the sources.' : 'Taken from the sources.';
 }
