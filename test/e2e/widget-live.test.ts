@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { AxeBuilder } from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
-import { DEFAULT_WIDGET_STRINGS } from '../../common/contract/widget.ts';
+import { ENGLISH_WIDGET_TEXTS } from '../../common/contract/widget-texts.ts';
 import { isFinalJobStatus, type JobStatus } from '../../common/contract/jobs.ts';
 import { pdfFile } from '../helpers/document-fixtures.ts';
 import { WIDGET_BUNDLE } from '../helpers/fake-widget-api.ts';
@@ -24,7 +24,7 @@ import { until } from './until.ts';
 
 const SHOTS = '/tmp/widget-live-shots';
 const KB = 'bakery';
-const S = DEFAULT_WIDGET_STRINGS;
+const S = ENGLISH_WIDGET_TEXTS;
 const FALLBACK = 'I could not find that in our information. Please call us at 040 123 456.';
 const ITEMS = [
   {

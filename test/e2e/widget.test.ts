@@ -6,7 +6,8 @@ import { after, before, describe, it } from 'node:test';
 import { AxeBuilder } from '@axe-core/playwright';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { VISITOR_CONVERSATION_MAX_TURNS } from '../../common/contract/visitor-limits.ts';
-import { DEFAULT_WIDGET_STRINGS, type PublicWidgetConfig } from '../../common/contract/widget.ts';
+import type { PublicWidgetConfig } from '../../common/contract/widget.ts';
+import { ENGLISH_WIDGET_TEXTS } from '../../common/contract/widget-texts.ts';
 import { BOT_BACKGROUND, contrastRatio, deriveTheme } from '../../widget/src/theme.ts';
 import { type FakeWidgetApi, startFakeWidgetApi, WIDGET_BUNDLE } from '../helpers/fake-widget-api.ts';
 import { launchChromium } from './browser.ts';
@@ -22,12 +23,13 @@ const WIDGET = 'wgt_AbCdEfGhIjKlMnOpQrSt';
 const REFUSED = 'wgt_RefusedOrigin00000';
 const MISSING = 'wgt_NoSuchWidget000000';
 const SHOTS = '/tmp/widget-shots';
-const S = DEFAULT_WIDGET_STRINGS;
+const S = ENGLISH_WIDGET_TEXTS;
 const PACKAGE_VERSION = (JSON.parse(fs.readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
 function widgetConfig(id: string, overrides: Partial<PublicWidgetConfig> = {}): PublicWidgetConfig {
   return {
     id,
+    language: 'en',
     greeting: 'Hello! Ask me anything about our bakery.',
     starterQuestions: ['When do you open?', 'Do you deliver?'],
     fallbackMessage: "I could not find that in our information. Please contact us and we'll be glad to help.",

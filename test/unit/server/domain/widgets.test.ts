@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { ZodError } from 'zod';
 import { VISITOR_QUESTION_MAX } from '../../../../common/contract/visitor-limits.ts';
-import { DEFAULT_WIDGET_STRINGS, WIDGET_ID_PATTERN, publicWidgetConfigSchema } from '../../../../common/contract/widget.ts';
+import { WIDGET_ID_PATTERN, publicWidgetConfigSchema } from '../../../../common/contract/widget.ts';
+import { ENGLISH_WIDGET_TEXTS } from '../../../../common/contract/widget-texts.ts';
 import { WidgetService, publicWidgetConfig } from '../../../../server/domain/widgets.ts';
 import { type Db, openDatabase } from '../../../../server/storage/db.ts';
 import { WidgetRepo } from '../../../../server/storage/widget-repo.ts';
@@ -80,7 +81,7 @@ describe('WidgetService (real SQLite)', () => {
     const widget = widgets.create({ ...input, strings: { send: 'Senden' } });
     const config = publicWidgetConfigSchema.parse(publicWidgetConfig(widget));
     assert.equal(config.strings.send, 'Senden');
-    assert.equal(config.strings.title, DEFAULT_WIDGET_STRINGS.title);
+    assert.equal(config.strings.title, ENGLISH_WIDGET_TEXTS.title);
     assert.equal(config.questionMaxLength, VISITOR_QUESTION_MAX);
     const text = JSON.stringify(config);
     for (const hidden of ['kb-main', 'shop.example', 'dailyQuestions', 'Shop']) assert.ok(!text.includes(hidden), hidden);
