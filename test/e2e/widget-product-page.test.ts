@@ -123,7 +123,7 @@ describe('the widget on a product page (Chromium, real server)', { timeout: 300_
     return page;
   }
 
-  const input = (page: Page) => page.getByRole('textbox', { name: S.placeholder });
+  const input = (page: Page) => page.getByRole('textbox', { name: S.inputLabel });
   const lastAnswer = (page: Page) => page.locator('localiq-widget .msg.bot').last();
 
   /** Asks in the open panel; resolves with the request's body once the answer is complete. */

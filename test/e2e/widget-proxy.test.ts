@@ -90,7 +90,7 @@ describe('the widget behind a proxy path prefix (README steps 1-5, Chromium, rea
     return { page, warnings };
   }
 
-  const input = (page: Page) => page.getByRole('textbox', { name: S.placeholder });
+  const input = (page: Page) => page.getByRole('textbox', { name: S.inputLabel });
   const lastAnswer = (page: Page) => page.locator('localiq-widget .msg.bot').last();
 
   /** Asks and waits for the answer stream, which must go to the proxy's `/assistant/v1/widget/…`. */

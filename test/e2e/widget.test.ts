@@ -106,7 +106,7 @@ describe('visitor chat widget in Chromium (fake public API, page on another orig
 
   const launcher = (page: Page) => page.getByRole('button', { name: S.launcherLabel });
   const panel = (page: Page) => page.getByRole('dialog', { name: S.title });
-  const input = (page: Page) => page.getByRole('textbox', { name: S.placeholder });
+  const input = (page: Page) => page.getByRole('textbox', { name: S.inputLabel });
   const sendButton = (page: Page) => page.getByRole('button', { name: S.send, exact: true });
   const lastAnswer = (page: Page) => page.locator('localiq-widget .msg.bot').last();
   const notice = (page: Page) => page.locator('localiq-widget .notice');
@@ -137,7 +137,7 @@ describe('visitor chat widget in Chromium (fake public API, page on another orig
     await page.keyboard.press('Enter');
     await panel(page).waitFor();
     assert.equal(await launcher(page).getAttribute('aria-expanded'), 'true');
-    assert.equal(await focusedLabel(page), `input:${S.placeholder}`);
+    assert.equal(await focusedLabel(page), `input:${S.inputLabel}`);
     await panel(page).getByText('Hello! Ask me anything about our bakery.').waitFor();
     await panel(page).getByRole('button', { name: 'Do you deliver?' }).waitFor();
     await page.keyboard.press('Escape');
