@@ -278,7 +278,7 @@ describe('visitor widget against the real server (Chromium, shop page on another
         await box.press('Enter');
         assert.equal((await answered).status(), 200);
         await until(async () => (await lastAnswer(page).innerText()).trim() === WIDGET_MESSAGES.de.fallbackMessage, 'the German fallback message', { ms: 60_000 });
-        await lastAnswer(page).getByRole('button', { name: DE.helpful }).waitFor();
+        await lastAnswer(page).getByRole('button', { name: DE.helpful, exact: true }).waitFor();
 
         // German texts are long: nothing in the widget may stick out of its box or the screen.
         const overflowing = await page.locator('localiq-widget').evaluate((host) => {
