@@ -7,7 +7,7 @@ import { AxeBuilder } from '@axe-core/playwright';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { VISITOR_CONVERSATION_MAX_TURNS } from '../../common/contract/visitor-limits.ts';
 import type { PublicWidgetConfig } from '../../common/contract/widget.ts';
-import { ENGLISH_WIDGET_TEXTS } from '../../common/contract/widget-texts.ts';
+import { ENGLISH_WIDGET_TEXTS, WIDGET_TEXTS } from '../../common/contract/widget-texts.ts';
 import { BOT_BACKGROUND, contrastRatio, deriveTheme } from '../../widget/src/theme.ts';
 import { type FakeWidgetApi, startFakeWidgetApi, WIDGET_BUNDLE } from '../helpers/fake-widget-api.ts';
 import { launchChromium } from './browser.ts';
@@ -22,6 +22,8 @@ import { until } from './until.ts';
 const WIDGET = 'wgt_AbCdEfGhIjKlMnOpQrSt';
 const REFUSED = 'wgt_RefusedOrigin00000';
 const MISSING = 'wgt_NoSuchWidget000000';
+const GERMAN = 'wgt_GermanWidget000000';
+const OLDER = 'wgt_OlderServer0000000';
 const SHOTS = '/tmp/widget-shots';
 const S = ENGLISH_WIDGET_TEXTS;
 const PACKAGE_VERSION = (JSON.parse(fs.readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
@@ -84,6 +86,10 @@ describe('visitor chat widget in Chromium (fake public API, page on another orig
     shop = await startShopSite(api.url);
     api.addWidget({ config: widgetConfig(WIDGET), allowedOrigins: [shop.url] });
     api.addWidget({ config: widgetConfig(REFUSED), allowedOrigins: ['https://elsewhere.example'] });
+    api.addWidget({ config: widgetConfig(GERMAN, { language: 'de', greeting: 'Moin!', strings: { ...WIDGET_TEXTS.de } }), allowedOrigins: [shop.url] });
+    // A server from before a text existed sends no such key: the widget shows the English one.
+    const { inputLabel: _missing, ...olderStrings } = S;
+    api.addWidget({ config: widgetConfig(OLDER, { strings: olderStrings as typeof S }), allowedOrigins: [shop.url] });
     browser = await launchChromium();
     fs.mkdirSync(SHOTS, { recursive: true });
   });
@@ -402,6 +408,49 @@ describe('visitor chat widget in Chromium (fake public API, page on another orig
     assert.deepEqual(api.requests.slice(requestsBefore), [], 'the preview asks nothing');
     await page.locator('#host').screenshot({ path: `${SHOTS}/preview.png` });
     await closeTab(page);
+  });
+
+  it("speaks the config's language: lang on its root, labels, notices and buttons in German, accessible (axe)", async () => {
+    const DE = WIDGET_TEXTS.de;
+    const page = await visit(`widget=${GERMAN}`);
+    const germanLauncher = page.getByRole('button', { name: DE.launcherLabel });
+    await germanLauncher.click();
+    const dialog = page.getByRole('dialog', { name: DE.title });
+    await dialog.waitFor();
+    assert.equal(await page.locator('localiq-widget .root').getAttribute('lang'), 'de');
+    const box = page.getByRole('textbox', { name: DE.inputLabel });
+    assert.equal(await box.getAttribute('placeholder'), DE.placeholder);
+    assert.ok(await dialog.getByRole('button', { name: DE.close }).isVisible());
+
+    api.nextAsks({ kind: 'busy' });
+    await box.fill('Habt ihr offen?');
+    await box.press('Enter');
+    await notice(page).getByText(DE.busy).waitFor();
+    api.nextAsks({ kind: 'rate-limited', retryAfter: 1 });
+    await dialog.getByRole('button', { name: DE.send, exact: true }).click();
+    await notice(page).getByText(DE.rateLimited).waitFor();
+    await until(async () => !(await dialog.getByRole('button', { name: DE.send, exact: true }).isDisabled()), 'send is possible again', { ms: 5_000 });
+    api.nextAsks({ kind: 'answer', deltas: ['Wir öffnen um 7 Uhr.'], citations: [{ number: 1, title: 'Preisliste', url: null, page: 2 }] });
+    await dialog.getByRole('button', { name: DE.send, exact: true }).click();
+    const answer = lastAnswer(page);
+    await answer.getByText('Wir öffnen um 7 Uhr.').waitFor();
+    assert.equal((await answer.locator('.sources p').innerText()).trim(), DE.sources);
+    assert.equal((await answer.locator('.sources li').innerText()).trim(), `Preisliste, ${DE.page} 2`);
+    await answer.getByRole('button', { name: DE.helpful, exact: true }).waitFor();
+    await answer.getByRole('button', { name: DE.notHelpful, exact: true }).click();
+    await answer.getByText(DE.thanks).waitFor();
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.screenshot({ path: `${SHOTS}/german-390.png` });
+
+    const results = await new AxeBuilder({ page }).include('localiq-widget').analyze();
+    const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+    assert.deepEqual(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`), []);
+    await closeTab(page);
+
+    const older = await visit(`widget=${OLDER}`);
+    await older.getByRole('button', { name: S.launcherLabel }).click();
+    await older.getByRole('textbox', { name: ENGLISH_WIDGET_TEXTS.inputLabel }).waitFor();
+    await closeTab(older);
   });
 
   it('has no serious or critical accessibility violation with an answer open (axe)', async () => {
