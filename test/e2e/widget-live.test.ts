@@ -14,6 +14,7 @@ import { CLI, cliEnv, type ServerProcess, startServerProcess, waitForExit } from
 import { tempDataDir } from '../helpers/temp-data.ts';
 import { launchChromium } from './browser.ts';
 import { until } from './until.ts';
+import { widgetOverflow } from './widget-overflow.ts';
 
 /**
  * The visitor assistant end to end, as a shop uses it: a real `localiq serve` with its pipeline
@@ -281,17 +282,7 @@ describe('visitor widget against the real server (Chromium, shop page on another
         await lastAnswer(page).getByRole('button', { name: DE.helpful, exact: true }).waitFor();
 
         // German texts are long: nothing in the widget may stick out of its box or the screen.
-        const overflowing = await page.locator('localiq-widget').evaluate((host) => {
-          const found: string[] = [];
-          for (const node of Array.from(host.shadowRoot!.querySelectorAll<HTMLElement>('.launcher, .panel, .head, .head *, .ask, .ask *, .msg, .rate button'))) {
-            const rect = node.getBoundingClientRect();
-            if (rect.width === 0) continue;
-            const name = `${node.tagName.toLowerCase()}.${node.className}:${(node.textContent ?? '').slice(0, 30)}`;
-            if (node.scrollWidth > node.clientWidth + 1) found.push(`${name} overflows its box`);
-            if (rect.left < -1 || rect.right > window.innerWidth + 1) found.push(`${name} leaves the screen`);
-          }
-          return found;
-        });
+        const overflowing = await widgetOverflow(page);
         assert.deepEqual(overflowing, [], `at ${viewport.width} px`);
         await page.screenshot({ path: `${SHOTS}/german-${viewport.width}.png` });
         await page.context().close();

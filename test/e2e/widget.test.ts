@@ -7,11 +7,12 @@ import { AxeBuilder } from '@axe-core/playwright';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { VISITOR_CONVERSATION_MAX_TURNS } from '../../common/contract/visitor-limits.ts';
 import type { PublicWidgetConfig } from '../../common/contract/widget.ts';
-import { ENGLISH_WIDGET_TEXTS, WIDGET_TEXTS } from '../../common/contract/widget-texts.ts';
+import { ENGLISH_WIDGET_TEXTS, WIDGET_LANGUAGES, WIDGET_MESSAGES, WIDGET_TEXTS } from '../../common/contract/widget-texts.ts';
 import { BOT_BACKGROUND, contrastRatio, deriveTheme } from '../../widget/src/theme.ts';
 import { type FakeWidgetApi, startFakeWidgetApi, WIDGET_BUNDLE } from '../helpers/fake-widget-api.ts';
 import { launchChromium } from './browser.ts';
 import { until } from './until.ts';
+import { widgetOverflow } from './widget-overflow.ts';
 
 /**
  * The visitor chat widget (widget/, built to out/widget/widget.js) in real Chromium, on a shop's
@@ -24,6 +25,8 @@ const REFUSED = 'wgt_RefusedOrigin00000';
 const MISSING = 'wgt_NoSuchWidget000000';
 const GERMAN = 'wgt_GermanWidget000000';
 const OLDER = 'wgt_OlderServer0000000';
+/** A widget id for each built-in language: wgt_Language…de. */
+const languageWidget = (language: string) => `wgt_Language0000000000${language}`;
 const SHOTS = '/tmp/widget-shots';
 const S = ENGLISH_WIDGET_TEXTS;
 const PACKAGE_VERSION = (JSON.parse(fs.readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
@@ -87,6 +90,10 @@ describe('visitor chat widget in Chromium (fake public API, page on another orig
     api.addWidget({ config: widgetConfig(WIDGET), allowedOrigins: [shop.url] });
     api.addWidget({ config: widgetConfig(REFUSED), allowedOrigins: ['https://elsewhere.example'] });
     api.addWidget({ config: widgetConfig(GERMAN, { language: 'de', greeting: 'Moin!', strings: { ...WIDGET_TEXTS.de } }), allowedOrigins: [shop.url] });
+    for (const language of WIDGET_LANGUAGES) {
+      const { greeting, fallbackMessage } = WIDGET_MESSAGES[language];
+      api.addWidget({ config: widgetConfig(languageWidget(language), { language, greeting, fallbackMessage, strings: { ...WIDGET_TEXTS[language] } }), allowedOrigins: [shop.url] });
+    }
     // A server from before a text existed sends no such key: the widget shows the English one.
     const { inputLabel: _missing, ...olderStrings } = S;
     api.addWidget({ config: widgetConfig(OLDER, { strings: olderStrings as typeof S }), allowedOrigins: [shop.url] });
@@ -451,6 +458,32 @@ describe('visitor chat widget in Chromium (fake public API, page on another orig
     await older.getByRole('button', { name: S.launcherLabel }).click();
     await older.getByRole('textbox', { name: ENGLISH_WIDGET_TEXTS.inputLabel }).waitFor();
     await closeTab(older);
+  });
+
+  it('in each built-in language, nothing sticks out of the widget at 390 or 1280 px', async () => {
+    for (const language of WIDGET_LANGUAGES) {
+      const T = WIDGET_TEXTS[language];
+      for (const viewport of [{ width: 390, height: 844 }, { width: 1280, height: 800 }]) {
+        const page = await visit(`widget=${languageWidget(language)}`, viewport);
+        await page.getByRole('button', { name: T.launcherLabel }).click();
+        const box = page.getByRole('textbox', { name: T.inputLabel });
+        api.nextAsks({ kind: 'busy' });
+        await box.fill('?');
+        await box.press('Enter');
+        await notice(page).getByText(T.busy).waitFor();
+        assert.deepEqual(await widgetOverflow(page), [], `${language} at ${viewport.width} px, with the busy notice`);
+        api.nextAsks({ kind: 'answer', deltas: ['7'], citations: [{ number: 1, title: 'Preisliste', url: null, page: 2 }], answered: true });
+        await page.getByRole('button', { name: T.send, exact: true }).click();
+        await lastAnswer(page).getByRole('button', { name: T.notHelpful, exact: true }).waitFor();
+        api.nextAsks({ kind: 'answer', deltas: ['-'], answered: false });
+        await box.fill('??');
+        await box.press('Enter');
+        await lastAnswer(page).getByText(WIDGET_MESSAGES[language].fallbackMessage).waitFor();
+        assert.deepEqual(await widgetOverflow(page), [], `${language} at ${viewport.width} px`);
+        await page.screenshot({ path: `${SHOTS}/language-${language}-${viewport.width}.png` });
+        await closeTab(page);
+      }
+    }
   });
 
   it('has no serious or critical accessibility violation with an answer open (axe)', async () => {
