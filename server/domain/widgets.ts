@@ -151,7 +151,7 @@ function messagesIn(language: WidgetLanguage, messages: { greeting: string; fall
 /**
  * What the widget needs to draw itself: every text resolved (its language's set under its own
  * texts), so the script carries no catalogue; nothing about its limits or bases. The whole set is
- * about 2 KB, fetched once per page view.
+ * under 2 KB of JSON, fetched once per page view.
  */
 export function publicWidgetConfig(widget: WidgetRecord): PublicWidgetConfig {
   return {
