@@ -217,7 +217,7 @@ export async function openServices(
       websiteSources,
       websiteSourceStore,
       disk,
-      widgets: new WidgetService(new WidgetRepo(db)),
+      widgets: new WidgetService(new WidgetRepo(db), Date.now, (knowledgeBaseId) => languages.requested(knowledgeBaseId)),
       visitorSessions: new VisitorSessions(secret.secret),
       visitorConversations,
       visitorLimits: new VisitorLimits((widgetId, since) => visitorConversations.questionsSince(widgetId, since)),

@@ -3,19 +3,21 @@ import { parseArgs } from 'node:util';
 import type { ZodError } from 'zod';
 import type { AdminWidget } from '../common/contract/admin.ts';
 import { WIDGET_POSITIONS, type WidgetUpdate, widgetInputSchema, widgetUpdateSchema } from '../common/contract/widget.ts';
+import { isWidgetLanguage, WIDGET_LANGUAGES } from '../common/contract/widget-texts.ts';
 import type { Config } from './config.ts';
 import { type Listener, listenerUrl, startOfUtcDay, type WidgetRecord, widgetBaseUrl } from './domain/widgets.ts';
 import { toWidgetView } from './http/widget-view.ts';
 import type { Services } from './services.ts';
 
 export const WIDGETS_USAGE = `  widgets create --name N --knowledge-base KB [--knowledge-base KB2] --origin https://shop.example [--origin …]
-        [--greeting G] [--fallback F] [--starter Q …] [--theme-color #1f5fbf] [--position bottom-right|bottom-left]
-        [--daily-limit N] [--page-url on|off] [--json]
+        [--language en|de|fr|es|it|nl] [--greeting G] [--fallback F] [--starter Q …] [--theme-color #1f5fbf]
+        [--position bottom-right|bottom-left] [--text KEY=TEXT …] [--daily-limit N] [--page-url on|off] [--json]
                                           create a visitor chat widget and print the line to paste into the shop's pages
   widgets list [--json]                   list widgets with their state, knowledge bases, origins and questions today
-  widgets update <id> [--name N] [--knowledge-base KB …] [--origin O …] [--greeting G] [--fallback F] [--starter Q …]
-        [--theme-color C] [--position P] [--daily-limit N] [--page-url on|off] [--enable|--disable] [--json]
+  widgets update <id> [--name N] [--knowledge-base KB …] [--origin O …] [--language L] [--greeting G] [--fallback F]
+        [--starter Q …] [--theme-color C] [--position P] [--text KEY=TEXT …] [--daily-limit N] [--page-url on|off] [--enable|--disable] [--json]
                                           change only what is named; a repeated option replaces the whole list
+                                          (--text: the widget's own texts, e.g. --text send=Absenden; docs/visitor-assistant.md lists the keys)
   widgets disable <id>                    visitors no longer see the widget; its settings are kept
   widgets delete <id>                     delete the widget for good`;
 
@@ -23,10 +25,12 @@ const OPTIONS = {
   name: { type: 'string' },
   'knowledge-base': { type: 'string', multiple: true },
   origin: { type: 'string', multiple: true },
+  language: { type: 'string' },
   greeting: { type: 'string' },
   fallback: { type: 'string' },
   starter: { type: 'string', multiple: true },
   'theme-color': { type: 'string' },
+  text: { type: 'string', multiple: true },
   position: { type: 'string' },
   'daily-limit': { type: 'string' },
   'page-url': { type: 'string' },
@@ -42,11 +46,13 @@ const OPTION_OF: Record<string, string> = {
   name: '--name',
   knowledgeBaseIds: '--knowledge-base',
   allowedOrigins: '--origin',
+  language: '--language',
   greeting: '--greeting',
   fallbackMessage: '--fallback',
   starterQuestions: '--starter',
   themeColor: '--theme-color',
   position: '--position',
+  strings: '--text',
   limits: '--daily-limit',
   sendPageUrl: '--page-url',
 };
@@ -72,6 +78,10 @@ function fieldsOf(values: Values, usageError: (message: string) => Error): Widge
   if (values.name !== undefined) fields.name = values.name;
   if (values['knowledge-base']) fields.knowledgeBaseIds = values['knowledge-base'];
   if (values.origin) fields.allowedOrigins = values.origin;
+  if (values.language !== undefined) {
+    if (!isWidgetLanguage(values.language)) throw usageError(`--language takes ${WIDGET_LANGUAGES.join(', ')}.`);
+    fields.language = values.language;
+  }
   if (values.greeting !== undefined) fields.greeting = values.greeting;
   if (values.fallback !== undefined) fields.fallbackMessage = values.fallback;
   if (values.starter) fields.starterQuestions = values.starter;
@@ -79,6 +89,15 @@ function fieldsOf(values: Values, usageError: (message: string) => Error): Widge
   if (values.position !== undefined) {
     if (!(WIDGET_POSITIONS as readonly string[]).includes(values.position)) throw usageError(`--position takes ${WIDGET_POSITIONS.join(' or ')}.`);
     fields.position = values.position as (typeof WIDGET_POSITIONS)[number];
+  }
+  if (values.text) {
+    const strings: Record<string, string> = {};
+    for (const pair of values.text) {
+      const at = pair.indexOf('=');
+      if (at < 1) throw usageError(`--text takes KEY=TEXT, e.g. --text send=Absenden (got "${pair}").`);
+      strings[pair.slice(0, at)] = pair.slice(at + 1);
+    }
+    fields.strings = strings;
   }
   if (values['daily-limit'] !== undefined) {
     if (!/^\d+$/.test(values['daily-limit'])) throw usageError('--daily-limit takes a whole number of questions a day.');

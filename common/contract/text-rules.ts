@@ -19,7 +19,7 @@ export function safeText(max: number, tooLong?: string) {
  * they reorder what follows them on screen, so `rtl\u202Egpj.md` shows as `rtldm.jpg`. Right-to-left
  * letters themselves (Hebrew, Arabic) need none of them and are taken.
  */
-const BIDI_CONTROLS = /[\u202A-\u202E\u2066-\u2069]/u;
+export const BIDI_CONTROLS = /[\u202A-\u202E\u2066-\u2069]/u;
 export const BIDI_CONTROLS_MESSAGE = 'must not contain bidirectional controls (U+202A to U+202E, U+2066 to U+2069), which make it display as something else';
 
 /** A name as a message may quote it: JSON-quoted, with each bidirectional control written `\uXXXX`. */

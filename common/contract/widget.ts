@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { askContextSchema } from './ask.ts';
 import { passageLocation } from './knowledge.ts';
-import { identifier, safeText } from './text-rules.ts';
+import { BIDI_CONTROLS, BIDI_CONTROLS_MESSAGE, identifier, safeText } from './text-rules.ts';
+import { WIDGET_LANGUAGES, WIDGET_MESSAGES } from './widget-texts.ts';
 import { VISITOR_CONVERSATION_MAX_TURNS, VISITOR_QUESTION_MAX, VISITOR_TURN_MAX } from './visitor-limits.ts';
 
 /**
@@ -18,47 +19,65 @@ export const WIDGET_ID_PATTERN = /^wgt_[A-Za-z0-9]{20}$/;
 export const widgetIdSchema = z.string().regex(WIDGET_ID_PATTERN, 'a widget id looks like wgt_ followed by 20 letters and digits');
 
 
-/** The texts of the widget's interface, so a German shop can have German buttons. */
+/**
+ * One text of the widget's interface as an owner may write it: plain text on one line, rendered
+ * as text (never as HTML), without control characters or the invisible bidirectional controls
+ * that would make it display as something else.
+ */
+function widgetText(max: number) {
+  return safeText(max)
+    .min(1)
+    .refine((s) => !/\p{Cc}/u.test(s), 'must be one line of plain text, without control characters')
+    .refine((s) => !BIDI_CONTROLS.test(s), BIDI_CONTROLS_MESSAGE);
+}
+
+/**
+ * The texts of the widget's interface, so a German shop has German buttons: each language's
+ * built-in set is in widget-texts.ts, and a widget's `strings` replace single entries of it.
+ */
 export const widgetStringsSchema = z.strictObject({
-  launcherLabel: safeText(60).min(1),
-  title: safeText(60).min(1),
-  placeholder: safeText(80).min(1),
-  send: safeText(30).min(1),
-  close: safeText(30).min(1),
-  thinking: safeText(80).min(1),
-  busy: safeText(200).min(1),
-  rateLimited: safeText(200).min(1),
-  unreachable: safeText(200).min(1),
-  sources: safeText(40).min(1),
-  helpful: safeText(40).min(1),
-  notHelpful: safeText(40).min(1),
-  thanks: safeText(80).min(1),
-  newConversation: safeText(40).min(1),
+  launcherLabel: widgetText(60),
+  title: widgetText(60),
+  placeholder: widgetText(80),
+  /** The question box's name for screen readers (the placeholder is a hint, not a label). */
+  inputLabel: widgetText(60),
+  send: widgetText(30),
+  close: widgetText(30),
+  thinking: widgetText(80),
+  busy: widgetText(200),
+  rateLimited: widgetText(200),
+  unreachable: widgetText(200),
+  sources: widgetText(40),
+  helpful: widgetText(40),
+  notHelpful: widgetText(40),
+  thanks: widgetText(80),
+  newConversation: widgetText(40),
   /** Shown above an answer to a question the assistant read with a typo corrected, before the question as read. */
-  showingResultsFor: safeText(60).min(1),
+  showingResultsFor: widgetText(60),
   /** Before the page number of a source from a PDF: "Price list, page 2". */
-  page: safeText(30).min(1),
+  page: widgetText(30),
+  /** What a screen reader calls the product card: "Product: Trail shoe". */
+  product: widgetText(40),
+  /** The hosted chat page in a browser without JavaScript. */
+  noScript: widgetText(120),
+  /** The visitor handoff form (an offer to pass the question to the shop's team). */
+  handoffOffer: widgetText(80),
+  handoffName: widgetText(60),
+  handoffEmail: widgetText(40),
+  handoffPhone: widgetText(40),
+  /** The consent the visitor ticks before the shop may contact them. */
+  handoffConsent: widgetText(300),
+  handoffSend: widgetText(40),
+  handoffSent: widgetText(200),
+  handoffNeedContact: widgetText(160),
+  handoffReplied: widgetText(60),
 });
 export type WidgetStrings = z.infer<typeof widgetStringsSchema>;
+export type WidgetStringKey = keyof WidgetStrings;
 
-export const DEFAULT_WIDGET_STRINGS: WidgetStrings = {
-  launcherLabel: 'Ask a question',
-  title: 'Ask us',
-  placeholder: 'Type your question…',
-  send: 'Send',
-  close: 'Close',
-  thinking: 'Looking it up…',
-  busy: 'The assistant is busy right now. Please try again in a moment.',
-  rateLimited: 'You have asked a lot of questions in a short time. Please wait a moment and try again.',
-  unreachable: 'The assistant cannot be reached right now. Please try again later.',
-  sources: 'Sources',
-  helpful: 'Helpful',
-  notHelpful: 'Not helpful',
-  thanks: 'Thank you for your feedback.',
-  newConversation: 'New conversation',
-  showingResultsFor: 'Showing results for',
-  page: 'page',
-};
+const widgetLanguageSchema = z
+  .enum(WIDGET_LANGUAGES)
+  .describe("The language of the widget's built-in texts (ISO 639-1); the widget's own `strings` replace single ones of them.");
 
 /**
  * An allowed origin: scheme, host and port exactly as the browser sends them in `Origin`
@@ -88,11 +107,19 @@ export const widgetInputSchema = z
     name: safeText(100).trim().min(1),
     knowledgeBaseIds: z.array(identifier()).min(1).max(10),
     allowedOrigins: z.array(allowedOriginSchema).min(1).max(20),
-    greeting: safeText(500).default('Hello! Ask me anything about our products and services.'),
+    language: widgetLanguageSchema
+      .optional()
+      .describe(
+        "The language of the widget's built-in texts (ISO 639-1). Left out: the first knowledge base's language when it is " +
+          'one of these, else English.',
+      ),
+    greeting: safeText(500)
+      .default(WIDGET_MESSAGES.en.greeting)
+      .describe("Left as a built-in greeting (of any language), it is the widget's language's built-in greeting."),
     starterQuestions: z.array(safeText(120).trim().min(1)).max(4).default([]),
-    fallbackMessage: safeText(500).default(
-      "I could not find that in our information. Please contact us and we'll be glad to help.",
-    ),
+    fallbackMessage: safeText(500)
+      .default(WIDGET_MESSAGES.en.fallbackMessage)
+      .describe("Left as a built-in fallback message (of any language), it is the widget's language's built-in one."),
     themeColor: z
       .string()
       .regex(/^#[0-9a-fA-F]{6}$/, 'a colour like #1a73e8')
@@ -123,6 +150,7 @@ export const widgetUpdateSchema = z
     name: input.name,
     knowledgeBaseIds: input.knowledgeBaseIds,
     allowedOrigins: input.allowedOrigins,
+    language: widgetLanguageSchema,
     greeting: input.greeting.unwrap(),
     starterQuestions: input.starterQuestions.unwrap(),
     fallbackMessage: input.fallbackMessage.unwrap(),
@@ -147,12 +175,13 @@ export const widgetSchema = z
     name: z.string(),
     knowledgeBaseIds: z.array(z.string()),
     allowedOrigins: z.array(z.string()),
+    language: widgetLanguageSchema,
     greeting: z.string(),
     starterQuestions: z.array(z.string()),
     fallbackMessage: z.string(),
     themeColor: z.string(),
     position: z.enum(WIDGET_POSITIONS),
-    strings: widgetStringsSchema.partial(),
+    strings: widgetStringsSchema.partial().describe("The widget's own texts, each in place of its language's built-in one."),
     limits: widgetLimitsSchema,
     sendPageUrl: z.boolean(),
     enabled: z.boolean(),
@@ -173,12 +202,13 @@ export type Widget = z.infer<typeof widgetSchema>;
 export const publicWidgetConfigSchema = z
   .strictObject({
     id: z.string(),
+    language: widgetLanguageSchema.describe('The language of the texts: the widget sets it as the `lang` of its root.'),
     greeting: z.string(),
     starterQuestions: z.array(z.string()),
     fallbackMessage: z.string(),
     themeColor: z.string(),
     position: z.enum(WIDGET_POSITIONS),
-    strings: widgetStringsSchema,
+    strings: widgetStringsSchema.describe("Every text of the interface: the language's built-in set with the widget's own texts in their place."),
     questionMaxLength: z.number().int(),
     sendPageUrl: z.boolean().describe("Whether the widget sends the page's address with each question (`context.url`)."),
   })

@@ -1,6 +1,5 @@
 import { VISITOR_QUESTION_MAX } from '../../common/contract/visitor-limits.ts';
 import {
-  DEFAULT_WIDGET_STRINGS,
   type PublicWidgetConfig,
   type WIDGET_POSITIONS,
   type WidgetInput,
@@ -10,12 +9,15 @@ import {
   widgetInputSchema,
   widgetUpdateSchema,
 } from '../../common/contract/widget.ts';
+import { isWidgetLanguage, messageIn, resolveWidgetTexts, type WidgetLanguage } from '../../common/contract/widget-texts.ts';
 import { randomBase62 } from './api-keys.ts';
 
 /** What a widget is, apart from its id, name, state and times: stored as one JSON document. */
 export type WidgetSettings = {
   knowledgeBaseIds: string[];
   allowedOrigins: string[];
+  /** The language of its built-in texts (common/contract/widget-texts.ts). */
+  language: WidgetLanguage;
   greeting: string;
   starterQuestions: string[];
   fallbackMessage: string;
@@ -61,16 +63,21 @@ export class WidgetService {
   constructor(
     private readonly repo: WidgetRepository,
     private readonly clock: () => number = Date.now,
+    /** A knowledge base's language (its keyword index's), which a new widget speaks unless told otherwise. */
+    private readonly knowledgeBaseLanguage: (knowledgeBaseId: string) => string = () => 'en',
   ) {}
 
   create(input: WidgetInput): WidgetRecord {
-    const { name, enabled, ...settings } = widgetInputSchema.parse(input);
+    const { name, enabled, language: requested, ...settings } = widgetInputSchema.parse(input);
     const now = this.clock();
+    const language = requested ?? this.defaultLanguage(settings.knowledgeBaseIds);
     const widget: WidgetRecord = {
       id: newWidgetId(),
       name,
       enabled,
       ...settings,
+      language,
+      ...messagesIn(language, settings),
       knowledgeBaseIds: unique(settings.knowledgeBaseIds),
       allowedOrigins: unique(settings.allowedOrigins),
       createdAt: now,
@@ -102,7 +109,14 @@ export class WidgetService {
       limits: { ...current.limits, ...definedOnly(limits ?? {}) },
       updatedAt: this.clock(),
     };
+    Object.assign(next, messagesIn(next.language, next));
     return this.repo.update(next) ? next : null;
+  }
+
+  /** The first knowledge base's language when a widget can speak it, else English. */
+  private defaultLanguage(knowledgeBaseIds: string[]): WidgetLanguage {
+    const language = knowledgeBaseIds[0] ? this.knowledgeBaseLanguage(knowledgeBaseIds[0]) : 'en';
+    return isWidgetLanguage(language) ? language : 'en';
   }
 
   /** Visitors see a disabled widget as no widget at all; its settings and conversations are kept. */
@@ -126,16 +140,29 @@ export class WidgetService {
   }
 }
 
-/** What the widget needs to draw itself: the texts with the defaults filled in, nothing about its limits or bases. */
+/** A widget's greeting and fallback message: built-in ones become its language's (widget-texts.ts, messageIn). */
+function messagesIn(language: WidgetLanguage, messages: { greeting: string; fallbackMessage: string }) {
+  return {
+    greeting: messageIn(language, 'greeting', messages.greeting),
+    fallbackMessage: messageIn(language, 'fallbackMessage', messages.fallbackMessage),
+  };
+}
+
+/**
+ * What the widget needs to draw itself: every text resolved (its language's set under its own
+ * texts), so the script carries no catalogue; nothing about its limits or bases. The whole set is
+ * under 2 KB of JSON, fetched once per page view.
+ */
 export function publicWidgetConfig(widget: WidgetRecord): PublicWidgetConfig {
   return {
     id: widget.id,
+    language: widget.language,
     greeting: widget.greeting,
     starterQuestions: widget.starterQuestions,
     fallbackMessage: widget.fallbackMessage,
     themeColor: widget.themeColor,
     position: widget.position,
-    strings: { ...DEFAULT_WIDGET_STRINGS, ...widget.strings },
+    strings: resolveWidgetTexts(widget.language, widget.strings),
     questionMaxLength: VISITOR_QUESTION_MAX,
     sendPageUrl: widget.sendPageUrl,
   };

@@ -12,6 +12,7 @@ export function toWidgetView(widget: WidgetRecord, baseUrl: string, questionsTod
     name: widget.name,
     knowledgeBaseIds: widget.knowledgeBaseIds,
     allowedOrigins: widget.allowedOrigins,
+    language: widget.language,
     greeting: widget.greeting,
     starterQuestions: widget.starterQuestions,
     fallbackMessage: widget.fallbackMessage,

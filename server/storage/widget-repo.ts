@@ -58,6 +58,7 @@ function toRow(widget: WidgetRecord): WidgetRow {
   const settings: WidgetSettings = {
     knowledgeBaseIds: rest.knowledgeBaseIds,
     allowedOrigins: rest.allowedOrigins,
+    language: rest.language,
     greeting: rest.greeting,
     starterQuestions: rest.starterQuestions,
     fallbackMessage: rest.fallbackMessage,
@@ -71,7 +72,8 @@ function toRow(widget: WidgetRecord): WidgetRow {
 }
 
 function fromRow(row: WidgetRow): WidgetRecord {
-  // Widgets stored before the setting existed send the page's address, as new ones do by default.
-  const settings = { sendPageUrl: true, ...(JSON.parse(row.settings) as Partial<WidgetSettings>) } as WidgetSettings;
+  // Widgets stored before a setting existed: they send the page's address, as new ones do by
+  // default, and speak English, as they did.
+  const settings = { sendPageUrl: true, language: 'en', ...(JSON.parse(row.settings) as Partial<WidgetSettings>) } as WidgetSettings;
   return { ...settings, id: row.id, name: row.name, enabled: row.enabled === 1, createdAt: row.created_at, updatedAt: row.updated_at };
 }

@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { AxeBuilder } from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
-import { DEFAULT_WIDGET_STRINGS } from '../../common/contract/widget.ts';
+import { ENGLISH_WIDGET_TEXTS, WIDGET_MESSAGES, WIDGET_TEXTS } from '../../common/contract/widget-texts.ts';
 import { isFinalJobStatus, type JobStatus } from '../../common/contract/jobs.ts';
 import { pdfFile } from '../helpers/document-fixtures.ts';
 import { WIDGET_BUNDLE } from '../helpers/fake-widget-api.ts';
@@ -14,6 +14,7 @@ import { CLI, cliEnv, type ServerProcess, startServerProcess, waitForExit } from
 import { tempDataDir } from '../helpers/temp-data.ts';
 import { launchChromium } from './browser.ts';
 import { until } from './until.ts';
+import { widgetOverflow } from './widget-overflow.ts';
 
 /**
  * The visitor assistant end to end, as a shop uses it: a real `localiq serve` with its pipeline
@@ -24,7 +25,7 @@ import { until } from './until.ts';
 
 const SHOTS = '/tmp/widget-live-shots';
 const KB = 'bakery';
-const S = DEFAULT_WIDGET_STRINGS;
+const S = ENGLISH_WIDGET_TEXTS;
 const FALLBACK = 'I could not find that in our information. Please call us at 040 123 456.';
 const ITEMS = [
   {
@@ -140,7 +141,7 @@ describe('visitor widget against the real server (Chromium, shop page on another
 
   const launcher = (page: Page) => page.getByRole('button', { name: S.launcherLabel });
   const panel = (page: Page) => page.getByRole('dialog', { name: S.title });
-  const input = (page: Page) => page.getByRole('textbox', { name: S.placeholder });
+  const input = (page: Page) => page.getByRole('textbox', { name: S.inputLabel });
   const lastAnswer = (page: Page) => page.locator('localiq-widget .msg.bot').last();
 
   /** Asks in the open panel and resolves once the answer is complete (the send button is back). */
@@ -237,6 +238,60 @@ describe('visitor widget against the real server (Chromium, shop page on another
     const sources = await answer.locator('.sources li').allInnerTexts();
     assert.ok(sources.includes('Price list, page 2'), `the source names its page: ${JSON.stringify(sources)}`);
     await page.context().close();
+  });
+
+  it('speaks German when set to, an own text in place of one built-in text, and shows hostile own text as text', async () => {
+    const DE = WIDGET_TEXTS.de;
+    const HOSTILE_TITLE = '<img src=x onerror="window.__owned=1"><b>Fragen?</b>';
+    let germanId = '';
+    const germanShop = await startShopSite(() => `<script src="${server.url}/widget.js" data-widget="${germanId}" async></script>`);
+    try {
+      const created = cli(dataDir, [
+        'widgets', 'create', '--name', 'Roggen & Co.', '--knowledge-base', KB, '--origin', germanShop.url,
+        '--language', 'de', '--text', 'send=Ab damit', '--text', `title=${HOSTILE_TITLE}`, '--json',
+      ]);
+      germanId = (JSON.parse(created) as { id: string }).id;
+      for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) {
+        const { page } = await visit(germanShop, viewport);
+        const germanLauncher = page.getByRole('button', { name: DE.launcherLabel });
+        await germanLauncher.click();
+        const dialog = page.getByRole('dialog', { name: HOSTILE_TITLE });
+        await dialog.waitFor();
+        const root = await page.locator('localiq-widget').evaluate((host) => {
+          const shadow = host.shadowRoot!;
+          return {
+            lang: shadow.querySelector('.root')!.getAttribute('lang'),
+            title: shadow.querySelector('.head h2')!.textContent,
+            markup: shadow.querySelectorAll('img, b').length,
+            owned: 'owned' in window || '__owned' in window,
+          };
+        });
+        assert.deepEqual(root, { lang: 'de', title: HOSTILE_TITLE, markup: 0, owned: false }, 'the own title is text, not markup');
+        const box = page.getByRole('textbox', { name: DE.inputLabel });
+        assert.equal(await box.getAttribute('placeholder'), DE.placeholder);
+        assert.ok(await dialog.getByRole('button', { name: 'Ab damit', exact: true }).isVisible(), 'the own send text replaces the built-in one');
+        assert.ok(await dialog.getByRole('button', { name: DE.newConversation }).isVisible());
+        if (viewport.width > 480) assert.ok(await dialog.getByRole('button', { name: DE.close }).isVisible(), 'the close button is labelled in German');
+        assert.equal((await page.locator('localiq-widget .msg.bot').first().innerText()).trim(), WIDGET_MESSAGES.de.greeting);
+
+        const answered = page.waitForResponse((res) => res.url().endsWith(`/v1/widget/${germanId}/ask`));
+        await box.fill('Do you sell car insurance?');
+        await box.press('Enter');
+        assert.equal((await answered).status(), 200);
+        await until(async () => (await lastAnswer(page).innerText()).trim() === WIDGET_MESSAGES.de.fallbackMessage, 'the German fallback message', { ms: 60_000 });
+        await lastAnswer(page).getByRole('button', { name: DE.helpful, exact: true }).waitFor();
+
+        // German texts are long: nothing in the widget may stick out of its box or the screen.
+        const overflowing = await widgetOverflow(page);
+        assert.deepEqual(overflowing, [], `at ${viewport.width} px`);
+        await page.screenshot({ path: `${SHOTS}/german-${viewport.width}.png` });
+        await page.context().close();
+      }
+      const hosted = await fetch(`${server.url}/w/${germanId}`);
+      assert.match(await hosted.text(), /<html lang="de">/);
+    } finally {
+      await germanShop.close();
+    }
   });
 
   it('shows no launcher on an origin the widget does not allow, and says why in the console', async () => {

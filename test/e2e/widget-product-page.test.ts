@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { AxeBuilder } from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
-import { DEFAULT_WIDGET_STRINGS } from '../../common/contract/widget.ts';
+import { ENGLISH_WIDGET_TEXTS } from '../../common/contract/widget-texts.ts';
 import { isFinalJobStatus, type JobStatus } from '../../common/contract/jobs.ts';
 import { WIDGET_BUNDLE } from '../helpers/fake-widget-api.ts';
 import { CLI, cliEnv, type ServerProcess, startServerProcess, waitForExit } from '../helpers/server-process.ts';
@@ -23,7 +23,7 @@ import { until } from './until.ts';
 
 const SHOTS = '/tmp/widget-product-shots';
 const KB = 'scarves';
-const S = DEFAULT_WIDGET_STRINGS;
+const S = ENGLISH_WIDGET_TEXTS;
 
 type Site = { url: string; close(): Promise<void> };
 
@@ -123,7 +123,7 @@ describe('the widget on a product page (Chromium, real server)', { timeout: 300_
     return page;
   }
 
-  const input = (page: Page) => page.getByRole('textbox', { name: S.placeholder });
+  const input = (page: Page) => page.getByRole('textbox', { name: S.inputLabel });
   const lastAnswer = (page: Page) => page.locator('localiq-widget .msg.bot').last();
 
   /** Asks in the open panel; resolves with the request's body once the answer is complete. */

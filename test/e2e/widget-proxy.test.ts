@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { DEFAULT_WIDGET_STRINGS } from '../../common/contract/widget.ts';
+import { ENGLISH_WIDGET_TEXTS } from '../../common/contract/widget-texts.ts';
 import { PROXIES, type RunningProxy, freePort, proxyInstalled, startDocumentedProxy } from '../helpers/documented-proxies.ts';
 import { WIDGET_BUNDLE } from '../helpers/fake-widget-api.ts';
 import { CLI, cliEnv, type ServerProcess, startServerProcess, waitForExit } from '../helpers/server-process.ts';
@@ -23,7 +23,7 @@ import { until } from './until.ts';
  * that page and the hosted chat page `<shop>/assistant/w/<id>` through each proxy and asks.
  */
 
-const S = DEFAULT_WIDGET_STRINGS;
+const S = ENGLISH_WIDGET_TEXTS;
 const SHOTS = '/tmp/widget-proxy-shots';
 
 function cli(dataDir: string, args: string[]): string {
@@ -90,7 +90,7 @@ describe('the widget behind a proxy path prefix (README steps 1-5, Chromium, rea
     return { page, warnings };
   }
 
-  const input = (page: Page) => page.getByRole('textbox', { name: S.placeholder });
+  const input = (page: Page) => page.getByRole('textbox', { name: S.inputLabel });
   const lastAnswer = (page: Page) => page.locator('localiq-widget .msg.bot').last();
 
   /** Asks and waits for the answer stream, which must go to the proxy's `/assistant/v1/widget/…`. */

@@ -6,11 +6,13 @@ import { after, before, describe, it } from 'node:test';
 import { AxeBuilder } from '@axe-core/playwright';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { VISITOR_CONVERSATION_MAX_TURNS } from '../../common/contract/visitor-limits.ts';
-import { DEFAULT_WIDGET_STRINGS, type PublicWidgetConfig } from '../../common/contract/widget.ts';
+import type { PublicWidgetConfig } from '../../common/contract/widget.ts';
+import { ENGLISH_WIDGET_TEXTS, WIDGET_LANGUAGES, WIDGET_MESSAGES, WIDGET_TEXTS } from '../../common/contract/widget-texts.ts';
 import { BOT_BACKGROUND, contrastRatio, deriveTheme } from '../../widget/src/theme.ts';
 import { type FakeWidgetApi, startFakeWidgetApi, WIDGET_BUNDLE } from '../helpers/fake-widget-api.ts';
 import { launchChromium } from './browser.ts';
 import { until } from './until.ts';
+import { widgetOverflow } from './widget-overflow.ts';
 
 /**
  * The visitor chat widget (widget/, built to out/widget/widget.js) in real Chromium, on a shop's
@@ -21,13 +23,18 @@ import { until } from './until.ts';
 const WIDGET = 'wgt_AbCdEfGhIjKlMnOpQrSt';
 const REFUSED = 'wgt_RefusedOrigin00000';
 const MISSING = 'wgt_NoSuchWidget000000';
+const GERMAN = 'wgt_GermanWidget000000';
+const OLDER = 'wgt_OlderServer0000000';
+/** A widget id for each built-in language: wgt_Language…de. */
+const languageWidget = (language: string) => `wgt_Language0000000000${language}`;
 const SHOTS = '/tmp/widget-shots';
-const S = DEFAULT_WIDGET_STRINGS;
+const S = ENGLISH_WIDGET_TEXTS;
 const PACKAGE_VERSION = (JSON.parse(fs.readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
 function widgetConfig(id: string, overrides: Partial<PublicWidgetConfig> = {}): PublicWidgetConfig {
   return {
     id,
+    language: 'en',
     greeting: 'Hello! Ask me anything about our bakery.',
     starterQuestions: ['When do you open?', 'Do you deliver?'],
     fallbackMessage: "I could not find that in our information. Please contact us and we'll be glad to help.",
@@ -82,6 +89,14 @@ describe('visitor chat widget in Chromium (fake public API, page on another orig
     shop = await startShopSite(api.url);
     api.addWidget({ config: widgetConfig(WIDGET), allowedOrigins: [shop.url] });
     api.addWidget({ config: widgetConfig(REFUSED), allowedOrigins: ['https://elsewhere.example'] });
+    api.addWidget({ config: widgetConfig(GERMAN, { language: 'de', greeting: 'Moin!', strings: { ...WIDGET_TEXTS.de } }), allowedOrigins: [shop.url] });
+    for (const language of WIDGET_LANGUAGES) {
+      const { greeting, fallbackMessage } = WIDGET_MESSAGES[language];
+      api.addWidget({ config: widgetConfig(languageWidget(language), { language, greeting, fallbackMessage, strings: { ...WIDGET_TEXTS[language] } }), allowedOrigins: [shop.url] });
+    }
+    // A server from before a text existed sends no such key: the widget shows the English one.
+    const { inputLabel: _missing, ...olderStrings } = S;
+    api.addWidget({ config: widgetConfig(OLDER, { strings: olderStrings as typeof S }), allowedOrigins: [shop.url] });
     browser = await launchChromium();
     fs.mkdirSync(SHOTS, { recursive: true });
   });
@@ -104,7 +119,7 @@ describe('visitor chat widget in Chromium (fake public API, page on another orig
 
   const launcher = (page: Page) => page.getByRole('button', { name: S.launcherLabel });
   const panel = (page: Page) => page.getByRole('dialog', { name: S.title });
-  const input = (page: Page) => page.getByRole('textbox', { name: S.placeholder });
+  const input = (page: Page) => page.getByRole('textbox', { name: S.inputLabel });
   const sendButton = (page: Page) => page.getByRole('button', { name: S.send, exact: true });
   const lastAnswer = (page: Page) => page.locator('localiq-widget .msg.bot').last();
   const notice = (page: Page) => page.locator('localiq-widget .notice');
@@ -135,7 +150,7 @@ describe('visitor chat widget in Chromium (fake public API, page on another orig
     await page.keyboard.press('Enter');
     await panel(page).waitFor();
     assert.equal(await launcher(page).getAttribute('aria-expanded'), 'true');
-    assert.equal(await focusedLabel(page), `input:${S.placeholder}`);
+    assert.equal(await focusedLabel(page), `input:${S.inputLabel}`);
     await panel(page).getByText('Hello! Ask me anything about our bakery.').waitFor();
     await panel(page).getByRole('button', { name: 'Do you deliver?' }).waitFor();
     await page.keyboard.press('Escape');
@@ -400,6 +415,75 @@ describe('visitor chat widget in Chromium (fake public API, page on another orig
     assert.deepEqual(api.requests.slice(requestsBefore), [], 'the preview asks nothing');
     await page.locator('#host').screenshot({ path: `${SHOTS}/preview.png` });
     await closeTab(page);
+  });
+
+  it("speaks the config's language: lang on its root, labels, notices and buttons in German, accessible (axe)", async () => {
+    const DE = WIDGET_TEXTS.de;
+    const page = await visit(`widget=${GERMAN}`);
+    const germanLauncher = page.getByRole('button', { name: DE.launcherLabel });
+    await germanLauncher.click();
+    const dialog = page.getByRole('dialog', { name: DE.title });
+    await dialog.waitFor();
+    assert.equal(await page.locator('localiq-widget .root').getAttribute('lang'), 'de');
+    const box = page.getByRole('textbox', { name: DE.inputLabel });
+    assert.equal(await box.getAttribute('placeholder'), DE.placeholder);
+    assert.ok(await dialog.getByRole('button', { name: DE.close }).isVisible());
+
+    api.nextAsks({ kind: 'busy' });
+    await box.fill('Habt ihr offen?');
+    await box.press('Enter');
+    await notice(page).getByText(DE.busy).waitFor();
+    api.nextAsks({ kind: 'rate-limited', retryAfter: 1 });
+    await dialog.getByRole('button', { name: DE.send, exact: true }).click();
+    await notice(page).getByText(DE.rateLimited).waitFor();
+    await until(async () => !(await dialog.getByRole('button', { name: DE.send, exact: true }).isDisabled()), 'send is possible again', { ms: 5_000 });
+    api.nextAsks({ kind: 'answer', deltas: ['Wir öffnen um 7 Uhr.'], citations: [{ number: 1, title: 'Preisliste', url: null, page: 2 }] });
+    await dialog.getByRole('button', { name: DE.send, exact: true }).click();
+    const answer = lastAnswer(page);
+    await answer.getByText('Wir öffnen um 7 Uhr.').waitFor();
+    assert.equal((await answer.locator('.sources p').innerText()).trim(), DE.sources);
+    assert.equal((await answer.locator('.sources li').innerText()).trim(), `Preisliste, ${DE.page} 2`);
+    await answer.getByRole('button', { name: DE.helpful, exact: true }).waitFor();
+    await answer.getByRole('button', { name: DE.notHelpful, exact: true }).click();
+    await answer.getByText(DE.thanks).waitFor();
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.screenshot({ path: `${SHOTS}/german-390.png` });
+
+    const results = await new AxeBuilder({ page }).include('localiq-widget').analyze();
+    const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+    assert.deepEqual(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`), []);
+    await closeTab(page);
+
+    const older = await visit(`widget=${OLDER}`);
+    await older.getByRole('button', { name: S.launcherLabel }).click();
+    await older.getByRole('textbox', { name: ENGLISH_WIDGET_TEXTS.inputLabel }).waitFor();
+    await closeTab(older);
+  });
+
+  it('in each built-in language, nothing sticks out of the widget at 390 or 1280 px', async () => {
+    for (const language of WIDGET_LANGUAGES) {
+      const T = WIDGET_TEXTS[language];
+      for (const viewport of [{ width: 390, height: 844 }, { width: 1280, height: 800 }]) {
+        const page = await visit(`widget=${languageWidget(language)}`, viewport);
+        await page.getByRole('button', { name: T.launcherLabel }).click();
+        const box = page.getByRole('textbox', { name: T.inputLabel });
+        api.nextAsks({ kind: 'busy' });
+        await box.fill('?');
+        await box.press('Enter');
+        await notice(page).getByText(T.busy).waitFor();
+        assert.deepEqual(await widgetOverflow(page), [], `${language} at ${viewport.width} px, with the busy notice`);
+        api.nextAsks({ kind: 'answer', deltas: ['7'], citations: [{ number: 1, title: 'Preisliste', url: null, page: 2 }], answered: true });
+        await page.getByRole('button', { name: T.send, exact: true }).click();
+        await lastAnswer(page).getByRole('button', { name: T.notHelpful, exact: true }).waitFor();
+        api.nextAsks({ kind: 'answer', deltas: ['-'], answered: false });
+        await box.fill('??');
+        await box.press('Enter');
+        await lastAnswer(page).getByText(WIDGET_MESSAGES[language].fallbackMessage).waitFor();
+        assert.deepEqual(await widgetOverflow(page), [], `${language} at ${viewport.width} px`);
+        await page.screenshot({ path: `${SHOTS}/language-${language}-${viewport.width}.png` });
+        await closeTab(page);
+      }
+    }
   });
 
   it('has no serious or critical accessibility violation with an answer open (axe)', async () => {

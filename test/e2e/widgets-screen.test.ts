@@ -96,10 +96,18 @@ describe('Widgets screen (real server, real Chromium)', { timeout: 240_000 }, ()
     assert.deepEqual(changed.starters, ['When are you open?']);
     assert.equal(changed.left, true);
 
-    await page.getByText('Texts of the widget').click();
-    assert.equal(await page.getByLabel('Send button').getAttribute('placeholder'), 'Send');
-    await page.getByLabel('Send button').fill('Senden');
-    await until(async () => (await page.locator('[data-testid="widget-preview"]').evaluate((h) => h.shadowRoot!.querySelector('form.ask button')!.textContent)) === 'Senden', 'the preview takes a changed text', { ms: 10_000 });
+    await page.getByText('Texts', { exact: true }).click();
+    assert.equal(await page.getByLabel('Send button', { exact: true }).getAttribute('placeholder'), 'Send');
+    // The language picker: the built-in texts shown as placeholders and the preview follow it.
+    const previewText = (selector: string) =>
+      page.locator('[data-testid="widget-preview"]').evaluate((h, s) => h.shadowRoot!.querySelector(s)?.textContent ?? '', selector);
+    await page.getByLabel('Language').selectOption('de');
+    await until(async () => (await previewText('.launcher span')) === 'Frage stellen', 'the preview speaks German', { ms: 10_000 });
+    assert.equal(await page.getByLabel('Send button', { exact: true }).getAttribute('placeholder'), 'Senden');
+    assert.equal(await page.locator('[data-testid="widget-preview"]').evaluate((h) => h.shadowRoot!.querySelector('.root')!.getAttribute('lang')), 'de');
+    assert.equal(await page.getByLabel('Greeting').inputValue(), 'Moin! Fresh bread today.', "the owner's own greeting stays");
+    await page.getByLabel('Send button', { exact: true }).fill('Abschicken');
+    await until(async () => (await previewText('form.ask button')) === 'Abschicken', 'the preview takes a changed text', { ms: 10_000 });
     await page.getByLabel('Per day (UTC)').fill('0');
     await page.getByRole('button', { name: 'Create widget' }).click();
     const limitError = page.locator('#widget-limits-dailyQuestions-error');
@@ -136,6 +144,8 @@ describe('Widgets screen (real server, real Chromium)', { timeout: 240_000 }, ()
     assert.equal(await page.getByLabel('Greeting').inputValue(), 'Moin! Fresh bread today.');
     assert.equal(await page.getByLabel('Theme colour', { exact: true }).inputValue(), '#aa3300');
     assert.equal(await page.getByLabel('Per day (UTC)').inputValue(), '500');
+    assert.equal(await page.getByLabel('Language').inputValue(), 'de', 'the language picked is saved');
+    assert.equal(await page.getByLabel('Send button', { exact: true }).inputValue(), 'Abschicken');
     await page.getByLabel('Name', { exact: true }).fill('Bakery helper');
     await page.getByLabel('Allowed origins, one per line').fill('https://shop.example');
     await page.getByRole('button', { name: 'Save changes' }).click();

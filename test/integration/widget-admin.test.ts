@@ -50,6 +50,7 @@ describe('admin API: widgets', () => {
       name: 'Full',
       knowledgeBaseIds: ['kb-main', 'kb-faq'],
       allowedOrigins: ['https://shop.example', 'https://*.example.com', 'http://localhost:8080'],
+      language: 'de',
       greeting: 'Moin!',
       starterQuestions: ['When are you open?', 'Do you deliver?'],
       fallbackMessage: 'Call us.',

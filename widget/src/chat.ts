@@ -1,5 +1,6 @@
 import { VISITOR_CONVERSATION_MAX_TURNS as MAX_TURNS, VISITOR_TURN_MAX as TURN_MAX_CHARS } from '../../common/contract/visitor-limits.ts';
-import type { PublicWidgetConfig } from '../../common/contract/widget.ts';
+import type { PublicWidgetConfig, WidgetStrings } from '../../common/contract/widget.ts';
+import { ENGLISH_WIDGET_TEXTS } from '../../common/contract/widget-texts.ts';
 import { WidgetError, type WidgetApi } from './api.ts';
 import { renderAnswerText } from './answer-text.ts';
 import { ICONS, el, icon } from './dom.ts';
@@ -29,6 +30,8 @@ export class Chat {
   private readonly announcer: HTMLElement;
   private asking: AbortController | null = null;
   private waitTimer = 0;
+  /** The config's texts over the English set: a text the server did not send (an older server) is still there. */
+  private readonly strings: WidgetStrings;
 
   constructor(
     root: ShadowRoot,
@@ -40,10 +43,10 @@ export class Chat {
     /** The page asked on (page-context.ts); null where there is no shop page (preview, the hosted page). */
     private readonly page: PageContext | null = null,
   ) {
-    const s = config.strings;
+    const s = (this.strings = { ...ENGLISH_WIDGET_TEXTS, ...config.strings });
     this.log = el('div', { class: 'log' });
     this.notice = el('p', { class: 'notice', hidden: '' });
-    this.input = el('input', { type: 'text', 'aria-label': s.placeholder, placeholder: s.placeholder, maxlength: String(config.questionMaxLength), autocomplete: 'off', enterkeyhint: 'send' });
+    this.input = el('input', { type: 'text', 'aria-label': s.inputLabel, placeholder: s.placeholder, maxlength: String(config.questionMaxLength), autocomplete: 'off', enterkeyhint: 'send' });
     this.sendButton = el('button', { type: 'submit' }, s.send);
     this.announcer = el('div', { class: 'sr', 'aria-live': 'polite' });
     const form = el('form', { class: 'ask' }, this.input, this.sendButton);
@@ -81,7 +84,8 @@ export class Chat {
 
     const theme = deriveTheme(config.themeColor);
     // The launcher comes first in the tab order; the preview shows it below the panel (CSS order).
-    const container = el('div', { class: `root ${mode}${config.position === 'bottom-left' ? ' left' : ''}` }, ...(launcher ? [launcher] : []), this.panel);
+    // The language of every text in it: screen readers read it with that language's voice.
+    const container = el('div', { class: `root ${mode}${config.position === 'bottom-left' ? ' left' : ''}`, lang: config.language ?? 'en' }, ...(launcher ? [launcher] : []), this.panel);
     root.replaceChildren(el('style', null, stylesheet(theme) + PRODUCT_CARD_STYLES), container);
     this.showConversation();
   }
@@ -123,12 +127,12 @@ export class Chat {
 
   private answerMessage(turn: Turn): HTMLElement {
     const bubble = botMessage(turn.content);
-    if (turn.correctedQuery) bubble.prepend(correctedNote(turn.correctedQuery, this.config.strings));
-    if (turn.product) bubble.append(productCard(turn.product));
-    if (turn.citations?.length) bubble.append(sourcesList(turn.citations, this.config.strings));
+    if (turn.correctedQuery) bubble.prepend(correctedNote(turn.correctedQuery, this.strings));
+    if (turn.product) bubble.append(productCard(turn.product, this.strings));
+    if (turn.citations?.length) bubble.append(sourcesList(turn.citations, this.strings));
     const answerId = turn.answerId;
     if (answerId) {
-      bubble.append(turn.rated ? thanksNote(this.config.strings) : ratingButtons(this.config.strings, (rating) => this.rate(answerId, rating)));
+      bubble.append(turn.rated ? thanksNote(this.strings) : ratingButtons(this.strings, (rating) => this.rate(answerId, rating)));
     }
     return bubble;
   }
@@ -137,7 +141,7 @@ export class Chat {
     const question = text.trim();
     if (!this.api || !question || this.asking) return;
     if (this.waitTimer) {
-      this.show(this.config.strings.rateLimited);
+      this.show(this.strings.rateLimited);
       return;
     }
     const history = (this.store?.turns ?? [])
@@ -147,7 +151,7 @@ export class Chat {
     this.show(null);
     this.log.querySelector('.starters')?.remove();
     const asked = userMessage(question);
-    const pending = el('div', { class: 'msg bot', 'aria-busy': 'true' }, el('p', { class: 'thinking' }, this.config.strings.thinking));
+    const pending = el('div', { class: 'msg bot', 'aria-busy': 'true' }, el('p', { class: 'thinking' }, this.strings.thinking));
     this.log.append(asked, pending);
     this.input.value = '';
     this.scrollToEnd();
@@ -207,14 +211,14 @@ export class Chat {
       return false;
     }
     this.store?.markRated(answerId);
-    this.announce(this.config.strings.thanks);
+    this.announce(this.strings.thanks);
     this.input.focus();
     return true;
   }
 
   /** Says plainly why nothing came: busy (503), too many questions (429, send waits), unreachable. */
   private fail(error: unknown): void {
-    const s = this.config.strings;
+    const s = this.strings;
     const status = error instanceof WidgetError ? error.status : 0;
     const code = error instanceof WidgetError ? error.code : 'unreachable';
     if (status === 429 || code === 'rate_limited' || code === 'daily_limit_reached') {

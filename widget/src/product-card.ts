@@ -1,16 +1,16 @@
-import type { VisitorProduct } from '../../common/contract/widget.ts';
+import type { VisitorProduct, WidgetStrings } from '../../common/contract/widget.ts';
 import { el } from './dom.ts';
 import { safeHref } from './messages.ts';
 
 /**
  * The product an answer is about, shown under the answering line: its title (a link to its page
  * when it has one) and its price when known. A visitor reads that faster than a quote. A group
- * named by the title, so a screen reader announces what the card is about.
+ * named "Product: <title>" in the widget's language, so a screen reader announces what the card is about.
  */
-export function productCard(product: VisitorProduct): HTMLElement {
+export function productCard(product: VisitorProduct, strings: WidgetStrings): HTMLElement {
   const href = safeHref(product.url);
   const title = href ? el('a', { href, target: '_blank', rel: 'noopener noreferrer nofollow' }, product.title) : product.title;
-  const card = el('div', { class: 'product', role: 'group', 'aria-label': product.title }, el('p', { class: 'product-title' }, title));
+  const card = el('div', { class: 'product', role: 'group', 'aria-label': `${strings.product}: ${product.title}` }, el('p', { class: 'product-title' }, title));
   if (product.price) card.append(el('p', { class: 'product-price' }, product.price));
   return card;
 }

@@ -4,7 +4,6 @@ import { ErrorAnswer } from '../../../common/contract/errors.ts';
 import { VISITOR_QUESTION_MAX } from '../../../common/contract/visitor-limits.ts';
 import {
   allowedOriginSchema,
-  DEFAULT_WIDGET_STRINGS,
   type PublicWidgetConfig,
   WIDGET_POSITIONS,
   type Widget,
@@ -13,6 +12,7 @@ import {
   type WidgetStrings,
   widgetInputSchema,
 } from '../../../common/contract/widget.ts';
+import { messageIn, resolveWidgetTexts, WIDGET_LANGUAGE_NAMES, WIDGET_LANGUAGES, WIDGET_TEXTS, type WidgetLanguage } from '../../../common/contract/widget-texts.ts';
 import { KnowledgeBasePicker, type KnowledgeBasePickerText } from '../components/knowledge-base-picker.tsx';
 import { ErrorNote, errorText } from '../components/ui.tsx';
 import { WidgetPreview } from './widgets-preview.tsx';
@@ -26,6 +26,8 @@ export type WidgetDraft = {
   name: string;
   knowledgeBaseIds: string[];
   origins: string;
+  /** '' (a new widget only): the server picks the first knowledge base's language, else English. */
+  language: WidgetLanguage | '';
   greeting: string;
   starterQuestions: string[];
   fallbackMessage: string;
@@ -44,7 +46,8 @@ const MAX_STARTERS = 4;
 const STRING_LABELS: Record<StringKey, string> = {
   launcherLabel: 'Launcher button',
   title: 'Panel title',
-  placeholder: 'Question box',
+  placeholder: 'Question box (hint inside it)',
+  inputLabel: 'Question box (name read by screen readers)',
   send: 'Send button',
   close: 'Close button',
   thinking: 'While an answer is looked up',
@@ -58,6 +61,17 @@ const STRING_LABELS: Record<StringKey, string> = {
   newConversation: 'New conversation button',
   showingResultsFor: 'Before a question read with a typo corrected',
   page: 'Before the page number of a source',
+  product: 'Product card (read by screen readers)',
+  noScript: 'Hosted page without JavaScript',
+  handoffOffer: 'Offer to pass the question to the team',
+  handoffName: 'Handoff form: name',
+  handoffEmail: 'Handoff form: e-mail',
+  handoffPhone: 'Handoff form: phone',
+  handoffConsent: 'Handoff form: consent',
+  handoffSend: 'Handoff form: send button',
+  handoffSent: 'After the question was passed on',
+  handoffNeedContact: 'Handoff form: no e-mail or phone given',
+  handoffReplied: "Before the team's reply",
 };
 
 const LIMIT_LABELS: Record<LimitKey, string> = {
@@ -72,6 +86,7 @@ export function draftOf(widget: Widget | null): WidgetDraft {
     name: source.name,
     knowledgeBaseIds: source.knowledgeBaseIds,
     origins: source.allowedOrigins.join('\n'),
+    language: widget?.language ?? '',
     greeting: source.greeting,
     starterQuestions: source.starterQuestions,
     fallbackMessage: source.fallbackMessage,
@@ -99,6 +114,7 @@ export function inputOf(draft: WidgetDraft): WidgetInput {
     name: draft.name,
     knowledgeBaseIds: draft.knowledgeBaseIds,
     allowedOrigins: originLines(draft.origins),
+    ...(draft.language ? { language: draft.language } : {}),
     greeting: draft.greeting,
     starterQuestions: starters(draft),
     fallbackMessage: draft.fallbackMessage,
@@ -116,18 +132,20 @@ export function inputOf(draft: WidgetDraft): WidgetInput {
 }
 
 /**
- * The config the widget draws itself from, as the server would send it for these settings: the
- * default texts under the widget's own, and the last valid colour while one is being typed.
+ * The config the widget draws itself from, as the server would send it for these settings: its
+ * language's texts under the widget's own, and the last valid colour while one is being typed.
  */
 export function previewConfigOf(draft: WidgetDraft, widgetId: string | null): PublicWidgetConfig {
+  const language = draft.language || 'en';
   return {
     id: widgetId ?? 'wgt_preview',
-    greeting: draft.greeting,
+    language,
+    greeting: messageIn(language, 'greeting', draft.greeting),
     starterQuestions: starters(draft),
-    fallbackMessage: draft.fallbackMessage,
+    fallbackMessage: messageIn(language, 'fallbackMessage', draft.fallbackMessage),
     themeColor: widgetInputSchema.shape.themeColor.safeParse(draft.themeColor).success ? draft.themeColor : DEFAULTS.themeColor,
     position: draft.position,
-    strings: { ...DEFAULT_WIDGET_STRINGS, ...ownStrings(draft) },
+    strings: resolveWidgetTexts(language, ownStrings(draft)),
     questionMaxLength: VISITOR_QUESTION_MAX,
     sendPageUrl: draft.sendPageUrl,
   };
@@ -277,6 +295,35 @@ export function WidgetEditor({ widget, knowledgeBases, readOnly, submitLabel, sa
           </div>
 
           <div className="field">
+            <label htmlFor="widget-language">Language</label>
+            <select
+              id="widget-language"
+              value={draft.language}
+              onChange={(e) => {
+                const language = e.target.value as WidgetLanguage | '';
+                const to = language || 'en';
+                // A greeting or fallback message left as built in follows the language; the owner's own stays.
+                change(
+                  { language, greeting: messageIn(to, 'greeting', draft.greeting), fallbackMessage: messageIn(to, 'fallbackMessage', draft.fallbackMessage) },
+                  'language',
+                );
+              }}
+              {...described('language')}
+            >
+              {!widget && <option value="">The knowledge base's language</option>}
+              {WIDGET_LANGUAGES.map((language) => (
+                <option key={language} value={language}>
+                  {WIDGET_LANGUAGE_NAMES[language]}
+                </option>
+              ))}
+            </select>
+            <p className="hint">
+              The language of the widget's buttons, messages and labels. A greeting or fallback message left as built in follows it.
+            </p>
+            {fieldError('language')}
+          </div>
+
+          <div className="field">
             <label htmlFor="widget-greeting">Greeting</label>
             <textarea id="widget-greeting" rows={2} maxLength={500} value={draft.greeting} onChange={(e) => change({ greeting: e.target.value }, 'greeting')} {...described('greeting')} />
             {fieldError('greeting')}
@@ -349,15 +396,15 @@ export function WidgetEditor({ widget, knowledgeBases, readOnly, submitLabel, sa
           </div>
 
           <details className="widget-texts">
-            <summary>Texts of the widget</summary>
-            <p className="hint">Empty fields use the default shown in grey, e.g. to translate the widget into the shop's language.</p>
+            <summary>Texts</summary>
+            <p className="hint">Empty fields use the built-in text of the widget's language, shown in grey. Plain text: it is shown as written.</p>
             <div className="widget-grid">
               {(Object.keys(STRING_LABELS) as StringKey[]).map((key) => (
                 <div className="field" key={key}>
                   <label htmlFor={`widget-string-${key}`}>{STRING_LABELS[key]}</label>
                   <input
                     id={`widget-string-${key}`}
-                    placeholder={DEFAULT_WIDGET_STRINGS[key]}
+                    placeholder={WIDGET_TEXTS[draft.language || 'en'][key]}
                     value={draft.strings[key] ?? ''}
                     onChange={(e) => change({ strings: { ...draft.strings, [key]: e.target.value } }, `strings.${key}`)}
                     {...described(`strings.${key}`)}

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { DEFAULT_WIDGET_STRINGS, WIDGET_ID_PATTERN } from '../../../common/contract/widget.ts';
+import { WIDGET_ID_PATTERN } from '../../../common/contract/widget.ts';
+import { resolveWidgetTexts } from '../../../common/contract/widget-texts.ts';
 import type { WidgetService } from '../../domain/widgets.ts';
 import { ApiError } from '../api-error.ts';
 import type { WidgetScript } from './widget-script.ts';
@@ -40,7 +41,7 @@ export function registerHostedPage(app: FastifyInstance, widgets: WidgetService,
     const up = request.url.split('?')[0]!.endsWith('/') ? '../../' : '../';
     const version = script.current()?.version;
     const src = `${up}widget.js${version ? `?v=${version}` : ''}`;
-    const title = escapeHtml(widget.strings.title ?? DEFAULT_WIDGET_STRINGS.title);
+    const texts = resolveWidgetTexts(widget.language, widget.strings);
     reply.headers({
       'content-type': 'text/html; charset=utf-8',
       'content-security-policy': contentSecurityPolicy(widget.allowedOrigins),
@@ -49,16 +50,16 @@ export function registerHostedPage(app: FastifyInstance, widgets: WidgetService,
       'cache-control': 'no-cache',
     });
     return `<!doctype html>
-<html lang="en">
+<html lang="${escapeHtml(widget.language)}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${title}</title>
+<title>${escapeHtml(texts.title)}</title>
 <link rel="icon" href="data:,">
 </head>
 <body>
 <script src="${escapeHtml(src)}" data-widget="${escapeHtml(widget.id)}" data-mode="page" async></script>
-<noscript>This chat needs JavaScript.</noscript>
+<noscript>${escapeHtml(texts.noScript)}</noscript>
 </body>
 </html>
 `;

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { ZodError } from 'zod';
 import { VISITOR_QUESTION_MAX } from '../../../../common/contract/visitor-limits.ts';
-import { DEFAULT_WIDGET_STRINGS, WIDGET_ID_PATTERN, publicWidgetConfigSchema } from '../../../../common/contract/widget.ts';
+import { WIDGET_ID_PATTERN, publicWidgetConfigSchema } from '../../../../common/contract/widget.ts';
+import { ENGLISH_WIDGET_TEXTS, WIDGET_MESSAGES, WIDGET_TEXTS } from '../../../../common/contract/widget-texts.ts';
 import { WidgetService, publicWidgetConfig } from '../../../../server/domain/widgets.ts';
 import { type Db, openDatabase } from '../../../../server/storage/db.ts';
 import { WidgetRepo } from '../../../../server/storage/widget-repo.ts';
@@ -80,9 +81,52 @@ describe('WidgetService (real SQLite)', () => {
     const widget = widgets.create({ ...input, strings: { send: 'Senden' } });
     const config = publicWidgetConfigSchema.parse(publicWidgetConfig(widget));
     assert.equal(config.strings.send, 'Senden');
-    assert.equal(config.strings.title, DEFAULT_WIDGET_STRINGS.title);
+    assert.equal(config.strings.title, ENGLISH_WIDGET_TEXTS.title);
     assert.equal(config.questionMaxLength, VISITOR_QUESTION_MAX);
     const text = JSON.stringify(config);
     for (const hidden of ['kb-main', 'shop.example', 'dailyQuestions', 'Shop']) assert.ok(!text.includes(hidden), hidden);
+  });
+
+  describe('language', () => {
+    const kbLanguages: Record<string, string> = { 'kb-de': 'de', 'kb-pt': 'pt' };
+    let speaking: WidgetService;
+    before(() => {
+      speaking = new WidgetService(new WidgetRepo(db), () => now, (kb) => kbLanguages[kb] ?? 'en');
+    });
+
+    it("speaks its first knowledge base's language when it is one of the six, else English, unless told", () => {
+      assert.equal(speaking.create({ ...input, knowledgeBaseIds: ['kb-de', 'kb-main'] }).language, 'de');
+      assert.equal(speaking.create({ ...input, knowledgeBaseIds: ['kb-main', 'kb-de'] }).language, 'en', 'the first one decides');
+      assert.equal(speaking.create({ ...input, knowledgeBaseIds: ['kb-pt'] }).language, 'en', 'Portuguese has no built-in set');
+      assert.equal(speaking.create({ ...input, knowledgeBaseIds: ['kb-de'], language: 'it' }).language, 'it');
+      assert.throws(() => speaking.create({ ...input, language: 'pt' } as never), ZodError);
+    });
+
+    it('a greeting and fallback message left as built in follow the language, on create and on update; own ones stay', () => {
+      const german = speaking.create({ ...input, knowledgeBaseIds: ['kb-de'] });
+      assert.equal(german.greeting, WIDGET_MESSAGES.de.greeting);
+      assert.equal(german.fallbackMessage, WIDGET_MESSAGES.de.fallbackMessage);
+      const french = speaking.update(german.id, { language: 'fr' })!;
+      assert.equal(french.greeting, WIDGET_MESSAGES.fr.greeting);
+      assert.equal(french.fallbackMessage, WIDGET_MESSAGES.fr.fallbackMessage);
+      const own = speaking.update(german.id, { greeting: 'Bonjour et bienvenue !' })!;
+      assert.equal(speaking.update(own.id, { language: 'nl' })!.greeting, 'Bonjour et bienvenue !');
+      assert.equal(speaking.get(own.id)!.fallbackMessage, WIDGET_MESSAGES.nl.fallbackMessage);
+    });
+
+    it("the public config carries the language and every text of its set, the widget's own in their place", () => {
+      const widget = speaking.create({ ...input, language: 'de', strings: { send: 'Los' } });
+      const config = publicWidgetConfigSchema.parse(publicWidgetConfig(widget));
+      assert.equal(config.language, 'de');
+      assert.deepEqual(config.strings, { ...WIDGET_TEXTS.de, send: 'Los' });
+    });
+
+    it('a widget stored before the setting existed reads as English, as it spoke', () => {
+      const widget = speaking.create(input);
+      const settings = JSON.parse((db.prepare('SELECT settings FROM widgets WHERE id = ?').get(widget.id) as { settings: string }).settings);
+      delete settings.language;
+      db.prepare('UPDATE widgets SET settings = ? WHERE id = ?').run(JSON.stringify(settings), widget.id);
+      assert.equal(speaking.get(widget.id)!.language, 'en');
+    });
   });
 });
