@@ -123,4 +123,21 @@ describe('curated answer matching', () => {
     const scores = matcher.scores(signals, { ...KEYWORD_ONLY_TUNING, words: 0, grams: 1 });
     assert.ok(Math.abs(scores[0]! - signals.grams[1]!) < 1e-12, 'the answer scores its best phrasing');
   });
+
+  it('reads a phrasing stored without a vector by its trigrams, and an answer without one by its closest phrasing', () => {
+    const entries: CuratedEntry[] = [
+      { id: 1, phrasings: [{ text: 'What are your opening hours?', vector: vector(1, 0, 0) }, { text: 'When are you open?', vector: null }], answer: { text: 'Nine to five.', vector: null } },
+      { id: 2, phrasings: [{ text: 'Do you deliver to my address?', vector: vector(0, 1, 0) }], answer: { text: 'We deliver in town.', vector: vector(0, 0, 1) } },
+    ];
+    const matcher = new CuratedMatcher(entries, 'en');
+    const signals = matcher.signals('when are you open', vector(1, 0, 0));
+    assert.equal(signals.cosine![1], signals.grams[1], 'no vector: its trigram similarity stands in');
+    assert.equal(signals.answerCosine![0], Math.max(signals.cosine![0]!, signals.cosine![1]!), 'no answer vector: the closest phrasing\'s cosine');
+    assert.equal(matcher.match('when are you open', vector(1, 0, 0))?.id, 1);
+  });
+
+  it('gives no similarity for a text without words, and none against an empty set', () => {
+    assert.deepEqual([...new TrigramIndex(['opening hours']).similarities('?! …')], [0]);
+    assert.deepEqual([...new TrigramIndex([]).similarities('opening hours')], []);
+  });
 });
