@@ -3,7 +3,7 @@ import type { CuratedAnswerRecord, CuratedAnswerStore } from '../../domain/curat
 import type { SearchService } from '../search.ts';
 import { type CuratedEntry, type CuratedMatch, CuratedMatcher } from './match.ts';
 
-/** Phrasing vectors kept in memory; past this the cache starts again (short texts, 2 KB each). */
+/** Phrasing and answer vectors kept in memory; past this the cache starts again (2 KB each). */
 const VECTORS_KEPT = 20_000;
 
 export type CuratedAnswerHit = { record: CuratedAnswerRecord; match: CuratedMatch };
@@ -84,7 +84,8 @@ export class CuratedAnswers {
     const entries: CuratedEntry[] = [];
     for (const record of records) {
       const phrasings = await Promise.all([record.question, ...record.alsoAsked].map(async (text) => ({ text, vector: await this.vectorOf(text) })));
-      entries.push({ id: record.id, phrasings });
+      // The answer is matched too: a rewording often names what the answer says (match.ts).
+      entries.push({ id: record.id, phrasings, answer: { text: record.answer, vector: await this.vectorOf(record.answer) } });
     }
     const { language } = this.search.keywordIndex(knowledgeBaseId);
     return { matcher: new CuratedMatcher(entries, language), records: new Map(records.map((r) => [r.id, r])) };

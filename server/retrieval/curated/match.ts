@@ -3,30 +3,43 @@ import type { KeywordLanguage } from '../../../common/contract/knowledge.ts';
 import { isAnalyzed, keywordTerms } from '../../domain/keyword-language.ts';
 import { editDistance } from '../../indexes/edit-distance.ts';
 import { searchWords } from '../query-terms.ts';
+import { TrigramIndex } from './grams.ts';
 
 /**
- * Which curated answer (the owner's own answer) a visitor's question asks for, if any: each
- * curated answer is asked by its question and its `alsoAsked` phrasings; the question is compared
- * with every phrasing by word overlap (BM25 over the phrasings, normalised to the question's own
- * best possible score) and by the embedder's cosine, and the two are mixed. The best answer wins
- * only when it clears a threshold and leads the second-best answer by a margin: a question between
- * two curated answers, or near none, is left to the assistant. Pure: no storage, no model.
+ * Which curated answer (the owner's own answer) a visitor's question asks for, if any. Each
+ * curated answer is asked by its question and its `alsoAsked` phrasings, and answered by its
+ * answer; the visitor's question is compared with it in four ways, mixed by weight:
+ * - phrasing cosine: the embedder's cosine with its closest phrasing;
+ * - answer cosine: the embedder's cosine with the answer (a rewording often names what the answer
+ *   says rather than what the question said);
+ * - words: BM25 over the curated answers as a small corpus, each one document of its phrasings and
+ *   its answer, normalised to the question's own best possible score (1 = every word found);
+ * - letter trigrams: the trigram cosine with its closest phrasing (grams.ts), which reads
+ *   misspellings, other forms of a word and compounds without knowing the language.
+ * The best answer wins only when it clears a threshold and leads the second-best answer by a
+ * margin: a question between two curated answers, or near none, is left to the assistant.
+ * Pure: no storage, no model.
  */
 
-/** One phrasing of a curated answer, with its vector from the embedder (null without a model). */
+/** One phrasing (or the answer) of a curated answer, with its vector from the embedder (null without a model). */
 export type CuratedPhrasing = { text: string; vector: Float32Array | null };
-export type CuratedEntry = { id: number; phrasings: CuratedPhrasing[] };
-export type MatchTuning = { cosineWeight: number; threshold: number; margin: number };
+export type CuratedEntry = { id: number; phrasings: CuratedPhrasing[]; answer?: CuratedPhrasing };
+/** Weights of the four signals (they add up to 1), the score the best answer needs, and its lead. */
+export type MatchTuning = { phrasingCosine: number; answerCosine: number; words: number; grams: number; threshold: number; margin: number };
 export type CuratedMatch = { id: number; score: number; margin: number };
-export type Signals = { overlap: Float64Array; cosine: Float64Array | null };
+/**
+ * The question's signals: `grams` and `cosine` per phrasing, `words` and `answerCosine` per
+ * curated answer; the cosines are null without a question vector.
+ */
+export type Signals = { words: Float64Array; grams: Float64Array; cosine: Float64Array | null; answerCosine: Float64Array | null };
 
 /**
  * Chosen by `npm run bench:curated` on the calibration half of StackFAQ's rephrasings (the
  * report half is never seen by the choice): docs/benchmarks.md, "Curated answers".
  */
-export const DEFAULT_MATCH_TUNING: MatchTuning = { cosineWeight: 0.4, threshold: 0.45, margin: 0.08 };
-/** Without vectors, word overlap alone decides, held to a stricter bar. */
-export const KEYWORD_ONLY_TUNING: MatchTuning = { cosineWeight: 0, threshold: 0.7, margin: 0.1 };
+export const DEFAULT_MATCH_TUNING: MatchTuning = { phrasingCosine: 0.1, answerCosine: 0.2, words: 0.2, grams: 0.5, threshold: 0.37, margin: 0.1 };
+/** Without vectors, words and trigrams alone decide, chosen the same way. */
+export const KEYWORD_ONLY_TUNING: MatchTuning = { phrasingCosine: 0, answerCosine: 0, words: 0.4, grams: 0.6, threshold: 0.34, margin: 0.15 };
 
 const BM25_K1 = 1.2;
 const BM25_B = 0.75;
@@ -39,98 +52,148 @@ export function curatedTerms(text: string, language: KeywordLanguage): string[] 
   return searchWords(text).map((word) => english(word));
 }
 
-type Document = { entry: number; terms: Map<string, number>; length: number; vector: Float32Array | null };
+/** A curated answer's words: its phrasings and its answer, as one BM25 document. */
+type WordDocument = { terms: Map<string, number>; length: number };
+type Phrasing = { entry: number; hasVector: boolean };
 
 export class CuratedMatcher {
-  private readonly documents: Document[] = [];
+  private readonly words: WordDocument[];
+  private readonly phrasings: Phrasing[] = [];
+  /** The phrasings' and the answers' vectors, row after row (a row of a missing vector stays 0). */
+  private readonly phrasingVectors: Float32Array;
+  private readonly dimension: number;
+  private readonly answerVectors: Float32Array;
+  private readonly answerHasVector: boolean[];
+  private readonly trigrams: TrigramIndex;
   private readonly documentFrequency = new Map<string, number>();
   private readonly averageLength: number;
-  private readonly vocabulary: string[];
+  /** Words of the phrasings a misspelt question word may be read as (the answers' words are not guessed at). */
+  private readonly phrasingVocabulary: string[];
 
   constructor(
     private readonly entries: readonly CuratedEntry[],
     private readonly language: KeywordLanguage,
   ) {
-    entries.forEach((entry, index) => {
+    const phrasingTerms = new Set<string>();
+    const phrasingTexts: string[] = [];
+    this.words = entries.map((entry, index) => {
+      const terms = new Map<string, number>();
+      let length = 0;
       for (const phrasing of entry.phrasings) {
-        const terms = new Map<string, number>();
-        const list = curatedTerms(phrasing.text, language);
-        for (const term of list) terms.set(term, (terms.get(term) ?? 0) + 1);
-        for (const term of terms.keys()) this.documentFrequency.set(term, (this.documentFrequency.get(term) ?? 0) + 1);
-        this.documents.push({ entry: index, terms, length: list.length, vector: phrasing.vector });
+        this.phrasings.push({ entry: index, hasVector: phrasing.vector !== null });
+        phrasingTexts.push(phrasing.text);
+        for (const term of curatedTerms(phrasing.text, language)) {
+          phrasingTerms.add(term);
+          terms.set(term, (terms.get(term) ?? 0) + 1);
+          length++;
+        }
       }
+      for (const term of entry.answer ? curatedTerms(entry.answer.text, language) : []) {
+        terms.set(term, (terms.get(term) ?? 0) + 1);
+        length++;
+      }
+      for (const term of terms.keys()) this.documentFrequency.set(term, (this.documentFrequency.get(term) ?? 0) + 1);
+      return { terms, length };
     });
-    this.averageLength = this.documents.reduce((sum, d) => sum + d.length, 0) / Math.max(1, this.documents.length);
-    this.vocabulary = [...this.documentFrequency.keys()];
+    const dimension = entries.flatMap((e) => [...e.phrasings, ...(e.answer ? [e.answer] : [])]).find((p) => p.vector)?.vector?.length ?? 0;
+    this.dimension = dimension;
+    this.phrasingVectors = rows(entries.flatMap((e) => e.phrasings.map((p) => p.vector)), dimension);
+    this.answerVectors = rows(entries.map((e) => e.answer?.vector ?? null), dimension);
+    this.answerHasVector = entries.map((e) => Boolean(e.answer?.vector));
+    this.trigrams = new TrigramIndex(phrasingTexts);
+    this.averageLength = this.words.reduce((sum, d) => sum + d.length, 0) / Math.max(1, this.words.length);
+    this.phrasingVocabulary = [...phrasingTerms];
   }
 
   get size(): number {
     return this.entries.length;
   }
 
-  /**
-   * The question's word overlap (0..1) and cosine (null without vectors) with every phrasing: what
-   * `decide` mixes (the bench computes them once and tries every tuning on them).
-   */
+  /** The question's signals with every phrasing and answer: what `decide` mixes (the bench computes them once and tries every tuning). */
   signals(question: string, vector: Float32Array | null): Signals {
-    const terms = this.questionTerms(question);
-    const idf = new Map(terms.map((t) => [t, this.idf(t)]));
-    // The score the question would get against a phrasing holding each of its words once: 1 is a full overlap.
-    const ceiling = terms.reduce((sum, t) => sum + idf.get(t)!, 0);
-    const overlap = new Float64Array(this.documents.length);
-    const cosine = vector ? new Float64Array(this.documents.length) : null;
-    this.documents.forEach((document, d) => {
-      if (ceiling > 0) {
-        const norm = BM25_K1 * (1 - BM25_B + (BM25_B * document.length) / (this.averageLength || 1));
-        let score = 0;
-        for (const term of terms) {
-          const tf = document.terms.get(term);
-          if (tf) score += (idf.get(term)! * tf * (BM25_K1 + 1)) / (tf + norm);
-        }
-        overlap[d] = Math.min(1, score / ceiling);
-      }
-      // A phrasing without a vector (stored before a model was loaded) is read by its words alone.
-      if (cosine) cosine[d] = vector && document.vector ? dot(vector, document.vector) : overlap[d]!;
-    });
-    return { overlap, cosine };
+    const grams = this.trigrams.similarities(question);
+    let cosine: Float64Array | null = null;
+    let answerCosine: Float64Array | null = null;
+    if (vector) {
+      cosine = dots(vector, this.phrasingVectors, this.phrasings.length);
+      // A phrasing without a vector (stored before a model was loaded) is read by its letters alone,
+      // an answer without one by its closest phrasing.
+      this.phrasings.forEach((phrasing, p) => !phrasing.hasVector && (cosine![p] = grams[p]!));
+      const closest = this.bestPerEntry(cosine);
+      answerCosine = dots(vector, this.answerVectors, this.entries.length);
+      this.answerHasVector.forEach((has, e) => !has && (answerCosine![e] = closest[e]!));
+    }
+    return { words: this.wordOverlap(question), grams, cosine, answerCosine };
   }
 
   /** The curated answer the signals point to, or null when none clearly does. */
-  decide({ overlap, cosine }: Signals, tuning: MatchTuning): CuratedMatch | null {
-    const best = new Float64Array(this.entries.length).fill(-Infinity);
-    this.documents.forEach((document, d) => {
-      const score = cosine ? tuning.cosineWeight * cosine[d]! + (1 - tuning.cosineWeight) * overlap[d]! : overlap[d]!;
-      if (score > best[document.entry]!) best[document.entry] = score;
-    });
+  decide(signals: Signals, tuning: MatchTuning): CuratedMatch | null {
+    const scores = this.scores(signals, tuning);
     let first = -1;
     let second = -1;
-    best.forEach((score, index) => {
-      if (first === -1 || score > best[first]!) {
+    scores.forEach((score, index) => {
+      if (first === -1 || score > scores[first]!) {
         second = first;
         first = index;
-      } else if (second === -1 || score > best[second]!) second = index;
+      } else if (second === -1 || score > scores[second]!) second = index;
     });
-    if (first === -1 || best[first] === -Infinity) return null;
-    const score = best[first]!;
-    const margin = score - (second === -1 || best[second] === -Infinity ? 0 : best[second]!);
+    if (first === -1) return null;
+    const score = scores[first]!;
+    const margin = score - (second === -1 ? 0 : scores[second]!);
     if (score < tuning.threshold || margin < tuning.margin) return null;
     return { id: this.entries[first]!.id, score, margin };
   }
 
+  /** Each curated answer's mixed score: its closest phrasing's cosine and trigrams, its answer's cosine, its words. */
+  scores({ words, grams, cosine, answerCosine }: Signals, tuning: MatchTuning): Float64Array {
+    const phrasingScores = new Float64Array(this.phrasings.length);
+    this.phrasings.forEach((_, p) => (phrasingScores[p] = tuning.grams * grams[p]! + (cosine ? tuning.phrasingCosine * cosine[p]! : 0)));
+    const scores = this.bestPerEntry(phrasingScores);
+    scores.forEach((score, e) => (scores[e] = score + tuning.words * words[e]! + (answerCosine ? tuning.answerCosine * answerCosine[e]! : 0)));
+    return scores;
+  }
+
   /** The curated answer the question asks for, or null when none clearly does. */
   match(question: string, vector: Float32Array | null, tuning?: MatchTuning): CuratedMatch | null {
-    const usesVectors = vector !== null && this.documents.some((d) => d.vector !== null);
+    const usesVectors = vector !== null && vector.length === this.dimension && this.phrasings.some((p) => p.hasVector);
     const t = tuning ?? (usesVectors ? DEFAULT_MATCH_TUNING : KEYWORD_ONLY_TUNING);
     return this.decide(this.signals(question, usesVectors ? vector : null), t);
   }
 
-  /** The question's terms, a misspelt one (in no phrasing) read as the phrasings' word one edit away. */
+  private bestPerEntry(perPhrasing: Float64Array): Float64Array {
+    const best = new Float64Array(this.entries.length).fill(-Infinity);
+    this.phrasings.forEach(({ entry }, p) => {
+      if (perPhrasing[p]! > best[entry]!) best[entry] = perPhrasing[p]!;
+    });
+    return best;
+  }
+
+  /** BM25 of the question against each curated answer's words, over what it would score against a document holding each of its words once. */
+  private wordOverlap(question: string): Float64Array {
+    const terms = this.questionTerms(question);
+    const idf = new Map(terms.map((t) => [t, this.idf(t)]));
+    const ceiling = terms.reduce((sum, t) => sum + idf.get(t)!, 0);
+    const overlap = new Float64Array(this.words.length);
+    if (ceiling === 0) return overlap;
+    this.words.forEach((document, d) => {
+      const norm = BM25_K1 * (1 - BM25_B + (BM25_B * document.length) / (this.averageLength || 1));
+      let score = 0;
+      for (const term of terms) {
+        const tf = document.terms.get(term);
+        if (tf) score += (idf.get(term)! * tf * (BM25_K1 + 1)) / (tf + norm);
+      }
+      overlap[d] = Math.min(1, score / ceiling);
+    });
+    return overlap;
+  }
+
+  /** The question's terms, a misspelt one (in no curated answer) read as the phrasings' word one edit away. */
   private questionTerms(question: string): string[] {
     const terms = curatedTerms(question, this.language).map((term) => {
       if (this.documentFrequency.has(term) || [...term].length < TYPO_FROM || /\p{N}/u.test(term)) return term;
       const points = [...term].map((c) => c.codePointAt(0)!);
       let found: string | null = null;
-      for (const known of this.vocabulary) {
+      for (const known of this.phrasingVocabulary) {
         if (editDistance(points, [...known].map((c) => c.codePointAt(0)!), 1) <= 1) {
           if (found !== null) return term; // two candidates: no guess
           found = known;
@@ -143,12 +206,26 @@ export class CuratedMatcher {
 
   private idf(term: string): number {
     const df = this.documentFrequency.get(term) ?? 0;
-    return Math.log(1 + (this.documents.length - df + 0.5) / (df + 0.5));
+    return Math.log(1 + (this.words.length - df + 0.5) / (df + 0.5));
   }
 }
 
-function dot(a: Float32Array, b: Float32Array): number {
-  let sum = 0;
-  for (let i = 0; i < a.length; i++) sum += a[i]! * b[i]!;
-  return sum;
+/** Vectors as rows of one array (a missing one as zeros): a question's cosines are read in one pass. */
+function rows(vectors: Array<Float32Array | null>, dimension: number): Float32Array {
+  const out = new Float32Array(vectors.length * dimension);
+  vectors.forEach((v, i) => v && v.length === dimension && out.set(v, i * dimension));
+  return out;
+}
+
+/** The dot product of the vector with each of `count` rows. */
+function dots(vector: Float32Array, matrix: Float32Array, count: number): Float64Array {
+  const dimension = vector.length;
+  const out = new Float64Array(count);
+  if (matrix.length !== count * dimension) return out;
+  for (let r = 0, offset = 0; r < count; r++, offset += dimension) {
+    let sum = 0;
+    for (let i = 0; i < dimension; i++) sum += vector[i]! * matrix[offset + i]!;
+    out[r] = sum;
+  }
+  return out;
 }

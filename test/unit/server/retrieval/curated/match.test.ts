@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { type CuratedEntry, CuratedMatcher, curatedTerms, KEYWORD_ONLY_TUNING } from '../../../../../server/retrieval/curated/match.ts';
+import { TrigramIndex } from '../../../../../server/retrieval/curated/grams.ts';
+import { type CuratedEntry, CuratedMatcher, curatedTerms, DEFAULT_MATCH_TUNING, KEYWORD_ONLY_TUNING } from '../../../../../server/retrieval/curated/match.ts';
 
 /** A unit vector along the given axes (the embedder's vectors are unit length too). */
 function vector(...weights: number[]): Float32Array {
@@ -62,14 +63,81 @@ describe('curated answer matching', () => {
     ];
     const matcher = new CuratedMatcher(entries, 'en');
     assert.equal(matcher.match('store pickup', vector(1, 1, 0.005)), null);
-    assert.equal(matcher.match('store pickup', vector(1, 1, 0.005), { cosineWeight: 0.5, threshold: 0.3, margin: 0 })?.id !== undefined, true, 'without a margin it would guess');
+    assert.equal(matcher.match('store pickup', vector(1, 1, 0.005), { ...DEFAULT_MATCH_TUNING, margin: 0 })?.id !== undefined, true, 'without a margin it would guess');
   });
 
-  it('holds keyword-only matching to its stricter threshold', () => {
+  it('holds keyword-only matching to its own threshold', () => {
     const matcher = keywordsOnly(SHOP);
-    const { overlap } = matcher.signals('opening hours', null);
-    assert.ok(Math.max(...overlap) >= KEYWORD_ONLY_TUNING.threshold);
-    const weak = matcher.signals('hours of the damaged delivery', null);
-    assert.ok(Math.max(...weak.overlap) < 1);
+    const strong = matcher.scores(matcher.signals('opening hours', null), KEYWORD_ONLY_TUNING);
+    assert.ok(Math.max(...strong) >= KEYWORD_ONLY_TUNING.threshold);
+    const weak = matcher.scores(matcher.signals('hours of the damaged delivery', null), KEYWORD_ONLY_TUNING);
+    assert.ok(Math.max(...weak) < KEYWORD_ONLY_TUNING.threshold);
+  });
+
+  it('matches a question by the words of the answer when its question shares none', () => {
+    const entries: CuratedEntry[] = [
+      { id: 1, phrasings: [{ text: 'How do I strike text out on GitHub?', vector: null }], answer: { text: 'Put ~~tildes~~ around the words: GitHub Markdown draws a line through them.', vector: null } },
+      { id: 2, phrasings: [{ text: 'How do I delete my account?', vector: null }], answer: { text: 'Open Settings, then Account, and press Delete.', vector: null } },
+    ];
+    const question = 'markdown tildes line through words';
+    assert.equal(new CuratedMatcher(entries, 'en').match(question, null)?.id, 1);
+    const withoutAnswers = new CuratedMatcher(entries.map(({ answer: _answer, ...rest }) => rest), 'en');
+    assert.equal(withoutAnswers.match(question, null), null, 'the question alone shares too little with it');
+  });
+
+  it('lets the answer\'s vector count when the question\'s vector is near the answer, not its question', () => {
+    const entries: CuratedEntry[] = [
+      { id: 1, phrasings: [{ text: 'Can I come by on Sunday?', vector: vector(1, 0, 0, 0) }], answer: { text: 'Our shop is closed on Sundays.', vector: vector(0, 0, 0, 1) } },
+      { id: 2, phrasings: [{ text: 'Do you deliver to my address?', vector: vector(0, 1, 0, 0) }], answer: { text: 'We deliver in town.', vector: vector(0, 0, 1, 0) } },
+    ];
+    const matcher = new CuratedMatcher(entries, 'en');
+    const signals = matcher.signals('is the store shut at weekends', vector(0.2, 0, 0, 1));
+    assert.ok(signals.answerCosine![0]! > 0.9 && signals.answerCosine![1]! < 0.1);
+    const scores = matcher.scores(signals, DEFAULT_MATCH_TUNING);
+    assert.ok(scores[0]! - scores[1]! >= DEFAULT_MATCH_TUNING.answerCosine * 0.9, 'the answer\'s cosine lifts the first answer');
+    const ignored = matcher.scores(signals, { ...DEFAULT_MATCH_TUNING, answerCosine: 0 });
+    assert.ok(ignored[0]! - ignored[1]! < scores[0]! - scores[1]!, 'a weight of 0 leaves it out');
+  });
+
+  it('reads other forms of a word and compounds by their letter trigrams, in any language', () => {
+    const trigrams = new TrigramIndex(['Wann kommt meine Lieferung?', 'Kann ich mit Karte bezahlen?']);
+    const [delivery, card] = trigrams.similarities('Lieferzeiten');
+    // "Lieferzeiten" shares " li", "lie", "ief", "efe", "fer" with "Lieferung"; with the other question only "en ".
+    assert.ok(delivery! > 0.2 && delivery! > 4 * card!, `${delivery} ${card}`);
+    const [same] = new TrigramIndex(['strikethrough text']).similarities('Strikethrough text!');
+    assert.ok(Math.abs(same! - 1) < 1e-9, 'the same words score 1, whatever their case and punctuation');
+    const matcher = keywordsOnly([
+      { id: 1, texts: ['Wann kommt meine Lieferung?'] },
+      { id: 2, texts: ['Kann ich mit Karte bezahlen?'] },
+    ], 'de');
+    const signals = matcher.signals('Lieferzeiten?', null);
+    assert.equal(signals.words[0], 0, 'no word in common after stemming');
+    assert.ok(signals.grams[0]! > signals.grams[1]!);
+  });
+
+  it('picks the phrasing closest to the question for each curated answer', () => {
+    const matcher = keywordsOnly(SHOP);
+    const signals = matcher.signals('When are you open?', null);
+    // The phrasings in order: answer 1's two, then answer 2's, then answer 3's.
+    assert.ok(signals.grams[1]! > signals.grams[0]!);
+    const scores = matcher.scores(signals, { ...KEYWORD_ONLY_TUNING, words: 0, grams: 1 });
+    assert.ok(Math.abs(scores[0]! - signals.grams[1]!) < 1e-12, 'the answer scores its best phrasing');
+  });
+
+  it('reads a phrasing stored without a vector by its trigrams, and an answer without one by its closest phrasing', () => {
+    const entries: CuratedEntry[] = [
+      { id: 1, phrasings: [{ text: 'What are your opening hours?', vector: vector(1, 0, 0) }, { text: 'When are you open?', vector: null }], answer: { text: 'Nine to five.', vector: null } },
+      { id: 2, phrasings: [{ text: 'Do you deliver to my address?', vector: vector(0, 1, 0) }], answer: { text: 'We deliver in town.', vector: vector(0, 0, 1) } },
+    ];
+    const matcher = new CuratedMatcher(entries, 'en');
+    const signals = matcher.signals('when are you open', vector(1, 0, 0));
+    assert.equal(signals.cosine![1], signals.grams[1], 'no vector: its trigram similarity stands in');
+    assert.equal(signals.answerCosine![0], Math.max(signals.cosine![0]!, signals.cosine![1]!), 'no answer vector: the closest phrasing\'s cosine');
+    assert.equal(matcher.match('when are you open', vector(1, 0, 0))?.id, 1);
+  });
+
+  it('gives no similarity for a text without words, and none against an empty set', () => {
+    assert.deepEqual([...new TrigramIndex(['opening hours']).similarities('?! …')], [0]);
+    assert.deepEqual([...new TrigramIndex([]).similarities('opening hours')], []);
   });
 });
