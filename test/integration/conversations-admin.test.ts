@@ -142,7 +142,7 @@ describe('admin API: conversations', () => {
     assert.match(String(res.headers['content-type']), /^text\/csv/);
     assert.match(String(res.headers['content-disposition']), /^attachment; filename="conversations-\d{4}-\d\d-\d\d\.csv"$/);
     const lines = res.body.replace(/^\uFEFF/, '').trimEnd().split('\r\n');
-    assert.equal(lines[0], '"conversationId","source","widgetId","widgetName","origin","userName","startedAt","answerId","askedAt","knowledgeBaseId","question","answer","answered","feedback","latencyMs","citations"');
+    assert.equal(lines[0], '"conversationId","source","widgetId","widgetName","origin","userName","startedAt","answerId","askedAt","knowledgeBaseId","question","answer","answered","feedback","latencyMs","citations","handoffId","contactName","contactEmail","contactPhone"');
     assert.equal(lines.length, 1 + 4, 'a header and the four questions of the shop widget');
     assert.ok(lines.some((l) => l.includes(`"'=HYPERLINK(""http://evil.example"",""click"")"`)), 'the formula starts with an apostrophe, quotes doubled');
     assert.ok(lines.some((l) => l.includes('"He said ""50% off"", right?"')));
