@@ -224,7 +224,7 @@ export async function openServices(
       websiteSourceStore,
       disk,
       widgets: new WidgetService(new WidgetRepo(db)),
-      visitorSessions: new VisitorSessions(secret.secret),
+      visitorSessions: new VisitorSessions(secret.secret, clock),
       visitorConversations,
       visitorLimits: new VisitorLimits((widgetId, since) => visitorConversations.questionsSince(widgetId, since)),
       dashboardConversations,

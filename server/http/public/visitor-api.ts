@@ -169,6 +169,8 @@ export const visitorApi: FastifyPluginAsyncZod<VisitorApiOptions> = async (app, 
       if (!created) {
         throw new ApiError('rate_limited', `This conversation has already left ${HANDOFFS_PER_SESSION} questions for the shop; the shop will reply to those.`);
       }
+      // The owner's log says a handoff came, never who left it or how to reach them.
+      request.log.info({ handoffId: created.id, widgetId: widget.id }, 'handoff: a visitor left a question for the shop');
       return reply.code(201).send({ id: created.id, status: 'open' as const });
     },
   );
