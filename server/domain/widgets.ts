@@ -25,6 +25,8 @@ export type WidgetSettings = {
   limits: WidgetLimits;
   /** Whether the widget sends the page's address with each question (the ask's `context.url`). */
   sendPageUrl: boolean;
+  /** The owner's consent text for a handoff ('' for the widget's own wording). */
+  handoffConsent: string;
 };
 
 export type WidgetRecord = WidgetSettings & {
@@ -138,6 +140,7 @@ export function publicWidgetConfig(widget: WidgetRecord): PublicWidgetConfig {
     strings: { ...DEFAULT_WIDGET_STRINGS, ...widget.strings },
     questionMaxLength: VISITOR_QUESTION_MAX,
     sendPageUrl: widget.sendPageUrl,
+    handoffConsent: widget.handoffConsent,
   };
 }
 
