@@ -113,7 +113,10 @@ export class Chat {
     const shown: HTMLElement[] = [];
     for (const token of this.handoffs.tokens()) {
       try {
-        for (const handoff of await this.api.handoffs(token)) {
+        const handoffs = await this.api.handoffs(token);
+        // None left: the conversation was deleted or retention removed it.
+        if (!handoffs.length) this.handoffs.forget(token);
+        for (const handoff of handoffs) {
           const message = replyMessage(handoff, HANDOFF_STRINGS);
           if (message) shown.push(message);
         }
