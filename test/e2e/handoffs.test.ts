@@ -194,6 +194,26 @@ describe('handoffs: a visitor the assistant cannot answer is answered by the sho
     await page.close();
   });
 
+  it('offers the form, without asking the assistant, when a visitor asks for a person', async () => {
+    const other = await app.browser.newContext({ viewport: { width: 1280, height: 800 } });
+    try {
+      const page = await visit(other);
+      const asks: string[] = [];
+      page.on('request', (request) => void (request.url().endsWith('/ask') && asks.push(request.url())));
+      const input = page.getByRole('textbox', { name: S.placeholder });
+      await input.fill('Can I talk to someone?');
+      await input.press('Enter');
+      const form = page.getByRole('form', { name: H.formTitle });
+      await form.waitFor();
+      assert.equal(await form.getByLabel(H.question).inputValue(), '', 'nothing went unanswered yet: the visitor writes the question');
+      await form.getByRole('button', { name: H.cancel }).click();
+      assert.equal(await form.count(), 0);
+      assert.deepEqual(asks, [], 'the assistant was not asked');
+    } finally {
+      await other.close();
+    }
+  });
+
   it("answers another visitor's rephrased question with the saved answer", async () => {
     const other = await app.browser.newContext({ viewport: { width: 1280, height: 800 } });
     try {
