@@ -272,8 +272,11 @@ export class VisitorRepo implements VisitorRepository {
       where.push('s.widget_id = ?');
       params.push(filter.widgetId);
     }
-    // A conversation is listed when one of its turns matches every turn filter (and it has a turn at all).
-    where.push(`EXISTS (SELECT 1 FROM visitor_turns t WHERE ${turnWhere.join(' AND ')})`);
+    // A conversation is listed when one of its turns matches every turn filter (and it has a turn at
+    // all); with no turn filter, also when it holds only a handoff (a visitor who asked for a person
+    // first), so its contact details are listed and exported with the others.
+    const anyTurn = `EXISTS (SELECT 1 FROM visitor_turns t WHERE ${turnWhere.join(' AND ')})`;
+    where.push(turnWhere.length === 1 ? `(${anyTurn} OR EXISTS (SELECT 1 FROM handoffs h WHERE h.session_id = s.id))` : anyTurn);
     const candidates = this.rareTextCandidates(words);
     if (candidates) {
       // Few questions hold the words: start from them rather than walk every conversation.

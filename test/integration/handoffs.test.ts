@@ -220,6 +220,14 @@ describe('handoffs: a visitor hands a question to the shop (real app, real SQLit
     );
     assert.equal(rows.find((r) => r.question === 'Gift cards?')!.contactEmail, null, 'question rows carry no contact details');
 
+    // A visitor who asked for a person before asking anything: the conversation holds only the handoff.
+    const first = await session();
+    const early = (await leave(first, valid('Can someone call me back?'))).json() as { id: string };
+    const all = (await owner.get('/conversations/export?format=jsonl')).body.trimEnd().split('\n').map((l) => JSON.parse(l) as ConversationExportRow);
+    assert.deepEqual(all.filter((r) => r.handoffId === early.id).map((r) => [r.question, r.contactEmail]), [['Can someone call me back?', EMAIL]]);
+    const unanswered = (await owner.get('/conversations/export?format=jsonl&unanswered=true')).body;
+    assert.ok(!unanswered.includes(early.id), 'a filter on questions selects conversations by their questions only');
+
     const csv = await member.get('/conversations/export?format=csv');
     assert.equal(csv.statusCode, 200);
     const line = csv.body.split('\r\n').find((l) => l.includes(id))!;
