@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
+import { AxeBuilder } from '@axe-core/playwright';
 import type { BrowserContext, Page } from 'playwright-core';
 import { isFinalJobStatus, type JobStatus } from '../../common/contract/jobs.ts';
 import { DEFAULT_WIDGET_STRINGS } from '../../common/contract/widget.ts';
@@ -134,6 +135,9 @@ describe('handoffs: a visitor the assistant cannot answer is answered by the sho
     await page.locator('localiq-widget .msg.bot').last().getByRole('button', { name: H.offer }).click();
     const form = page.getByRole('form', { name: H.formTitle });
     assert.equal(await form.getByLabel(H.question).inputValue(), QUESTION, 'the form holds the question the assistant could not answer');
+    const axe = await new AxeBuilder({ page }).include('localiq-widget').analyze();
+    const serious = axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+    assert.deepEqual(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`), [], 'the form is labelled and readable');
     await form.getByLabel(H.name).fill(NAME);
     await form.getByRole('button', { name: H.submit }).click();
     assert.equal(await form.getByRole('alert').innerText(), H.needContact);
