@@ -138,6 +138,7 @@ describe('handoffs: a visitor the assistant cannot answer is answered by the sho
     const axe = await new AxeBuilder({ page }).include('localiq-widget').analyze();
     const serious = axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
     assert.deepEqual(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`), [], 'the form is labelled and readable');
+    await page.screenshot({ path: `${SHOTS}/handoff-form.png` });
     await form.getByLabel(H.name).fill(NAME);
     await form.getByRole('button', { name: H.submit }).click();
     assert.equal(await form.getByRole('alert').innerText(), H.needContact);
