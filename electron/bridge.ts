@@ -12,6 +12,7 @@ export const BRIDGE_CHANNELS = {
   copyText: 'localiq:copy-text',
   openDataFolder: 'localiq:open-data-folder',
   openLogsFolder: 'localiq:open-logs-folder',
+  handoffsWaiting: 'localiq:handoffs-waiting',
 } as const;
 
 export type BridgeChannel = (typeof BRIDGE_CHANNELS)[keyof typeof BRIDGE_CHANNELS];
@@ -28,6 +29,8 @@ export type DesktopBridge = {
   copyText(text: string): Promise<void>;
   openDataFolder(): Promise<void>;
   openLogsFolder(): Promise<void>;
+  /** The dashboard's count of open handoffs; the shell notifies when it grows (handoff-notice.ts). */
+  handoffsWaiting?(open: number): Promise<void>;
 };
 
 export type Invoke = (channel: BridgeChannel, ...args: unknown[]) => Promise<unknown>;
@@ -54,6 +57,10 @@ export function buildBridge(invoke: Invoke, platform: string) {
     },
     async openLogsFolder() {
       await invoke(BRIDGE_CHANNELS.openLogsFolder);
+    },
+    async handoffsWaiting(open: number) {
+      if (!Number.isSafeInteger(open) || open < 0) throw new TypeError('handoffsWaiting takes a count.');
+      await invoke(BRIDGE_CHANNELS.handoffsWaiting, open);
     },
   } as const) satisfies DesktopBridge;
 }

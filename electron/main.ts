@@ -11,6 +11,7 @@ import {
   clipboard,
   ipcMain,
   Menu,
+  Notification,
   screen,
   session,
   shell,
@@ -20,6 +21,7 @@ import {
 } from 'electron';
 import { appMenuTemplate } from './app-menu.ts';
 import { BRIDGE_CHANNELS, validCopyText } from './bridge.ts';
+import { HandoffNotifier } from './handoff-notice.ts';
 import { localServerUrl, mintSignInToken, serverEnvironment, signInUrl } from './desktop-session.ts';
 import { logLine, openLogFile } from './log-file.ts';
 import {
@@ -248,6 +250,11 @@ function runShell(): void {
     });
     handle(BRIDGE_CHANNELS.openLogsFolder, async () => {
       await shell.openPath(logsDir);
+    });
+    const handoffs = new HandoffNotifier();
+    handle(BRIDGE_CHANNELS.handoffsWaiting, (_event, open) => {
+      const notice = handoffs.heard(open);
+      if (notice && Notification.isSupported()) new Notification(notice).show();
     });
   }
 

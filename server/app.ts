@@ -59,6 +59,7 @@ import type { VisitorConversations } from './domain/visitor-conversations.ts';
 import type { Conversations } from './domain/conversations.ts';
 import type { DashboardConversations } from './domain/dashboard-conversations.ts';
 import type { VisitorLimits } from './domain/visitor-limits.ts';
+import type { Handoffs } from './domain/handoffs.ts';
 import type { VisitorSessions } from './domain/visitor-sessions.ts';
 import type { WidgetService } from './domain/widgets.ts';
 
@@ -102,6 +103,7 @@ export type AppDeps = {
   visitorSessions: VisitorSessions;
   visitorConversations: VisitorConversations;
   visitorLimits: VisitorLimits;
+  handoffs: Handoffs;
   dashboardConversations: DashboardConversations;
   conversations: Conversations;
   /** The time sign-in delays are counted in (Services' clock); the wall clock when absent. */

@@ -43,6 +43,8 @@ import { KnowledgeBaseLanguages } from './storage/knowledge-base-languages.ts';
 import { UsageRepo } from './storage/usage-repo.ts';
 import { VisitorConversations } from './domain/visitor-conversations.ts';
 import { VisitorLimits } from './domain/visitor-limits.ts';
+import { Handoffs } from './domain/handoffs.ts';
+import { HandoffRepo } from './storage/handoff-repo.ts';
 import { VisitorSessions } from './domain/visitor-sessions.ts';
 import { WidgetService } from './domain/widgets.ts';
 import { VisitorRepo } from './storage/visitor-repo.ts';
@@ -104,6 +106,8 @@ export type Services = {
   visitorSessions: VisitorSessions;
   visitorConversations: VisitorConversations;
   visitorLimits: VisitorLimits;
+  /** Visitors' questions left for the shop, and the owner's replies (they tell the webhooks). */
+  handoffs: Handoffs;
   /** The dashboard chat's conversations, and every conversation as the owner's screen lists them. */
   dashboardConversations: DashboardConversations;
   conversations: Conversations;
@@ -187,6 +191,8 @@ export async function openServices(
       clock,
     });
     const webhookRepo = new WebhookRepo(db);
+    const webhooks = new Webhooks(webhookRepo, new SecretSeal(secret.secret), jobs, clock);
+    const handoffs = new Handoffs(new HandoffRepo(db), visitorConversations, ({ at, ...event }) => webhooks.emitEvent('handoff.created', { ...event, at: new Date(at).toISOString() }), clock);
     return {
       db,
       secretStore: secret.store,
@@ -218,7 +224,7 @@ export async function openServices(
       websiteSourceStore,
       disk,
       widgets: new WidgetService(new WidgetRepo(db), Date.now, (knowledgeBaseId) => languages.requested(knowledgeBaseId)),
-      visitorSessions: new VisitorSessions(secret.secret),
+      visitorSessions: new VisitorSessions(secret.secret, clock),
       visitorConversations,
       visitorLimits: new VisitorLimits((widgetId, since) => visitorConversations.questionsSince(widgetId, since)),
       dashboardConversations,
@@ -227,7 +233,8 @@ export async function openServices(
       questionGroups,
       questionGrouper,
       visitorAnalytics: new VisitorAnalyticsRepo(db, () => visitorRepo.flush()),
-      webhooks: new Webhooks(webhookRepo, new SecretSeal(secret.secret), jobs, clock),
+      webhooks,
+      handoffs,
       webhookRepo,
       close: () => {
         // Syncs under way stop at their next step; what they did is kept and the next start continues them.

@@ -109,6 +109,15 @@ export type ConversationExportRow = {
   feedback: 'up' | 'down' | null;
   latencyMs: number;
   citations: VisitorCitation[];
+  /**
+   * A question the visitor left for the shop (a handoff) is a row of its own, after the
+   * conversation's questions: `answerId` is the handoff's id, `answer` the shop's reply ('' until
+   * given), `answered` whether it was, and the contact details the visitor gave. Null on other rows.
+   */
+  handoffId: string | null;
+  contactName: string | null;
+  contactEmail: string | null;
+  contactPhone: string | null;
 };
 
 /**

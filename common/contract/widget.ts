@@ -131,6 +131,10 @@ export const widgetInputSchema = z
       .boolean()
       .default(true)
       .describe("Whether the widget sends the address of the page a visitor asks on, so \"how long is this?\" is answered about the page's item."),
+    handoffConsent: safeText(500)
+      .trim()
+      .default('')
+      .describe("The consent a visitor ticks before leaving a question for the shop with their contact details; empty: the widget's own wording."),
     enabled: z.boolean().default(true),
   })
   // Not "WidgetInput": the OpenAPI generator names the input form of the Widget schema so.
@@ -163,6 +167,7 @@ export const widgetUpdateSchema = z
       dailyQuestions: limit.dailyQuestions.unwrap().optional(),
     }),
     sendPageUrl: input.sendPageUrl.unwrap(),
+    handoffConsent: input.handoffConsent.unwrap(),
     enabled: input.enabled.unwrap(),
   })
   .partial()
@@ -184,6 +189,7 @@ export const widgetSchema = z
     strings: widgetStringsSchema.partial().describe("The widget's own texts, each in place of its language's built-in one."),
     limits: widgetLimitsSchema,
     sendPageUrl: z.boolean(),
+    handoffConsent: z.string(),
     enabled: z.boolean(),
     createdAt: z.string(),
     updatedAt: z.string(),
@@ -211,6 +217,7 @@ export const publicWidgetConfigSchema = z
     strings: widgetStringsSchema.describe("Every text of the interface: the language's built-in set with the widget's own texts in their place."),
     questionMaxLength: z.number().int(),
     sendPageUrl: z.boolean().describe("Whether the widget sends the page's address with each question (`context.url`)."),
+    handoffConsent: z.string().describe("The owner's consent text for leaving a question for the shop; empty: the widget's own wording."),
   })
   .meta({ id: 'PublicWidgetConfig' });
 export type PublicWidgetConfig = z.infer<typeof publicWidgetConfigSchema>;

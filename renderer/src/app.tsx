@@ -8,6 +8,7 @@ import { SetupScreen, SignInScreen } from './screens/auth.tsx';
 import { BackupWarning } from './screens/backup-settings.tsx';
 import { DiskWarning } from './screens/disk-warning.tsx';
 import { SessionContext } from './session.tsx';
+import { useOpenHandoffs } from './components/handoff-count.tsx';
 
 type State = { kind: 'loading' } | { kind: 'setup' } | { kind: 'signin'; ended?: boolean } | { kind: 'ready'; session: SessionInfo } | { kind: 'error'; message: string };
 
@@ -48,7 +49,12 @@ export function App() {
   if (state.kind === 'setup') return <SetupScreen onSignedIn={signedIn} />;
   if (state.kind === 'signin') return <SignInScreen onSignedIn={signedIn} sessionEnded={state.ended ?? false} />;
 
-  const { session } = state;
+  return <SignedIn session={state.session} signOut={signOut} route={route} />;
+}
+
+/** The signed-in layout: the navigation (with the Inbox's count of open questions) and the current screen. */
+function SignedIn({ session, signOut, route }: { session: SessionInfo; signOut: () => Promise<void>; route: string[] }) {
+  const openHandoffs = useOpenHandoffs();
   const current = SCREENS.find((s) => s.path === route[0]) ?? SCREENS[0]!;
   const Screen = current.component;
   return (
@@ -64,6 +70,12 @@ export function App() {
               <li key={s.path}>
                 <a href={`#/${s.path}`} aria-current={s === current ? 'page' : undefined}>
                   {s.label}
+                  {s.path === 'inbox' && openHandoffs > 0 ? (
+                    <span className="nav-count">
+                      {openHandoffs}
+                      <span className="sr-only"> open</span>
+                    </span>
+                  ) : null}
                 </a>
               </li>
             ))}

@@ -25,7 +25,7 @@ const SWEEP_EVERY = 1_000;
 export type LimitRefusal = {
   code: 'rate_limited' | 'daily_limit_reached';
   /** Which limit refused: for the message and the log. */
-  limit: 'visitor' | 'address' | 'widget' | 'daily' | 'sessions' | 'widget sessions' | 'feedback';
+  limit: 'visitor' | 'address' | 'widget' | 'daily' | 'sessions' | 'widget sessions' | 'feedback' | 'handoff reads';
   retryAfterSeconds: number;
 };
 
@@ -70,12 +70,31 @@ export class VisitorLimits {
     return refusal;
   }
 
+  /**
+   * Takes one handoff for the visitor's session, their address and the widget, at the rates of
+   * their questions but in buckets of their own: leaving a question for the shop after asking the
+   * assistant as often as one may must still work. The daily cap counts questions only.
+   */
+  takeHandoff(widget: { id: string; limits: WidgetLimits }, sessionId: string, address: string): LimitRefusal | null {
+    const { visitorQuestionsPerMinute: visitor, widgetQuestionsPerMinute } = widget.limits;
+    return this.take([
+      { key: `h:s:${sessionId}`, perMinute: visitor, limit: 'visitor' },
+      { key: `h:a:${widget.id}:${addressKey(address)}`, perMinute: visitor * ADDRESS_FACTOR, limit: 'address' },
+      { key: `h:w:${widget.id}`, perMinute: widgetQuestionsPerMinute, limit: 'widget' },
+    ]);
+  }
+
   /** Takes one session start for the visitor's address and the widget. */
   takeSession(widget: { id: string; limits: WidgetLimits }, address: string): LimitRefusal | null {
     return this.take([
       { key: `s:a:${widget.id}:${addressKey(address)}`, perMinute: SESSIONS_PER_ADDRESS_PER_MINUTE, limit: 'sessions' },
       { key: `s:w:${widget.id}`, perMinute: widget.limits.widgetQuestionsPerMinute * WIDGET_SESSIONS_FACTOR, limit: 'widget sessions' },
     ]);
+  }
+
+  /** A widget reads its visitor's handoffs when it opens: a few times a minute at most, as feedback. */
+  takeHandoffRead(sessionId: string): LimitRefusal | null {
+    return this.take([{ key: `hr:s:${sessionId}`, perMinute: FEEDBACK_PER_SESSION_PER_MINUTE, limit: 'handoff reads' }]);
   }
 
   takeFeedback(sessionId: string): LimitRefusal | null {

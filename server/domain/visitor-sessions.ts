@@ -11,7 +11,8 @@ export type IssuedVisitorSession = { sessionId: string; token: string; expiresAt
 
 export type VisitorTokenCheck =
   | { state: 'valid'; sessionId: string; expiresAt: number }
-  | { state: 'expired' }
+  /** Signed by this server for this widget and origin, but past its expiry (the session id is known). */
+  | { state: 'expired'; sessionId: string }
   | { state: 'invalid' };
 
 type Payload = { s: string; w: string; o: string; e: number };
@@ -58,7 +59,7 @@ export class VisitorSessions {
     if (signature.length !== expected.length || !timingSafeEqual(signature, expected)) return { state: 'invalid' };
     const payload = readPayload(body.slice(VERSION.length + 1));
     if (!payload || payload.w !== widgetId || payload.o !== origin) return { state: 'invalid' };
-    if (payload.e <= this.clock()) return { state: 'expired' };
+    if (payload.e <= this.clock()) return { state: 'expired', sessionId: payload.s };
     return { state: 'valid', sessionId: payload.s, expiresAt: payload.e };
   }
 

@@ -1,6 +1,7 @@
 import type { ConversationExportRow, ExportFormat } from '../../common/contract/conversations.ts';
 import type { Conversations, OwnerConversation, OwnerConversationFilter } from '../domain/conversations.ts';
 import type { ConversationTurnRecord } from '../domain/dashboard-conversations.ts';
+import type { HandoffRecord } from '../domain/handoffs.ts';
 import type { ConversationPosition } from '../domain/visitor-conversations.ts';
 import { isoTime } from './iso-time.ts';
 
@@ -24,6 +25,10 @@ export const CSV_COLUMNS = [
   'feedback',
   'latencyMs',
   'citations',
+  'handoffId',
+  'contactName',
+  'contactEmail',
+  'contactPhone',
 ] as const satisfies ReadonlyArray<keyof ConversationExportRow>;
 
 /**
@@ -48,6 +53,36 @@ export function exportRow(conversation: OwnerConversation, turn: ConversationTur
     feedback: turn.feedback,
     latencyMs: turn.latencyMs,
     citations: turn.citations,
+    handoffId: null,
+    contactName: null,
+    contactEmail: null,
+    contactPhone: null,
+  };
+}
+
+/** A handoff's row: its question, the shop's reply as the answer, and the contact details given (personal data, as the owner exports it). */
+export function handoffRow(conversation: OwnerConversation, handoff: HandoffRecord): ConversationExportRow {
+  return {
+    conversationId: conversation.id,
+    source: conversation.source,
+    widgetId: conversation.widgetId,
+    widgetName: conversation.widgetName,
+    origin: conversation.origin,
+    userName: null,
+    startedAt: isoTime(conversation.startedAt),
+    answerId: handoff.id,
+    askedAt: isoTime(handoff.createdAt),
+    knowledgeBaseId: handoff.knowledgeBaseId,
+    question: handoff.question,
+    answer: handoff.reply?.text ?? '',
+    answered: handoff.reply !== null,
+    feedback: null,
+    latencyMs: 0,
+    citations: [],
+    handoffId: handoff.id,
+    contactName: handoff.name,
+    contactEmail: handoff.email,
+    contactPhone: handoff.phone,
   };
 }
 
@@ -73,17 +108,24 @@ export function csvLine(row: ConversationExportRow): string {
  * The filtered conversations, oldest question first within each, newest conversation first, as
  * CSV (with a header line) or JSON Lines, a page at a time.
  */
-export async function* exportConversations(conversations: Conversations, filter: OwnerConversationFilter, format: ExportFormat): AsyncGenerator<string> {
+export async function* exportConversations(
+  conversations: Conversations,
+  filter: OwnerConversationFilter,
+  format: ExportFormat,
+  /** The handoffs left in these visitor conversations (Handoffs.ofSessions). */
+  handoffsOf: (conversationIds: string[]) => HandoffRecord[] = () => [],
+): AsyncGenerator<string> {
   if (format === 'csv') yield `\uFEFF${CSV_COLUMNS.map(csvCell).join(',')}\r\n`;
   let after: ConversationPosition | null = null;
   do {
     const page = conversations.find(filter, after, EXPORT_PAGE);
     let chunk = '';
+    const line = (row: ConversationExportRow) => (format === 'csv' ? csvLine(row) : `${JSON.stringify(row)}\n`);
+    const handoffs = new Map<string, HandoffRecord[]>();
+    for (const h of handoffsOf(page.rows.filter((c) => c.source === 'visitor').map((c) => c.id))) handoffs.set(h.sessionId, [...(handoffs.get(h.sessionId) ?? []), h]);
     for (const conversation of page.rows) {
-      for (const turn of conversations.read(conversation.id)?.turns ?? []) {
-        const row = exportRow(conversation, turn);
-        chunk += format === 'csv' ? csvLine(row) : `${JSON.stringify(row)}\n`;
-      }
+      for (const turn of conversations.read(conversation.id)?.turns ?? []) chunk += line(exportRow(conversation, turn));
+      for (const handoff of handoffs.get(conversation.id) ?? []) chunk += line(handoffRow(conversation, handoff));
     }
     if (chunk) yield chunk;
     after = page.next;

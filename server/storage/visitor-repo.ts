@@ -116,6 +116,10 @@ export class VisitorRepo implements VisitorRepository {
       pruneTurns: db.prepare<[number, number]>(
         'DELETE FROM visitor_turns WHERE id IN (SELECT id FROM visitor_turns WHERE asked_at < ? ORDER BY asked_at LIMIT ?)',
       ),
+      // A handoff's contact details follow the conversation's retention, like its turns (a session that goes on keeps only its recent ones).
+      pruneHandoffs: db.prepare<[number, number]>(
+        'DELETE FROM handoffs WHERE id IN (SELECT id FROM handoffs WHERE created_at < ? ORDER BY created_at LIMIT ?)',
+      ),
       listAll: db.prepare<[number, number], SessionRow & { turns: number; unanswered: number }>(
         `SELECT ${SUMMARY} FROM visitor_sessions s WHERE started_at < ? ORDER BY started_at DESC, id DESC LIMIT ?`,
       ),
@@ -168,7 +172,9 @@ export class VisitorRepo implements VisitorRepository {
         const hour = Math.floor(cutoff / HOUR) * HOUR;
         this.stmts.pruneCitations.run(hour);
         this.stmts.pruneGroupCounts.run(hour);
-        return { sessions: this.stmts.pruneSessions.run(cutoff, limit).changes, turns: this.stmts.pruneTurns.run(cutoff, limit).changes };
+        const sessions = this.stmts.pruneSessions.run(cutoff, limit).changes;
+        const turns = this.stmts.pruneTurns.run(cutoff, limit).changes + this.stmts.pruneHandoffs.run(cutoff, limit).changes;
+        return { sessions, turns };
       },
     );
   }
@@ -266,8 +272,11 @@ export class VisitorRepo implements VisitorRepository {
       where.push('s.widget_id = ?');
       params.push(filter.widgetId);
     }
-    // A conversation is listed when one of its turns matches every turn filter (and it has a turn at all).
-    where.push(`EXISTS (SELECT 1 FROM visitor_turns t WHERE ${turnWhere.join(' AND ')})`);
+    // A conversation is listed when one of its turns matches every turn filter (and it has a turn at
+    // all); with no turn filter, also when it holds only a handoff (a visitor who asked for a person
+    // first), so its contact details are listed and exported with the others.
+    const anyTurn = `EXISTS (SELECT 1 FROM visitor_turns t WHERE ${turnWhere.join(' AND ')})`;
+    where.push(turnWhere.length === 1 ? `(${anyTurn} OR EXISTS (SELECT 1 FROM handoffs h WHERE h.session_id = s.id))` : anyTurn);
     const candidates = this.rareTextCandidates(words);
     if (candidates) {
       // Few questions hold the words: start from them rather than walk every conversation.

@@ -67,13 +67,14 @@ function toRow(widget: WidgetRecord): WidgetRow {
     strings: rest.strings,
     limits: rest.limits,
     sendPageUrl: rest.sendPageUrl,
+    handoffConsent: rest.handoffConsent,
   };
   return { id, name, settings: JSON.stringify(settings), enabled: enabled ? 1 : 0, created_at: createdAt, updated_at: updatedAt };
 }
 
 function fromRow(row: WidgetRow): WidgetRecord {
   // Widgets stored before a setting existed: they send the page's address, as new ones do by
-  // default, and speak English, as they did.
-  const settings = { sendPageUrl: true, language: 'en', ...(JSON.parse(row.settings) as Partial<WidgetSettings>) } as WidgetSettings;
+  // default, speak English, as they did, and have the built-in consent wording for handoffs.
+  const settings = { sendPageUrl: true, language: 'en', handoffConsent: '', ...(JSON.parse(row.settings) as Partial<WidgetSettings>) } as WidgetSettings;
   return { ...settings, id: row.id, name: row.name, enabled: row.enabled === 1, createdAt: row.created_at, updatedAt: row.updated_at };
 }

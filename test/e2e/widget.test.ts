@@ -43,6 +43,7 @@ function widgetConfig(id: string, overrides: Partial<PublicWidgetConfig> = {}): 
     strings: { ...S },
     questionMaxLength: 500,
     sendPageUrl: true,
+    handoffConsent: '',
     ...overrides,
   };
 }

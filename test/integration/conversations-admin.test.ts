@@ -142,7 +142,7 @@ describe('admin API: conversations', () => {
     assert.match(String(res.headers['content-type']), /^text\/csv/);
     assert.match(String(res.headers['content-disposition']), /^attachment; filename="conversations-\d{4}-\d\d-\d\d\.csv"$/);
     const lines = res.body.replace(/^\uFEFF/, '').trimEnd().split('\r\n');
-    assert.equal(lines[0], '"conversationId","source","widgetId","widgetName","origin","userName","startedAt","answerId","askedAt","knowledgeBaseId","question","answer","answered","feedback","latencyMs","citations"');
+    assert.equal(lines[0], '"conversationId","source","widgetId","widgetName","origin","userName","startedAt","answerId","askedAt","knowledgeBaseId","question","answer","answered","feedback","latencyMs","citations","handoffId","contactName","contactEmail","contactPhone"');
     assert.equal(lines.length, 1 + 4, 'a header and the four questions of the shop widget');
     assert.ok(lines.some((l) => l.includes(`"'=HYPERLINK(""http://evil.example"",""click"")"`)), 'the formula starts with an apostrophe, quotes doubled');
     assert.ok(lines.some((l) => l.includes('"He said ""50% off"", right?"')));
@@ -158,7 +158,7 @@ describe('admin API: conversations', () => {
     assert.match(String(res.headers['content-type']), /^application\/x-ndjson/);
     const rows = res.body.trimEnd().split('\n').map((line) => JSON.parse(line) as ConversationExportRow);
     assert.deepEqual(rows.map((r) => [r.conversationId, r.source, r.widgetName, r.userName, r.question, r.feedback]), [[ids.delivery, 'visitor', 'FAQ page', null, 'Do you deliver to Bern?', 'down']]);
-    assert.deepEqual(Object.keys(rows[0]!).sort(), ['answer', 'answerId', 'answered', 'askedAt', 'citations', 'conversationId', 'feedback', 'knowledgeBaseId', 'latencyMs', 'origin', 'question', 'source', 'startedAt', 'userName', 'widgetId', 'widgetName']);
+    assert.deepEqual(Object.keys(rows[0]!).sort(), ['answer', 'answerId', 'answered', 'askedAt', 'citations', 'contactEmail', 'contactName', 'contactPhone', 'conversationId', 'feedback', 'handoffId', 'knowledgeBaseId', 'latencyMs', 'origin', 'question', 'source', 'startedAt', 'userName', 'widgetId', 'widgetName']);
     const bad = await member.get('/conversations/export?format=xml');
     assert.equal(bad.statusCode, 400);
     assert.equal(bad.json().code, 'invalid_query');

@@ -59,6 +59,7 @@ describe('admin API: widgets', () => {
       strings: { send: 'Senden', title: 'Frag uns' },
       limits: { visitorQuestionsPerMinute: 3, widgetQuestionsPerMinute: 30, dailyQuestions: 500 },
       sendPageUrl: false,
+      handoffConsent: 'Der Laden darf mich zu meiner Frage kontaktieren.',
       enabled: false,
     };
     const created = (await admin.post('/widgets', full)).json() as AdminWidget;

@@ -1,4 +1,5 @@
 import type { PublicWidgetConfig, VisitorAskRequest, VisitorCitation, VisitorProduct, VisitorSession } from '../../common/contract/widget.ts';
+import type { HandoffRequest, VisitorHandoffList } from '../../common/contract/handoffs.ts';
 import { readEvents } from './sse.ts';
 
 /**
@@ -142,4 +143,17 @@ export class WidgetApi {
   async feedback(answerId: string, rating: 'up' | 'down'): Promise<void> {
     await this.authorized('feedback', { answerId, rating });
   }
+
+  /** Leaves a question for the shop; resolves with the token of the session that left it (to read the reply later). */
+  async handoff(request: HandoffRequest): Promise<string> {
+    await this.authorized('handoffs', request);
+    return this.sessions.get()!.token;
+  }
+
+  /** The handoffs of the session `token` names, expired or not, with the shop's replies. */
+  async handoffs(token: string): Promise<VisitorHandoffList['handoffs']> {
+    const res = await this.send('handoffs', { method: 'GET', headers: { authorization: `Bearer ${token}` } });
+    return ((await res.json()) as VisitorHandoffList).handoffs;
+  }
 }
+

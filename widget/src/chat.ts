@@ -2,6 +2,9 @@ import { VISITOR_CONVERSATION_MAX_TURNS as MAX_TURNS, VISITOR_TURN_MAX as TURN_M
 import type { PublicWidgetConfig, WidgetStrings } from '../../common/contract/widget.ts';
 import { ENGLISH_WIDGET_TEXTS } from '../../common/contract/widget-texts.ts';
 import { WidgetError, type WidgetApi } from './api.ts';
+import { handoffForm, replyMessage } from './handoff.ts';
+import { ASKS_FOR_A_PERSON, HANDOFF_STRINGS } from './handoff-strings.ts';
+import { HandoffStore } from './handoff-store.ts';
 import { renderAnswerText } from './answer-text.ts';
 import { ICONS, el, icon } from './dom.ts';
 import { botMessage, correctedNote, ratingButtons, sourcesList, thanksNote, userMessage } from './messages.ts';
@@ -32,6 +35,9 @@ export class Chat {
   private waitTimer = 0;
   /** The config's texts over the English set: a text the server did not send (an older server) is still there. */
   private readonly strings: WidgetStrings;
+  /** The shop's replies to this visitor's handoffs, above the conversation; refreshed when the panel opens. */
+  private readonly replies: HTMLElement = el('div', { class: 'replies' });
+  private readonly handoffs: HandoffStore | null;
 
   constructor(
     root: ShadowRoot,
@@ -56,7 +62,10 @@ export class Chat {
     });
     const restart = el('button', { type: 'button' }, s.newConversation);
     restart.addEventListener('click', () => this.restart());
-    const head = el('div', { class: 'head' }, el('h2', null, s.title), restart);
+    const askTeam = el('button', { type: 'button' }, HANDOFF_STRINGS.offer);
+    askTeam.addEventListener('click', () => this.offerHandoff(this.lastUnanswered()));
+    this.handoffs = api ? new HandoffStore(api.widgetId) : null;
+    const head = el('div', { class: 'head' }, el('h2', null, s.title), askTeam, restart);
     this.panel = el('div', { class: 'panel', id: 'localiq-panel', role: 'dialog', 'aria-label': s.title }, head, this.log, this.notice, form, this.announcer);
     const launcher = (this.launcher =
       mode === 'page'
@@ -80,6 +89,7 @@ export class Chat {
       // The preview shows the interface as a visitor sees it; only sending is off.
       this.sendButton.disabled = true;
       restart.setAttribute('aria-disabled', 'true');
+      askTeam.setAttribute('aria-disabled', 'true');
     }
 
     const theme = deriveTheme(config.themeColor);
@@ -88,6 +98,8 @@ export class Chat {
     const container = el('div', { class: `root ${mode}${config.position === 'bottom-left' ? ' left' : ''}`, lang: config.language ?? 'en' }, ...(launcher ? [launcher] : []), this.panel);
     root.replaceChildren(el('style', null, stylesheet(theme) + PRODUCT_CARD_STYLES), container);
     this.showConversation();
+    // The floating panel reads the replies when it opens; the page shows itself open.
+    if (mode === 'page') void this.showReplies();
   }
 
   open(): void {
@@ -96,6 +108,54 @@ export class Chat {
     this.launcher.setAttribute('aria-expanded', 'true');
     this.scrollToEnd();
     this.input.focus();
+    void this.showReplies();
+  }
+
+  /** The shop's replies to the handoffs this browser left (the sessions kept in localStorage). */
+  private async showReplies(): Promise<void> {
+    if (!this.api || !this.handoffs) return;
+    const shown: HTMLElement[] = [];
+    for (const token of this.handoffs.tokens()) {
+      try {
+        const handoffs = await this.api.handoffs(token);
+        // None left: the conversation was deleted or retention removed it.
+        if (!handoffs.length) this.handoffs.forget(token);
+        for (const handoff of handoffs) {
+          const message = replyMessage(handoff, HANDOFF_STRINGS);
+          if (message) shown.push(message);
+        }
+      } catch (error) {
+        // A session the owner deleted (or retention removed) has nothing left to read.
+        if (error instanceof WidgetError && error.status === 401) this.handoffs.forget(token);
+      }
+    }
+    this.replies.replaceChildren(...shown);
+    if (shown.length) this.announce(HANDOFF_STRINGS.replied);
+  }
+
+  /** The last question the assistant could not answer, to fill the handoff form with. */
+  private lastUnanswered(): string {
+    return [...(this.store?.turns ?? [])].reverse().find((turn) => turn.unansweredQuestion)?.unansweredQuestion ?? '';
+  }
+
+  /** Shows the form that passes a question to the shop, at the end of the log. */
+  private offerHandoff(question: string): void {
+    const api = this.api;
+    if (!api) return;
+    this.log.querySelector('.handoff')?.closest('.msg')?.remove();
+    const form = handoffForm({
+      strings: HANDOFF_STRINGS,
+      consent: this.config.handoffConsent,
+      question,
+      questionMaxLength: this.config.questionMaxLength,
+      send: async (request) => {
+        this.handoffs?.add(await api.handoff(request));
+      },
+      done: () => this.input.focus(),
+    });
+    this.log.append(form);
+    this.scrollToEnd();
+    form.querySelector<HTMLElement>(question ? 'input' : 'textarea')?.focus();
   }
 
   close(): void {
@@ -107,7 +167,7 @@ export class Chat {
 
   /** The greeting, then the stored turns, or the starter questions when there are none. */
   private showConversation(): void {
-    this.log.replaceChildren(...(this.config.greeting.trim() ? [botMessage(this.config.greeting)] : []));
+    this.log.replaceChildren(...(this.config.greeting.trim() ? [botMessage(this.config.greeting)] : []), this.replies);
     const turns = this.store?.turns ?? [];
     for (const turn of turns) {
       if (turn.role === 'user') this.log.append(userMessage(turn.content));
@@ -130,6 +190,13 @@ export class Chat {
     if (turn.correctedQuery) bubble.prepend(correctedNote(turn.correctedQuery, this.strings));
     if (turn.product) bubble.append(productCard(turn.product, this.strings));
     if (turn.citations?.length) bubble.append(sourcesList(turn.citations, this.strings));
+    const unanswered = turn.unansweredQuestion;
+    if (unanswered !== undefined) {
+      const offer = el('button', { type: 'button', class: 'offer' }, HANDOFF_STRINGS.offer);
+      if (!this.api) offer.setAttribute('aria-disabled', 'true');
+      offer.addEventListener('click', () => this.offerHandoff(unanswered));
+      bubble.append(el('p', { class: 'offer-hint' }, HANDOFF_STRINGS.offerHint), offer);
+    }
     const answerId = turn.answerId;
     if (answerId) {
       bubble.append(turn.rated ? thanksNote(this.strings) : ratingButtons(this.strings, (rating) => this.rate(answerId, rating)));
@@ -140,6 +207,14 @@ export class Chat {
   private async ask(text: string): Promise<void> {
     const question = text.trim();
     if (!this.api || !question || this.asking) return;
+    if (ASKS_FOR_A_PERSON.test(question)) {
+      // Asked for a person, not the assistant: the form, with the last question it could not answer.
+      this.log.querySelector('.starters')?.remove();
+      this.log.append(userMessage(question));
+      this.input.value = '';
+      this.offerHandoff(this.lastUnanswered());
+      return;
+    }
     if (this.waitTimer) {
       this.show(this.strings.rateLimited);
       return;
@@ -177,7 +252,7 @@ export class Chat {
             ...(done.correctedQuery ? { correctedQuery: done.correctedQuery } : {}),
             ...(done.product ? { product: done.product } : {}),
           }
-        : { role: 'assistant', content: this.config.fallbackMessage, answerId: done.answerId };
+        : { role: 'assistant', content: this.config.fallbackMessage, answerId: done.answerId, unansweredQuestion: question };
       this.store?.add({ role: 'user', content: question }, turn);
       pending.replaceWith(this.answerMessage(turn));
       this.scrollToEnd();

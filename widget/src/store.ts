@@ -13,6 +13,8 @@ export type Turn = {
   product?: VisitorProduct;
   /** Feedback was given: the thumbs are not offered again. */
   rated?: boolean;
+  /** The fallback was shown for this question: the widget offers to pass it to the shop. */
+  unansweredQuestion?: string;
 };
 
 type Saved = { turns: Turn[]; session: VisitorSession | null };

@@ -47,6 +47,21 @@ a{color:var(--accent);text-decoration:underline}
 .ask input::placeholder{color:#5f6368;opacity:1}
 .ask button{padding:0 16px;border:0;border-radius:10px;background:var(--theme);color:var(--on-theme);font-weight:600}
 .ask button:disabled{opacity:.55}
+.offer-hint{margin-top:6px!important;font-size:13px;color:#4d4d4d}
+.offer{margin-top:6px;padding:6px 12px;border:1px solid var(--accent);border-radius:999px;background:#fff;color:var(--accent);font-size:14px}
+.handoff{display:flex;flex-direction:column;gap:6px}
+.handoff .title{font-weight:600}
+.handoff .field{display:flex;flex-direction:column;gap:2px}
+.handoff label{font-size:13px;color:#4d4d4d}
+.handoff input[type=text],.handoff input[type=email],.handoff input[type=tel],.handoff textarea{margin:0;padding:7px 10px;border:1px solid #8a8f98;border-radius:8px;background:#fff;color:#1a1a1a;font:inherit;resize:vertical}
+.handoff .hint{font-size:13px;color:#4d4d4d}
+.handoff .consent{display:flex;gap:8px;align-items:flex-start;color:#1a1a1a}
+.handoff .error{padding:6px 10px;border-radius:8px;background:#fff4e5;color:#5c3b00;font-size:14px}
+.handoff .actions{display:flex;gap:8px}
+.handoff .actions button{padding:7px 14px;border:1px solid #8a8f98;border-radius:10px;background:#fff;color:#1a1a1a}
+.handoff .actions .primary{border:0;background:var(--theme);color:var(--on-theme);font-weight:600}
+.replies{display:flex;flex-direction:column;gap:10px}.replies:empty{display:none}
+.replied{font-size:13px;color:#4d4d4d}
 .sr{position:absolute;width:1px;height:1px;margin:-1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 @media (max-width:479.98px){.float .panel{inset:0;width:100%;max-width:none;height:100%;max-height:none;border-radius:0}}
 .page .panel{inset:0;width:auto;max-width:none;height:auto;max-height:none;border-radius:0;box-shadow:none}

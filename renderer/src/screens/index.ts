@@ -4,6 +4,7 @@ import { ConsoleScreen } from './console.tsx';
 import { ContentGapsScreen } from './content-gaps.tsx';
 import { ConversationsScreen } from './conversations.tsx';
 import { ImportScreen } from './import.tsx';
+import { InboxScreen } from './inbox.tsx';
 import { KeysScreen } from './keys.tsx';
 import { KnowledgeScreen } from './knowledge.tsx';
 import { MonitorScreen } from './monitor.tsx';
@@ -22,6 +23,7 @@ export const SCREENS: Screen[] = [
   { path: 'ingestion', label: 'Ingestion', component: MonitorScreen },
   { path: 'chat', label: 'Chat', component: ChatScreen },
   { path: 'widgets', label: 'Widgets', component: WidgetsScreen },
+  { path: 'inbox', label: 'Inbox', component: InboxScreen },
   { path: 'conversations', label: 'Conversations', component: ConversationsScreen },
   { path: 'content-gaps', label: 'Content gaps', component: ContentGapsScreen },
   { path: 'keys', label: 'API keys', component: KeysScreen },

@@ -13,7 +13,7 @@ import { formatDate } from '../format.ts';
 const EVENT_HELP: Record<(typeof WEBHOOK_EVENTS)[number], string> = {
   'job.succeeded': 'an item was indexed and is searchable',
   'job.failed': 'an item could not be indexed after its last attempt',
-  'handoff.created': 'a visitor asked to be contacted by the shop (sent once visitor handoffs exist; none are sent yet)',
+  'handoff.created': 'a visitor left a question for the shop in the widget (its id, widget and question; the contact details stay in the Inbox)',
 };
 
 function LastDelivery({ webhook }: { webhook: AdminWebhook }) {

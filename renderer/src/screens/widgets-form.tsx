@@ -36,6 +36,7 @@ export type WidgetDraft = {
   strings: Partial<Record<StringKey, string>>;
   limits: Record<LimitKey, string>;
   sendPageUrl: boolean;
+  handoffConsent: string;
   enabled: boolean;
 };
 
@@ -99,6 +100,7 @@ export function draftOf(widget: Widget | null): WidgetDraft {
       dailyQuestions: String(source.limits.dailyQuestions),
     },
     sendPageUrl: source.sendPageUrl,
+    handoffConsent: source.handoffConsent,
     enabled: source.enabled,
   };
 }
@@ -127,6 +129,7 @@ export function inputOf(draft: WidgetDraft): WidgetInput {
       dailyQuestions: Number(draft.limits.dailyQuestions),
     },
     sendPageUrl: draft.sendPageUrl,
+    handoffConsent: draft.handoffConsent.trim(),
     enabled: draft.enabled,
   };
 }
@@ -148,6 +151,7 @@ export function previewConfigOf(draft: WidgetDraft, widgetId: string | null): Pu
     strings: resolveWidgetTexts(language, ownStrings(draft)),
     questionMaxLength: VISITOR_QUESTION_MAX,
     sendPageUrl: draft.sendPageUrl,
+    handoffConsent: draft.handoffConsent.trim(),
   };
 }
 
@@ -366,6 +370,21 @@ export function WidgetEditor({ widget, knowledgeBases, readOnly, submitLabel, sa
             />
             <p className="hint">Shown when the knowledge bases do not hold the answer: say how to reach you.</p>
             {fieldError('fallbackMessage')}
+          </div>
+
+          <div className="field">
+            <label htmlFor="widget-handoff-consent">Consent for being contacted</label>
+            <textarea
+              id="widget-handoff-consent"
+              rows={2}
+              maxLength={500}
+              value={draft.handoffConsent}
+              placeholder="Empty: the widget's own wording"
+              onChange={(e) => change({ handoffConsent: e.target.value }, 'handoffConsent')}
+              {...described('handoffConsent')}
+            />
+            <p className="hint">What a visitor ticks before leaving a question for you with an e-mail address or phone number (they arrive in the Inbox). Empty: the widget's own wording, "I agree that the shop may contact me about my question".</p>
+            {fieldError('handoffConsent')}
           </div>
 
           <div className="widget-look">

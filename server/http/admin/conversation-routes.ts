@@ -16,9 +16,10 @@ import type { Conversations, OwnerConversation, OwnerConversationFilter } from '
 import type { ConversationFilter } from '../../domain/visitor-conversations.ts';
 import { ApiError } from '../api-error.ts';
 import { exportConversations } from '../conversation-export.ts';
+import type { Handoffs } from '../../domain/handoffs.ts';
 import { isoTime } from '../iso-time.ts';
 
-export type ConversationRoutesOptions = { conversations: Conversations };
+export type ConversationRoutesOptions = { conversations: Conversations; handoffs: Handoffs };
 
 const conversationParamsSchema = z.strictObject({ conversationId: z.string().min(1).max(64) });
 
@@ -69,7 +70,7 @@ function summaryView(c: OwnerConversation): AdminConversationSummary {
  * conversations too), the Owner and Admins delete. Nothing here shows the keyed hash of a
  * visitor's address, which exists only for rate limits.
  */
-export const conversationRoutes: FastifyPluginAsyncZod<ConversationRoutesOptions> = async (app, { conversations }) => {
+export const conversationRoutes: FastifyPluginAsyncZod<ConversationRoutesOptions> = async (app, { conversations, handoffs }) => {
   app.get('/conversations', { config: { admin: 'member' }, schema: { querystring: conversationListQuerySchema } }, async (request): Promise<AdminConversationList> => {
     const { cursor, limit, ...filters } = request.query;
     const page = conversations.find(ownerFilter(filters), cursor ? decodeTimeCursor(cursor) : null, limit);
@@ -84,7 +85,7 @@ export const conversationRoutes: FastifyPluginAsyncZod<ConversationRoutesOptions
       .header('content-type', format === 'csv' ? 'text/csv; charset=utf-8' : 'application/x-ndjson; charset=utf-8')
       .header('content-disposition', `attachment; filename="conversations-${day}.${format}"`)
       .header('cache-control', 'no-store');
-    return reply.send(Readable.from(exportConversations(conversations, filter, format)));
+    return reply.send(Readable.from(exportConversations(conversations, filter, format, (ids) => handoffs.ofSessions(ids))));
   });
 
   app.get(

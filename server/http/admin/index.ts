@@ -46,6 +46,8 @@ import { userRoutes } from './user-routes.ts';
 import { sourceRoutes } from './source-routes.ts';
 import { widgetRoutes } from './widget-routes.ts';
 import { webhookRoutes } from './webhook-routes.ts';
+import { handoffRoutes } from './handoff-routes.ts';
+import type { Handoffs } from '../../domain/handoffs.ts';
 import type { Webhooks } from '../../webhooks/webhooks.ts';
 
 export type AdminApiOptions = {
@@ -83,6 +85,7 @@ export type AdminApiOptions = {
   questionGrouper: QuestionGrouper;
   visitorAnalytics: VisitorAnalyticsRepo;
   webhooks: Webhooks;
+  handoffs: Handoffs;
   websiteSources: WebsiteSourceService;
 };
 
@@ -112,4 +115,5 @@ export const adminApi: FastifyPluginAsync<AdminApiOptions> = async (app, { prefi
   await app.register(contentGapRoutes, options);
   await app.register(webhookRoutes, options);
   await app.register(curatedAnswerRoutes, options);
+  await app.register(handoffRoutes, options);
 };

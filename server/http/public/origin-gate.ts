@@ -9,8 +9,11 @@ import { ownOrigin } from './client-address.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** A visitor route that needs a visitor session (`Authorization: Bearer <token>`). */
-    visitorSession?: boolean;
+    /**
+     * A visitor route that needs a visitor session (`Authorization: Bearer <token>`). 'or-expired':
+     * a token past its expiry is taken too (reading the session's own handoffs on a later visit).
+     */
+    visitorSession?: boolean | 'or-expired';
   }
   interface FastifyRequest {
     /** Set by the origin gate on every visitor route that it let through. */
@@ -98,6 +101,14 @@ function admit(request: FastifyRequest, reply: FastifyReply, options: OriginGate
 function session(request: FastifyRequest, widget: WidgetRecord, origin: string, options: OriginGateOptions): string {
   const match = /^Bearer ([^\s]+)$/.exec(request.headers.authorization ?? '');
   const check = options.visitorSessions.verify(match?.[1], widget.id, origin);
+  // A returning visitor reads the shop's reply with the token of the session that asked: still
+  // signed by this server for this widget and origin, so only that visitor's browser holds it.
+  if (check.state === 'expired' && request.routeOptions.config.visitorSession === 'or-expired') {
+    if (options.visitorConversations.wasDeleted(check.sessionId)) {
+      throw new ApiError('session_invalid', 'Send a visitor session of this widget, from this origin, as Authorization: Bearer <token>.');
+    }
+    return check.sessionId;
+  }
   if (check.state === 'expired') throw new ApiError('session_expired', 'This visitor session has expired; start a new one.');
   // A conversation the owner deleted takes its session with it. A session with no row yet is
   // valid: it is stored at its first question (visitor-api.ts).

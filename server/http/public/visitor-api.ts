@@ -9,6 +9,8 @@ import {
   visitorSessionSchema,
   widgetIdSchema,
 } from '../../../common/contract/widget.ts';
+import { HANDOFFS_PER_SESSION, handoffCreatedSchema, handoffRequestSchema, visitorHandoffListSchema } from '../../../common/contract/handoffs.ts';
+import type { Handoffs } from '../../domain/handoffs.ts';
 import type { LimitRefusal, VisitorLimits } from '../../domain/visitor-limits.ts';
 import { publicWidgetConfig } from '../../domain/widgets.ts';
 import { ApiError } from '../api-error.ts';
@@ -17,7 +19,7 @@ import { clientAddress } from './client-address.ts';
 import { type OriginGateOptions, type VisitorContext, registerOriginGate } from './origin-gate.ts';
 import { answerVisitor, type VisitorAnswerDeps } from './visitor-answer.ts';
 
-export type VisitorApiOptions = OriginGateOptions & VisitorAnswerDeps & { visitorLimits: VisitorLimits };
+export type VisitorApiOptions = OriginGateOptions & VisitorAnswerDeps & { visitorLimits: VisitorLimits; handoffs: Handoffs };
 
 /** A question, ten earlier turns of up to 4,000 characters each, escaped as JSON: 256 KB is ample. */
 export const VISITOR_BODY_LIMIT = 256 * 1024;
@@ -42,7 +44,7 @@ function refuse(refusal: LimitRefusal): never {
  * Every route, preflights included, passes the origin gate first (origin-gate.ts).
  */
 export const visitorApi: FastifyPluginAsyncZod<VisitorApiOptions> = async (app, options) => {
-  const { visitorLimits, visitorSessions, visitorConversations, trustedProxies } = options;
+  const { visitorLimits, visitorSessions, visitorConversations, trustedProxies, handoffs } = options;
   registerOriginGate(app, options);
 
   app.get(
@@ -141,8 +143,71 @@ export const visitorApi: FastifyPluginAsyncZod<VisitorApiOptions> = async (app, 
     },
   );
 
+  app.post(
+    '/v1/widget/:widgetId/handoffs',
+    {
+      bodyLimit: VISITOR_BODY_LIMIT,
+      config: { visitorSession: true },
+      schema: {
+        tags,
+        summary: 'Leave a question for the shop, with a way to be reached',
+        description:
+          'Needs a visitor session. An e-mail address or a phone number (at least one) and `consent: true` are required (else 400 ' +
+          '`invalid_body`). The shop replies in its dashboard; the visitor reads the reply with `GET .../handoffs`. Limited like ' +
+          `questions, in buckets of their own (429 \`rate_limited\` with Retry-After), and at most ${HANDOFFS_PER_SESSION} per session (429 without Retry-After).`,
+        params,
+        body: handoffRequestSchema,
+        response: { 201: handoffCreatedSchema, 400: errorSchema, 401: errorSchema, ...originErrors, 413: errorSchema, 415: errorSchema },
+      },
+    },
+    async (request, reply) => {
+      const { widget, origin, sessionId } = visitorOf(request);
+      const address = clientAddress(request, trustedProxies);
+      const refusal = visitorLimits.takeHandoff(widget, sessionId!, address);
+      if (refusal) refuse(refusal);
+      const created = handoffs.create({ widget, sessionId: sessionId!, origin, ipHash: visitorSessions.hashAddress(address), request: request.body });
+      if (!created) {
+        throw new ApiError('rate_limited', `This conversation has already left ${HANDOFFS_PER_SESSION} questions for the shop; the shop will reply to those.`);
+      }
+      // The owner's log says a handoff came, never who left it or how to reach them.
+      request.log.info({ handoffId: created.id, widgetId: widget.id }, 'handoff: a visitor left a question for the shop');
+      return reply.code(201).send({ id: created.id, status: 'open' as const });
+    },
+  );
+
+  app.get(
+    '/v1/widget/:widgetId/handoffs',
+    {
+      bodyLimit: VISITOR_BODY_LIMIT,
+      config: { visitorSession: 'or-expired' },
+      schema: {
+        tags,
+        summary: "This session's questions left for the shop, with the shop's replies",
+        description:
+          "Needs the visitor session that left them; its token is taken after its expiry too, so a visitor returning later reads the reply. " +
+          "Only that session's handoffs of this widget, oldest first; `reply` once the shop answered. 429 `rate_limited` past 30 reads a minute.",
+        params,
+        response: { 200: visitorHandoffListSchema, 401: errorSchema, ...originErrors },
+      },
+    },
+    async (request, reply) => {
+      const { widget, sessionId } = visitorOf(request);
+      const refusal = visitorLimits.takeHandoffRead(sessionId!);
+      if (refusal) refuse(refusal);
+      reply.header('cache-control', 'no-store');
+      return {
+        handoffs: handoffs.ofSession(sessionId!, widget.id).map((h) => ({
+          id: h.id,
+          question: h.question,
+          status: h.status,
+          ...(h.reply ? { reply: { text: h.reply.text, at: isoTime(h.reply.at) } } : {}),
+        })),
+      };
+    },
+  );
+
   // CORS preflights: answered (204) only for an allowed origin, which the gate has checked.
-  for (const [path, methods] of [['config', 'GET'], ['sessions', 'POST'], ['ask', 'POST'], ['feedback', 'POST']] as const) {
+  for (const [path, methods] of [['config', 'GET'], ['sessions', 'POST'], ['ask', 'POST'], ['feedback', 'POST'], ['handoffs', 'GET, POST']] as const) {
     app.options(`/v1/widget/:widgetId/${path}`, { schema: { hide: true } }, async (_request, reply) => {
       reply.raw.setHeader('access-control-allow-methods', methods);
       return reply.code(204).send();

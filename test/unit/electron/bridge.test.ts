@@ -15,10 +15,10 @@ describe('preload bridge', () => {
   it('exposes exactly the documented members under window.localiq, and nothing of Electron', () => {
     const bridge = buildBridge(recordingInvoke().invoke, 'linux');
     assert.equal(BRIDGE_KEY, 'localiq');
-    assert.deepEqual(Object.keys(bridge).sort(), ['apiBaseUrl', 'copyText', 'isDesktop', 'openDataFolder', 'openLogsFolder', 'platform']);
+    assert.deepEqual(Object.keys(bridge).sort(), ['apiBaseUrl', 'copyText', 'handoffsWaiting', 'isDesktop', 'openDataFolder', 'openLogsFolder', 'platform']);
     assert.equal(bridge.isDesktop, true);
     assert.equal(bridge.platform, 'linux');
-    for (const name of ['apiBaseUrl', 'copyText', 'openDataFolder', 'openLogsFolder'] as const) {
+    for (const name of ['apiBaseUrl', 'copyText', 'openDataFolder', 'openLogsFolder', 'handoffsWaiting'] as const) {
       assert.equal(typeof bridge[name], 'function', name);
     }
     for (const leaked of ['invoke', 'ipcRenderer', 'send', 'on', 'require', 'process']) {
@@ -41,11 +41,15 @@ describe('preload bridge', () => {
     await bridge.copyText('liq_abc');
     await bridge.openDataFolder();
     await bridge.openLogsFolder();
+    await bridge.handoffsWaiting(3);
+    await assert.rejects(bridge.handoffsWaiting(-1), TypeError);
+    await assert.rejects(bridge.handoffsWaiting('3' as unknown as number), TypeError);
     assert.deepEqual(calls, [
       ['localiq:api-base-url', []],
       ['localiq:copy-text', ['liq_abc']],
       ['localiq:open-data-folder', []],
       ['localiq:open-logs-folder', []],
+      ['localiq:handoffs-waiting', [3]],
     ]);
   });
 

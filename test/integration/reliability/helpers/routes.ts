@@ -344,6 +344,9 @@ export const ADMIN_ROUTES: AdminRouteSpec[] = [
     body: () => ({ answer: 'Written without a session.' }),
   },
   { method: 'DELETE', path: '/knowledge-bases/:knowledgeBaseId/answers/:answerId', access: 'manager', params: { knowledgeBaseId: 'kb-main', answerId: '1' } },
+  { method: 'GET', path: '/handoffs', access: 'member', query: '?status=all' },
+  { method: 'GET', path: '/handoffs/count', access: 'member' },
+  { method: 'POST', path: '/handoffs/:handoffId/reply', access: 'member', params: { handoffId: 'hnd_00000000000000000000' }, body: () => ({ text: 'Written without a session.' }) },
   { method: 'GET', path: '/webhooks', access: 'manager' },
   { method: 'POST', path: '/webhooks', access: 'manager', body: () => ({ url: 'https://evil.example/hook', events: ['job.succeeded'] }) },
   { method: 'DELETE', path: '/webhooks/:webhookId', access: 'manager', params: { webhookId: 'wh_0' } },
@@ -366,7 +369,9 @@ export const VISITOR_ROUTES: VisitorRouteSpec[] = [
   { method: 'POST', path: '/v1/widget/:widgetId/sessions' },
   { method: 'POST', path: '/v1/widget/:widgetId/ask', body: () => ({ question: 'When are you open?' }) },
   { method: 'POST', path: '/v1/widget/:widgetId/feedback', body: () => ({ answerId: 'ans_x', rating: 'up' }) },
-  ...['config', 'sessions', 'ask', 'feedback'].map((path) => ({ method: 'OPTIONS' as const, path: `/v1/widget/:widgetId/${path}` })),
+  { method: 'POST', path: '/v1/widget/:widgetId/handoffs', body: () => ({ question: 'Can someone call me?', email: 'planted@example.com', consent: true }) },
+  { method: 'GET', path: '/v1/widget/:widgetId/handoffs' },
+  ...['config', 'sessions', 'ask', 'feedback', 'handoffs'].map((path) => ({ method: 'OPTIONS' as const, path: `/v1/widget/:widgetId/${path}` })),
 ];
 
 /** Routes no API key or session guards on purpose: the docs, the dashboard's files, the health check. */

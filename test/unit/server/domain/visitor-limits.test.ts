@@ -57,3 +57,35 @@ describe('VisitorLimits behind a proxy', () => {
     assert.equal(limits.takeSession(widget, '203.0.113.1'), null, 'one more after 1/cap of a minute');
   });
 });
+
+describe('VisitorLimits: handoffs', () => {
+  const widget = { id: 'wgt_handoffs', limits: { visitorQuestionsPerMinute: 2, widgetQuestionsPerMinute: 60, dailyQuestions: 1 } };
+
+  it('limits handoffs at the rates of questions, in buckets of their own, outside the daily cap', () => {
+    let now = NOW;
+    const limits = new VisitorLimits(() => 0, () => now);
+    // The day's one question and the visitor's minute of questions are used up...
+    assert.equal(limits.takeQuestion(widget, 'vs_a', '192.0.2.1'), null);
+    assert.equal(limits.takeQuestion(widget, 'vs_a', '192.0.2.1')?.code, 'daily_limit_reached');
+    // ...and the visitor can still ask the team, twice a minute.
+    assert.equal(limits.takeHandoff(widget, 'vs_a', '192.0.2.1'), null);
+    assert.equal(limits.takeHandoff(widget, 'vs_a', '192.0.2.1'), null);
+    assert.deepEqual(limits.takeHandoff(widget, 'vs_a', '192.0.2.1'), { code: 'rate_limited', limit: 'visitor', retryAfterSeconds: 30 });
+    now += 30_000;
+    assert.equal(limits.takeHandoff(widget, 'vs_a', '192.0.2.1'), null, 'a token back after half a minute');
+  });
+
+  it('counts an address across its sessions, as for questions', () => {
+    const limits = new VisitorLimits(() => 0, () => NOW);
+    const perAddress = widget.limits.visitorQuestionsPerMinute * ADDRESS_FACTOR;
+    for (let i = 0; i < perAddress; i++) assert.equal(limits.takeHandoff(widget, `vs_${i}`, '192.0.2.9'), null);
+    assert.equal(limits.takeHandoff(widget, 'vs_new', '192.0.2.9')?.limit, 'address');
+  });
+
+  it('lets a session read its handoffs 30 times a minute', () => {
+    const limits = new VisitorLimits(() => 0, () => NOW);
+    for (let i = 0; i < 30; i++) assert.equal(limits.takeHandoffRead('vs_r'), null);
+    assert.equal(limits.takeHandoffRead('vs_r')?.limit, 'handoff reads');
+    assert.equal(limits.takeHandoffRead('vs_other'), null, 'per session');
+  });
+});

@@ -18,7 +18,7 @@ describe('visitor session tokens', () => {
     now += VISITOR_SESSION_MS - 1;
     assert.equal(sessions.verify(issued.token, widget, origin).state, 'valid');
     now += 1;
-    assert.deepEqual(sessions.verify(issued.token, widget, origin), { state: 'expired' });
+    assert.deepEqual(sessions.verify(issued.token, widget, origin), { state: 'expired', sessionId: issued.sessionId });
   });
 
   it('are invalid for another widget or another origin, even once expired', () => {
