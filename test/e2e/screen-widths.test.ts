@@ -29,8 +29,9 @@ const ITEMS = Array.from({ length: 6 }, (_, i) => ({
 }));
 
 /**
- * What a window of `width` shows wrong on the current page: a page wider than the window, or a
- * button that is off-screen or cut off at the side (tables must scroll inside their card or fit).
+ * What a window of `width` shows wrong on the current page: a page wider than the window, a
+ * button that is off-screen or cut off at the side (tables must scroll inside their card or fit),
+ * or a table's date broken over several lines.
  */
 async function layoutProblems(page: Page): Promise<string[]> {
   return page.evaluate(() => {
@@ -52,6 +53,17 @@ async function layoutProblems(page: Page): Promise<string[]> {
       visibleLeft = Math.max(visibleLeft, 0);
       visibleRight = Math.min(visibleRight, width);
       if (visibleRight - visibleLeft < box.width - 1) problems.push(`button "${button.textContent?.trim()}" is not fully visible`);
+    }
+    // A table cell that is just a date and time reads on one line ("Nov 29, 2026, 12:09 AM"), not
+    // a word a line down a squeezed column: the table scrolls instead.
+    for (const cell of Array.from(document.querySelectorAll<HTMLElement>('main td'))) {
+      const text = cell.innerText.trim();
+      if (!/^[A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d{2}\s[AP]M$/.test(text)) continue;
+      const lineHeight = parseFloat(getComputedStyle(cell).lineHeight) || 20;
+      const range = document.createRange();
+      range.selectNodeContents(cell);
+      const lines = new Set(Array.from(range.getClientRects()).map((rect) => Math.round(rect.top))).size;
+      if (lines > 1 || range.getBoundingClientRect().height > lineHeight * 1.5) problems.push(`the date "${text}" wraps onto ${lines} lines`);
     }
     return problems;
   });
