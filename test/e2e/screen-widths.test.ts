@@ -133,6 +133,17 @@ describe('every screen fits windows from 720 px up (real server, real Chromium)'
     assert.deepEqual(app.pageErrors, []);
   });
 
+  it('keeps a widget\'s page within a phone\'s width: its long hosted-page address wraps', async () => {
+    // Owners open the widget's page on a phone to get its snippet and hosted page.
+    await app.page.setViewportSize({ width: 390, height: 800 });
+    await app.page.goto(`${app.server.url}/#/widgets/${createWidget(app.dataDir)}`);
+    const hosted = app.page.getByTestId('hosted-page');
+    await hosted.waitFor();
+    assert.equal(await app.page.evaluate(() => document.documentElement.scrollWidth), 390, 'the page is no wider than the phone');
+    const box = (await hosted.boundingBox())!;
+    assert.ok(box.x >= 0 && box.x + box.width <= 390, `the address ends within the window (${box.x + box.width} px)`);
+  });
+
   it('shows the create-key dialog whole at each width, with its knowledge-base picker open', async () => {
     const problems: string[] = [];
     for (const width of WIDTHS) {
