@@ -6,8 +6,11 @@ import type { Page } from 'playwright-core';
 import { CLI, cliEnv } from '../helpers/server-process.ts';
 import { useDashboardSession } from './dashboard-session.ts';
 
-/** The narrowest desktop window LocalIQ supports, a small laptop, and a large screen. */
-const WIDTHS = [720, 1024, 1440];
+/**
+ * The narrowest window LocalIQ supports, a tablet held upright (the narrowest page beside the
+ * side menu), a small laptop, and a large screen.
+ */
+const WIDTHS = [720, 768, 1024, 1440];
 /** Screenshots of the dialogs checked here, at each width, to look at. */
 const SHOTS = '/tmp/screen-widths-shots';
 const KB = 'bakery-and-pastry-shop';
@@ -26,8 +29,9 @@ const ITEMS = Array.from({ length: 6 }, (_, i) => ({
 }));
 
 /**
- * What a window of `width` shows wrong on the current page: a page wider than the window, or a
- * button that is off-screen or cut off at the side (tables must scroll inside their card or fit).
+ * What a window of `width` shows wrong on the current page: a page wider than the window, a
+ * button that is off-screen or cut off at the side (tables must scroll inside their card or fit),
+ * or a table's date broken over several lines.
  */
 async function layoutProblems(page: Page): Promise<string[]> {
   return page.evaluate(() => {
@@ -49,6 +53,17 @@ async function layoutProblems(page: Page): Promise<string[]> {
       visibleLeft = Math.max(visibleLeft, 0);
       visibleRight = Math.min(visibleRight, width);
       if (visibleRight - visibleLeft < box.width - 1) problems.push(`button "${button.textContent?.trim()}" is not fully visible`);
+    }
+    // A table cell that is just a date and time reads on one line ("Nov 29, 2026, 12:09 AM"), not
+    // a word a line down a squeezed column: the table scrolls instead.
+    for (const cell of Array.from(document.querySelectorAll<HTMLElement>('main td'))) {
+      const text = cell.innerText.trim();
+      if (!/^[A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d{2}\s[AP]M$/.test(text)) continue;
+      const lineHeight = parseFloat(getComputedStyle(cell).lineHeight) || 20;
+      const range = document.createRange();
+      range.selectNodeContents(cell);
+      const lines = new Set(Array.from(range.getClientRects()).map((rect) => Math.round(rect.top))).size;
+      if (lines > 1 || range.getBoundingClientRect().height > lineHeight * 1.5) problems.push(`the date "${text}" wraps onto ${lines} lines`);
     }
     return problems;
   });
@@ -88,7 +103,7 @@ describe('every screen fits windows from 720 px up (real server, real Chromium)'
     }
   });
 
-  it('shows each screen at 720, 1024 and 1440 px with no page wider than the window and every button in view', async () => {
+  it('shows each screen at 720, 768, 1024 and 1440 px with no page wider than the window and every button in view', async () => {
     const nav = app.page.getByRole('navigation', { name: 'Main' }).getByRole('link');
     const routes = [
       ...(await nav.evaluateAll((links) => links.map((a) => (a as HTMLAnchorElement).hash))),
@@ -116,6 +131,17 @@ describe('every screen fits windows from 720 px up (real server, real Chromium)'
     }
     assert.deepEqual(problems, []);
     assert.deepEqual(app.pageErrors, []);
+  });
+
+  it('keeps a widget\'s page within a phone\'s width: its long hosted-page address wraps', async () => {
+    // Owners open the widget's page on a phone to get its snippet and hosted page.
+    await app.page.setViewportSize({ width: 390, height: 800 });
+    await app.page.goto(`${app.server.url}/#/widgets/${createWidget(app.dataDir)}`);
+    const hosted = app.page.getByTestId('hosted-page');
+    await hosted.waitFor();
+    assert.equal(await app.page.evaluate(() => document.documentElement.scrollWidth), 390, 'the page is no wider than the phone');
+    const box = (await hosted.boundingBox())!;
+    assert.ok(box.x >= 0 && box.x + box.width <= 390, `the address ends within the window (${box.x + box.width} px)`);
   });
 
   it('shows the create-key dialog whole at each width, with its knowledge-base picker open', async () => {

@@ -1,3 +1,4 @@
+import { citationPlace as placeAfterTitle } from '../../common/citation-place.ts';
 import type { VisitorCitation, WidgetStrings } from '../../common/contract/widget.ts';
 import { renderAnswerText } from './answer-text.ts';
 import { ICONS, el, icon } from './dom.ts';
@@ -27,8 +28,7 @@ export function safeHref(url: string | null): string | null {
 
 /** Where in a document the cited passage is, after its title: ", page 2" or ", Returns › Damaged goods". */
 export function citationPlace(citation: VisitorCitation, strings: WidgetStrings): string {
-  if (citation.page !== undefined) return `, ${strings.page} ${citation.page}`;
-  return citation.section ? `, ${citation.section}` : '';
+  return placeAfterTitle(citation, strings.page);
 }
 
 export function sourcesList(citations: VisitorCitation[], strings: WidgetStrings): HTMLElement {

@@ -1,4 +1,5 @@
 import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { citationPlace } from '../../../common/citation-place.ts';
 import type { AdminKnowledgeBase, Citation } from '../../../common/contract/admin.ts';
 import type { AskContext } from '../../../common/contract/ask.ts';
 import type { DashboardAnswer } from '../../../common/contract/conversations.ts';
@@ -51,11 +52,6 @@ function filledContext(context: AskContext): AskContext | null {
 /** A passage from a file's page or section opens the document there; any other, the item. */
 function citationHref(c: Citation): string {
   return c.page !== undefined || c.section !== undefined ? documentHref(c, { page: c.page, section: c.section }) : itemHref(c);
-}
-
-/** ", page 4" or ", Returns › Damaged goods": where in the document the passage is. */
-function citationPlace(c: Citation): string {
-  return c.page !== undefined ? `, page ${c.page}` : c.section ? `, ${c.section}` : '';
 }
 
 function AnswerText({ text, citations }: { text: string; citations: Citation[] }) {

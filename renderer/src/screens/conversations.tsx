@@ -170,7 +170,7 @@ function ConversationList() {
         <DataTable caption="Conversations" columns={['Started', 'Asked by', 'First question', 'Questions', 'Outcome', '']}>
           {rows.map((c) => (
             <tr key={c.id} data-conversation-id={c.id}>
-              <td>{formatDate(c.startedAt)}</td>
+              <td className="date">{formatDate(c.startedAt)}</td>
               <td>
                 <AskedBy conversation={c} />
               </td>

@@ -193,7 +193,7 @@ function ItemList({ knowledgeBaseId }: { knowledgeBaseId: string }) {
                 <code>{item.externalId}</code>
               </td>
               <td>{item.chunkCount ?? '—'}</td>
-              <td>{formatDate(item.updatedAt)}</td>
+              <td className="date">{formatDate(item.updatedAt)}</td>
             </tr>
           ))}
         </DataTable>
@@ -221,8 +221,8 @@ export function JobTable({ jobs, caption }: { jobs: JobView[]; caption: string }
             {job.attempts} / {job.maxAttempts}
           </td>
           <td>{job.priority}</td>
-          <td>{formatDate(job.createdAt)}</td>
-          <td>{formatDate(job.finishedAt)}</td>
+          <td className="date">{formatDate(job.createdAt)}</td>
+          <td className="date">{formatDate(job.finishedAt)}</td>
           <td>
             <JobError job={job} />
           </td>

@@ -158,7 +158,7 @@ export function MonitorScreen() {
                         <td>{job.knowledgeBaseId}</td>
                         <td>{job.attempts}</td>
                         <td className="error-text">{job.lastError}</td>
-                        <td>{formatDate(job.finishedAt)}</td>
+                        <td className="date">{formatDate(job.finishedAt)}</td>
                         {session.canManage ? (
                           <td>
                             <RetryButton job={job} onError={setError} />

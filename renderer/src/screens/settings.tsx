@@ -111,7 +111,7 @@ function UsersPanel() {
                 ROLE_LABELS[u.role]
               )}
             </td>
-            <td>{formatDate(u.lastSignInAt)}</td>
+            <td className="date">{formatDate(u.lastSignInAt)}</td>
             {session.canManage ? (
               <td>
                 {editable(u) ? (

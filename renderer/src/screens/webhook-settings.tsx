@@ -38,7 +38,7 @@ function DeliveryLog({ webhook }: { webhook: AdminWebhook }) {
       <DataTable caption={`Deliveries to ${webhook.url}`} columns={['Time', 'Events', 'Attempt', 'Result', 'Duration']}>
         {(log.data?.data ?? []).map((entry) => (
           <tr key={`${entry.deliveryId}-${entry.attempt}`}>
-            <td>{formatDate(entry.at)}</td>
+            <td className="date">{formatDate(entry.at)}</td>
             <td>
               {entry.events.join(', ')} ({entry.eventCount})
             </td>

@@ -130,7 +130,7 @@ function SnippetPanel({ widget, publicListener }: { widget: AdminWidget; publicL
       </p>
       <p>
         Hosted chat page, for a link or a QR code:{' '}
-        <a href={widget.pageUrl} target="_blank" rel="noreferrer" data-testid="hosted-page">
+        <a className="hosted-page-link" href={widget.pageUrl} target="_blank" rel="noreferrer" data-testid="hosted-page">
           {widget.pageUrl}
         </a>
       </p>
