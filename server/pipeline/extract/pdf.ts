@@ -3,6 +3,7 @@ import { cleanLine, cleanText } from '../text/clean-text.ts';
 import { type DocumentSection, type ExtractedDocument, ExtractionError } from './document.ts';
 import { OcrFailure, type Recognizer, startRecognizer } from './ocr.ts';
 import { pageImages } from './page-images.ts';
+import { pdfTitle } from './pdf-title.ts';
 
 export type PdfOptions = {
   /** Read the pictures of pages without a text layer by text recognition (LOCALIQ_OCR). */
@@ -68,8 +69,8 @@ export async function extractPdf(bytes: Uint8Array, options: PdfOptions = { ocr:
     }
     if (sections.length === 0) throw new ExtractionError(noTextReason(pdf.numPages, options.ocr, pictures));
     const info = ((await pdf.getMetadata().catch(() => null))?.info ?? {}) as { Title?: unknown };
-    const title = typeof info.Title === 'string' ? cleanLine(info.Title) : '';
-    return { title: title || null, sections, pages: pdf.numPages, ...(ocrPages.length > 0 ? { ocrPages } : {}) };
+    const title = typeof info.Title === 'string' ? pdfTitle(cleanLine(info.Title)) : null;
+    return { title, sections, pages: pdf.numPages, ...(ocrPages.length > 0 ? { ocrPages } : {}) };
   } catch (error) {
     throw error instanceof ExtractionError || error instanceof OcrFailure ? error : pdfError(error);
   } finally {

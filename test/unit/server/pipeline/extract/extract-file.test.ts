@@ -36,6 +36,11 @@ describe('file extraction (in process)', () => {
     ]);
   });
 
+  it('PDF whose Title is what a printing tool filled in: a page address or Office\'s prefix is not the title', async () => {
+    assert.equal((await extract(await pdfFile([['Text.']], { title: 'about:blank' }), 'pdf')).title, null);
+    assert.equal((await extract(await pdfFile([['Text.']], { title: 'Microsoft Word - Price list.docx' }), 'pdf')).title, 'Price list');
+  });
+
   it('PDF without a Title property: no title (the pipeline then takes the file name)', async () => {
     assert.equal((await extract(await pdfFile([['Text.']]), 'pdf')).title, null);
   });
