@@ -261,7 +261,9 @@ export class Assistant {
     const question = english ? correctTypos(corrected, candidates) : corrected;
     const correctedQuestion = question === req.question ? null : question;
     const chunks = this.termStats.chunkCount(knowledgeBaseId);
-    const terms = weightedTerms(question, context, (word) => this.idf(knowledgeBaseId, chunks, word), language);
+    // The earlier turns' words are read as the question's are: "do you do timbercutting" then "how much does it cost?".
+    const turns = english ? context.map((turn) => splitRunTogether(turn, candidates)) : context;
+    const terms = weightedTerms(question, turns, (word) => this.idf(knowledgeBaseId, chunks, word), language);
     const scored = scoreSentences(candidates, terms, questionIntent(question, language), question, language);
     const bestCoverage = Math.max(0, ...scored.map((s) => s.coverage));
     // The embedder is English: in another language its cosine says little (docs/retrieval.md,

@@ -4,6 +4,7 @@ import type { ItemSummaryRow } from '../../storage/search-repo.ts';
 import type { WeightedTerm } from './question-terms.ts';
 import { focusStem } from './answer-decision.ts';
 import { expectedAnswerType, holdsAnswerType } from './answer-types.ts';
+import { ASKS_PRICE, askedValue, asksForValue, MONEY, statesValue } from './asked-value.ts';
 import { attributeLines, labelOf } from './attribute-text.ts';
 import { answersDimension } from './dimensions.ts';
 import { holdsRawData, quotable, shownText } from './quotable.ts';
@@ -74,15 +75,6 @@ const MIN_WORDS = 4;
 /** A title word stands in for a missing sentence word at half weight ("the game" in "Super Bowl 50"). */
 const TITLE_CREDIT = 0.5;
 
-/**
- * A question about what something costs. Its answer ("Price: 29.00 EUR", the line a product's
- * sourceData becomes) shares no word with "How much does the titanium mug cost?", so it would
- * lose to the description that names the mug.
- */
-const ASKS_PRICE = /\b(?:how much (?:is|are|does|do|did|will|would|for|to)|prices?|pricing|costs?|costing|expensive|cheap(?:er|est)?|fees?)\b/i;
-/** An amount of money: "€12", "$ 5.99", "29.00 EUR", "25 euros", or a "Price:" line. */
-const MONEY =
-  /(?:[$€£¥₹]\s?\d|\d(?:[\d.,']*\d)?\s?(?:[€£¥₹]|(?:EUR|USD|GBP|CHF|JPY|CAD|AUD|NZD|SEK|NOK|DKK|PLN|CZK|HUF|INR|CNY|euros?|dollars?|cents?)\b)|\bprice:\s*\S)/i;
 /** How much a sentence that states an amount gains when the question asks what something costs. */
 const PRICE_CREDIT = 0.3;
 
@@ -154,6 +146,8 @@ export function scoreSentences(
   const rarest = subjectTerms
     .filter((t) => t.stem !== category)
     .reduce<WeightedTerm | null>((r, t) => (r === null || t.weight > r.weight ? t : r), null);
+  const value = isAnalyzed(language) ? null : askedValue(question);
+  const valueSubject = value === null ? [] : terms.filter((t) => !asksForValue(value, t.word));
   const scored: ScoredSentence[] = [];
   passages.forEach((passage, index) => {
     const titleStems = contentTerms(passage.item.title, language);
@@ -161,10 +155,17 @@ export function scoreSentences(
     const scoreSentence = (text: string, whole: string | undefined, cutStart: boolean) => {
       const stems = contentTerms(text, language);
       const statesPrice = intent.price && MONEY.test(text);
+      // A sentence stating the value asked for about the question's subject ("Price: 52 EUR" of the
+      // item "Women's cut", "Saturday from 9:00 to 14:00") answers the words that ask for it
+      // ("cost", "what time"), and the value is its item's: the title's words count in full (asked-value.ts).
+      const held = (term: WeightedTerm) => stems.some((s) => termsMatch(s, term.stem, language));
+      const inTitle = (term: WeightedTerm) => titleStems.some((s) => termsMatch(s, term.stem, language));
+      const statesAsked =
+        value !== null && statesValue(value, text, question) && valueSubject.some((t) => held(t) || inTitle(t));
       let covered = 0;
       for (const term of terms) {
-        if (stems.some((s) => termsMatch(s, term.stem, language))) covered += term.weight;
-        else if (titleStems.some((s) => termsMatch(s, term.stem, language))) covered += term.weight * TITLE_CREDIT;
+        if (held(term) || (statesAsked && asksForValue(value, term.word))) covered += term.weight;
+        else if (inTitle(term)) covered += term.weight * (statesAsked ? 1 : TITLE_CREDIT);
       }
       // A short "Label: value" line ("Dishwasher safe: no") is an answer when its label is asked about.
       const label = labelOf(text);
