@@ -69,3 +69,18 @@ export function statesValue(kind: AskedValue, sentence: string, question: string
 export function asksForValue(kind: AskedValue, word: string): boolean {
   return VALUE_WORDS[kind].test(word);
 }
+
+/**
+ * How much of the question a line stating the asked value must cover to be the answer without the
+ * fitted decision, which was fitted on prose and reads a short price or hours line as too thin.
+ */
+export const VALUE_LINE_COVERAGE = 0.75;
+
+/**
+ * Whether the sentence an answer leads with states the value asked for about (nearly) everything
+ * the question names: "Price: 18 EUR" of "Children's cut" for "how much do you charge for kids".
+ * Such a line is the answer once the passages are about the question (support, abstention.ts).
+ */
+export function isValueLine(lead: { statesAskedValue?: boolean; coverage: number } | undefined): boolean {
+  return lead !== undefined && lead.statesAskedValue === true && lead.coverage >= VALUE_LINE_COVERAGE;
+}

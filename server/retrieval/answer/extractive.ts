@@ -8,6 +8,7 @@ import { ASKS_PRICE, askedValue, asksForValue, MONEY, statesValue } from './aske
 import { attributeLines, labelOf } from './attribute-text.ts';
 import { answersDimension } from './dimensions.ts';
 import { holdsRawData, quotable, shownText } from './quotable.ts';
+import { saysInOtherWords } from './shop-words.ts';
 import { chunkSentences } from './sentences.ts';
 import { contentTerms, termsMatch } from './terms.ts';
 
@@ -61,8 +62,12 @@ export type ScoredSentence = {
   holdsRarest: boolean;
   /** Holds a duration when the question asks how early or for a day ("7 days" for "a cake for Saturday?"). */
   statesDuration?: boolean;
+  /** States the value the question asks for (a price, a time of day, a duration) about its subject (asked-value.ts). */
+  statesAskedValue?: boolean;
   /** Speaks to another audience than a shop's customers (wholesale, trade), or its item does. */
   otherAudience?: boolean;
+  /** Its item is written for another audience (its title names it: "Trade accounts", "Wholesale"). */
+  otherAudienceItem?: boolean;
 };
 
 export type SelectionOptions = { maxSentences: number; maxChars: number; keepRatio: number; maxOverlap: number };
@@ -146,11 +151,12 @@ export function scoreSentences(
   const rarest = subjectTerms
     .filter((t) => t.stem !== category)
     .reduce<WeightedTerm | null>((r, t) => (r === null || t.weight > r.weight ? t : r), null);
-  const value = isAnalyzed(language) ? null : askedValue(question);
+  const english = !isAnalyzed(language);
+  const value = english ? askedValue(question) : null;
   const valueSubject = value === null ? [] : terms.filter((t) => !asksForValue(value, t.word));
   const scored: ScoredSentence[] = [];
   passages.forEach((passage, index) => {
-    const titleStems = contentTerms(passage.item.title, language);
+    const titleStems = contentTerms(headingsOf(passage), language);
     const tradeItem = TRADE.test(passage.item.title);
     const scoreSentence = (text: string, whole: string | undefined, cutStart: boolean) => {
       const stems = contentTerms(text, language);
@@ -158,8 +164,10 @@ export function scoreSentences(
       // A sentence stating the value asked for about the question's subject ("Price: 52 EUR" of the
       // item "Women's cut", "Saturday from 9:00 to 14:00") answers the words that ask for it
       // ("cost", "what time"), and the value is its item's: the title's words count in full (asked-value.ts).
-      const held = (term: WeightedTerm) => stems.some((s) => termsMatch(s, term.stem, language));
-      const inTitle = (term: WeightedTerm) => titleStems.some((s) => termsMatch(s, term.stem, language));
+      // A shop's other words for a visitor's count as the visitor's ("10 % off" for "discount", shop-words.ts).
+      const held = (term: WeightedTerm) => stems.some((s) => termsMatch(s, term.stem, language)) || (english && saysInOtherWords(term.word, text));
+      const inTitle = (term: WeightedTerm) =>
+        titleStems.some((s) => termsMatch(s, term.stem, language)) || (english && saysInOtherWords(term.word, passage.item.title));
       const statesAsked =
         value !== null && statesValue(value, text, question) && valueSubject.some((t) => held(t) || inTitle(t));
       let covered = 0;
@@ -188,7 +196,9 @@ export function scoreSentences(
         statesPrice,
         holdsRarest: rarest !== null && stems.some((s) => termsMatch(s, rarest.stem, language)),
         statesDuration,
+        statesAskedValue: statesAsked,
         otherAudience: tradeItem || TRADE.test(text),
+        otherAudienceItem: tradeItem,
       };
     };
     chunkSentences(passage.text, passage.before, passage.after).forEach((sentence, position) => {
@@ -203,6 +213,14 @@ export function scoreSentences(
     });
   });
   return scored.sort((a, b) => b.score - a.score);
+}
+
+/**
+ * What a passage is under: its item's title and, in an uploaded file, its section's headings ("FAQ
+ * › Do you take back old batteries and light bulbs?"), which name its subject as a title does.
+ */
+export function headingsOf(passage: Pick<CandidatePassage, 'item' | 'section'>): string {
+  return passage.section ? `${passage.item.title}\n${passage.section}` : passage.item.title;
 }
 
 /**
@@ -222,8 +240,14 @@ export function selectSentences(
 ): ScoredSentence[] {
   // A sentence the chunk's edge cut is shown whole when it may be, else by the chunk's part.
   const quotablePool = scored.flatMap((s) => (s.whole?.quotable ? [{ ...s, text: s.whole.text }] : s.quotable ? [s] : []));
-  // A customer's answer leaves out the terms of trade customers (a wholesale minimum), unless asked.
-  const ownAudience = intent.trade ? quotablePool : quotablePool.filter((s) => !s.otherAudience);
+  // A customer's answer leaves out the terms of trade customers (a wholesale minimum), unless asked,
+  // or unless only those terms speak to the question ("can I pay by invoice?" when "Invoices are
+  // only available for trade accounts"): then saying so is the answer.
+  const ownAudience = intent.trade
+    ? quotablePool
+    : onlyOtherAudienceAnswers(quotablePool, options)
+      ? quotablePool.filter((s) => !s.otherAudienceItem)
+      : quotablePool.filter((s) => !s.otherAudience);
   const pool = ownAudience.length > 0 ? ownAudience : quotablePool;
   const first = pool[0];
   if (!first) return [];
@@ -238,6 +262,19 @@ export function selectSentences(
     chosen.push(sentence);
   }
   return keepAskedNumber(chosen, pool, intent, options);
+}
+
+/**
+ * A sentence of a page for everyone that names another audience's terms ("Invoices are only
+ * available for trade accounts" on the payment page) covers the question clearly better than any
+ * sentence for the asker's own: it tells every visitor what they cannot have. A page written for
+ * the other audience (its title: "Trade accounts") still speaks to them alone.
+ */
+function onlyOtherAudienceAnswers(pool: ScoredSentence[], options: SelectionOptions): boolean {
+  const best = (sentences: ScoredSentence[]) => Math.max(0, ...sentences.map((s) => s.coverage));
+  const own = best(pool.filter((s) => !s.otherAudience));
+  const namedOnSharedPage = best(pool.filter((s) => s.otherAudience && !s.otherAudienceItem));
+  return own < options.keepRatio * namedOnSharedPage;
 }
 
 /**

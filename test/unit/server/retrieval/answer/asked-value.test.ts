@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { askedValue, asksForValue, statesValue } from '../../../../../server/retrieval/answer/asked-value.ts';
+import { askedValue, asksForValue, isValueLine, statesValue } from '../../../../../server/retrieval/answer/asked-value.ts';
 import { type CandidatePassage, questionIntent, scoreSentences, selectSentences } from '../../../../../server/retrieval/answer/extractive.ts';
 import { weightedTerms } from '../../../../../server/retrieval/answer/question-terms.ts';
 import { contentWords } from '../../../../../server/retrieval/answer/terms.ts';
@@ -62,6 +62,19 @@ describe('the value a question asks for (asked-value.ts)', () => {
     const byText = new Map(scored(long, [faq, delivery]).map((s) => [s.text, s.coverage]));
     assert.equal(byText.get('Parcels arrive in 2 to 3 working days.'), 1);
     assert.equal(byText.get('Special orders are in the store within a week.'), 0);
+  });
+
+  it('takes a line stating the asked value about what the question names as the answer', () => {
+    const kids = passage(1, "Children's cut", 'Price: 18 EUR');
+    const bridal = passage(2, 'Bridal hair', 'Outside Leipzig we charge 0.60 EUR per km.');
+    const question = 'how much do you charge for kids';
+    const lines = scored(question, [bridal, kids]);
+    assert.equal(lines[0]!.text, 'Price: 18 EUR');
+    assert.equal(isValueLine(lines[0]), true);
+    // The bridal line states a price and holds "charge", but not the kids it is asked about.
+    assert.equal(isValueLine(lines.find((s) => s.text.startsWith('Outside'))), false);
+    assert.equal(isValueLine(undefined), false);
+    assert.equal(isValueLine({ statesAskedValue: true, coverage: 0.5 }), false);
   });
 
   it('reads contractions typed without the apostrophe as the stop words they are', () => {
