@@ -23,6 +23,7 @@ import { buildMessages, citedNumbers, isNotFoundReply, NOT_FOUND_REPLY } from '.
 import { QuoteBudget, type QuoteVerdict } from './quote-budget.ts';
 import { contextTurns, namesOwnSubject, refersToItem, retrievalQuery, type WeightedTerm, weightedTerms } from './question-terms.ts';
 import { isValueLine } from './asked-value.ts';
+import { inStatedRange } from './number-ranges.ts';
 import { saysInOtherWords } from './shop-words.ts';
 import { correctTypos, splitRunTogether } from './typed-words.ts';
 import { contentTerms, termsMatch } from './terms.ts';
@@ -310,7 +311,8 @@ export class Assistant {
     if (faqSentences.length > 0) return { chosen: faqSentences, faq: true, missing: [] };
     const chosen = aboutProducts(selectSentences(scored, this.tuning.selection, questionIntent(question, language)), candidates, question, language);
     // A key term the shop says in other words ("discount": "10 % off", shop-words.ts) is held.
-    const otherWords = (text: string) => (english ? terms.filter((t) => saysInOtherWords(t.word, text)).map((t) => t.stem) : []);
+    // So is a number inside a range the quote states ("04103 to 04357" holds "04109", number-ranges.ts).
+    const otherWords = (text: string) => terms.filter((t) => (english && saysInOtherWords(t.word, text)) || inStatedRange(t.word, text)).map((t) => t.stem);
     const quoted = chosen.map((c) => {
       const title = headingsOf(candidates[c.passage]!);
       return { stems: [...c.stems, ...otherWords(c.text)], titleStems: [...contentTerms(title, language), ...otherWords(title)] };

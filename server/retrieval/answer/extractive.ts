@@ -8,6 +8,7 @@ import { ASKS_PRICE, askedValue, asksForValue, MONEY, statesValue } from './aske
 import { attributeLines, labelOf } from './attribute-text.ts';
 import { answersDimension } from './dimensions.ts';
 import { holdsRawData, quotable, shownText } from './quotable.ts';
+import { inStatedRange } from './number-ranges.ts';
 import { saysInOtherWords } from './shop-words.ts';
 import { chunkSentences } from './sentences.ts';
 import { contentTerms, termsMatch } from './terms.ts';
@@ -165,7 +166,9 @@ export function scoreSentences(
       // item "Women's cut", "Saturday from 9:00 to 14:00") answers the words that ask for it
       // ("cost", "what time"), and the value is its item's: the title's words count in full (asked-value.ts).
       // A shop's other words for a visitor's count as the visitor's ("10 % off" for "discount", shop-words.ts).
-      const held = (term: WeightedTerm) => stems.some((s) => termsMatch(s, term.stem, language)) || (english && saysInOtherWords(term.word, text));
+      // So does a range holding the number asked about ("04103 to 04357" for "04109", number-ranges.ts).
+      const held = (term: WeightedTerm) =>
+        stems.some((s) => termsMatch(s, term.stem, language)) || (english && saysInOtherWords(term.word, text)) || inStatedRange(term.word, text);
       const inTitle = (term: WeightedTerm) =>
         titleStems.some((s) => termsMatch(s, term.stem, language)) || (english && saysInOtherWords(term.word, passage.item.title));
       const statesAsked =
