@@ -5,11 +5,12 @@
  * delivery take?" asks for a duration, which "Parcels arrive in 2 to 3 working days" states. The
  * words that ask for the value ("cost", "time", "long") are in no answer that gives it, so a shop's
  * short price or hours line covers little of the question by its words alone: the value it states
- * is what covers them (extractive.ts). English wording only.
+ * is what covers them (extractive.ts). "How often do I water it?" asks for a frequency, which
+ * "Water it once a week" states. English wording only.
  */
 import { expectedAnswerType, words } from './answer-types.ts';
 
-export type AskedValue = 'price' | 'clock' | 'duration';
+export type AskedValue = 'price' | 'clock' | 'duration' | 'frequency';
 
 /** A question about what something costs ("how much is…", "what does … cost", "prices"). */
 export const ASKS_PRICE = /\b(?:how much (?:is|are|does|do|did|will|would|for|to)|prices?|pricing|costs?|costing|expensive|cheap(?:er|est)?|fees?)\b/i;
@@ -36,17 +37,25 @@ const ASKS_DURATION = /\bhow much (?:notice|time)\b|\bhow (?:long|early|soon)\b|
 const DURATION =
   /(?:\b\d+(?:[.,]\d+)?|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|a|an|half an?|a few|several|couple of))[\s-]+(?:(?:working|business|calendar|full|more|extra|further)[\s-]+)?(?:seconds?|minutes?|mins?|hours?|hrs?|days?|nights?|weeks?|months?|years?)\b/i;
 
+/** "How often…": how many times in a stretch of time. */
+const ASKS_FREQUENCY = /\bhow often\b|\bhow frequently\b/i;
+/** "once a week", "twice a day", "3 times per month", "every two days", "every week", "daily". */
+const FREQUENCY =
+  /\b(?:once|twice|(?:\d+|two|three|four|five|six) times)\s+(?:a|an|per|every)\s+\p{L}+|\bevery\s+(?:(?:\d+|other|two|three|four|few|couple of)\s+)?(?:days?|weeks?|months?|years?|hours?|mornings?|evenings?|nights?|weekends?)\b|\b(?:daily|weekly|fortnightly|monthly|yearly|hourly|annually)\b/iu;
+
 /** The words that ask for each kind of value rather than name what it is about. */
 const VALUE_WORDS: Record<AskedValue, RegExp> = {
   price: /^(?:prices?|pricing|costs?|costing|charges?|charging|fees?|expensive|cheap(?:er|est)?|pay)$/i,
   clock: /^(?:time|times|hours|latest|earliest|late|early|open|opens|opening|close|closes|closing)$/i,
   duration: /^(?:long|longer|early|earlier|soon|notice|advance|ahead|take|takes|last|lasts)$/i,
+  frequency: /^(?:often|frequently)$/i,
 };
 
 /** The kind of value the question asks for, or null (a price first: "how much does an early booking cost"). */
 export function askedValue(question: string): AskedValue | null {
   if (ASKS_PRICE.test(question) && !/\bhow much (?:notice|time)\b/i.test(question)) return 'price';
   if (ASKS_CLOCK.test(question)) return 'clock';
+  if (ASKS_FREQUENCY.test(question)) return 'frequency';
   if (ASKS_DURATION.test(question) || expectedAnswerType(question) === 'duration') return 'duration';
   return null;
 }
@@ -58,6 +67,8 @@ export function statesValue(kind: AskedValue, sentence: string, question: string
       return MONEY.test(sentence);
     case 'clock':
       return CLOCK.test(sentence);
+    case 'frequency':
+      return FREQUENCY.test(sentence);
     case 'duration': {
       const asked = new Set(words(question).map((w) => w.toLowerCase()));
       return DURATION.test(words(sentence).filter((w) => !asked.has(w.toLowerCase())).join(' '));

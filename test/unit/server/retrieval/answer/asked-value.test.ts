@@ -22,6 +22,7 @@ describe('the value a question asks for (asked-value.ts)', () => {
     assert.equal(askedValue('how long does delivery take'), 'duration');
     assert.equal(askedValue('how much notice do i need to give'), 'duration');
     assert.equal(askedValue('how early do I need to order a cake'), 'duration');
+    assert.equal(askedValue('how often do i water this'), 'frequency');
     assert.equal(askedValue('Do you deliver to Hamburg?'), null);
     assert.equal(askedValue('Who founded the company?'), null);
   });
@@ -36,6 +37,12 @@ describe('the value a question asks for (asked-value.ts)', () => {
     assert.equal(statesValue('clock', 'We are closed on Sundays.', 'what time do you close'), false);
     assert.equal(statesValue('price', 'Price: 52 EUR', 'how much is it'), true);
     assert.equal(statesValue('price', 'A cut for children under 12.', 'how much is it'), false);
+    const often = 'how often do i water this';
+    assert.equal(statesValue('frequency', 'Water it once a week by dipping the pot.', often), true);
+    assert.equal(statesValue('frequency', 'Change the water every two days.', often), true);
+    assert.equal(statesValue('frequency', 'We deliver daily.', often), true);
+    assert.equal(statesValue('frequency', 'Water it with rain water.', often), false);
+    assert.equal(asksForValue('frequency', 'often'), true);
     assert.equal(asksForValue('clock', 'time'), true);
     assert.equal(asksForValue('duration', 'long'), true);
     assert.equal(asksForValue('price', 'cost'), true);
