@@ -25,7 +25,7 @@ import { contextTurns, namesOwnSubject, refersToItem, retrievalQuery, type Weigh
 import { isValueLine } from './asked-value.ts';
 import { inStatedRange } from './number-ranges.ts';
 import { saysInOtherWords } from './shop-words.ts';
-import { correctTypos, splitRunTogether } from './typed-words.ts';
+import { correctTypos, splitRunTogether, splitTurns } from './typed-words.ts';
 import { contentTerms, termsMatch } from './terms.ts';
 
 export type AskResult = AskResponse;
@@ -268,7 +268,7 @@ export class Assistant {
     const correctedQuestion = question === req.question ? null : question;
     const chunks = this.termStats.chunkCount(knowledgeBaseId);
     // The earlier turns' words are read as the question's are: "do you do timbercutting" then "how much does it cost?".
-    const turns = english ? context.map((turn) => splitRunTogether(turn, candidates)) : context;
+    const turns = english ? splitTurns(context, candidates) : context;
     const terms = weightedTerms(question, turns, (word) => this.idf(knowledgeBaseId, chunks, word), language);
     const scored = scoreSentences(candidates, terms, questionIntent(question, language), question, language);
     const bestCoverage = Math.max(0, ...scored.map((s) => s.coverage));

@@ -43,6 +43,15 @@ export function splitRunTogether(question: string, candidates: CandidatePassage[
   return replaceUnknown(question, vocabulary, (word) => vocabulary.pairs.get(word) ?? null);
 }
 
+/**
+ * The earlier turns a follow-up is read with, their run-together words split as the question's
+ * are: after "do you do timbercutting", "how much does it cost?" is about timber and cutting, not
+ * about a word that matches any passage naming timber.
+ */
+export function splitTurns(turns: string[], candidates: CandidatePassage[]): string[] {
+  return turns.map((turn) => splitRunTogether(turn, candidates));
+}
+
 /** A word no retrieved passage holds, as the passages' word within the edits search would allow. */
 export function correctTypos(question: string, candidates: CandidatePassage[]): string {
   const vocabulary = vocabularyOf(candidates);

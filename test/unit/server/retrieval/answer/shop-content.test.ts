@@ -6,7 +6,7 @@ import { type CandidatePassage, questionIntent, scoreSentences, selectSentences 
 import { faqAnswerSentences, faqEntries, matchingFaq, questionSimilarity } from '../../../../../server/retrieval/answer/faq.ts';
 import { weightedTerms } from '../../../../../server/retrieval/answer/question-terms.ts';
 import { contentTerms, termsMatch } from '../../../../../server/retrieval/answer/terms.ts';
-import { correctTypos, splitRunTogether } from '../../../../../server/retrieval/answer/typed-words.ts';
+import { correctTypos, splitRunTogether, splitTurns } from '../../../../../server/retrieval/answer/typed-words.ts';
 
 const item = (id: number, title: string, sourceType = 'ARTICLE') =>
   ({ id, knowledge_base_id: 'kb', integration_id: 'i', external_id: String(id), source_type: sourceType, title, url: null, updated_at: 0, chunk_count: 1 }) as CandidatePassage['item'];
@@ -127,6 +127,11 @@ describe('shop content read as shop content', () => {
     assert.equal(splitRunTogether('do you have dairyfree bread?', [rye, loaf]), 'do you have dairyfree bread?');
     const bun = passage(3, 'Cinnamon bun', 'A soft yeast bun rolled with cinnamon sugar.');
     assert.equal(correctTypos('how much is a cinammon bun', [bun]), 'how much is a cinnamon bun');
+    // A follow-up's earlier turns are split as the question is: "timbercutting" weighs as "timber" and "cutting".
+    const timber = passage(10, 'Timber cutting service', 'We cut timber to your measurements; each further cut costs 0.50 EUR.');
+    assert.deepEqual(splitTurns(['do you do timbercutting'], [timber]), ['do you do timber cutting']);
+    const terms = weightedTerms('how much does it cost', splitTurns(['do you do timbercutting'], [timber]), () => 1);
+    assert.deepEqual(terms.map((t) => t.word), ['cost', 'timber', 'cutting']);
     // An inflected misspelling two edits from the passages' word is one from it by its stem.
     const mixing = passage(9, 'Paint mixing', 'Bring a sample and we match the colour.');
     assert.equal(correctTypos('do you mix paint colurs', [mixing]), 'do you mix paint colour');
