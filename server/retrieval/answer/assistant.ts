@@ -11,7 +11,7 @@ import type { SearchOptions, SearchOutcome, SearchService } from '../search.ts';
 import { ABSTAIN_BELOW, askedTerms, missingKeyTerms, support } from './abstention.ts';
 import { type DecisionModel, dot, FITTED_MODEL, type PassageVectors, passagesAnswer } from './answer-decision.ts';
 import {
-  asksForADay, type CandidatePassage, composeAnswer, DEFAULT_SELECTION, questionIntent, type ScoredSentence, scoreSentences, selectSentences, type SelectionOptions,
+  asksForADay, type CandidatePassage, composeAnswer, headingsOf, DEFAULT_SELECTION, questionIntent, type ScoredSentence, scoreSentences, selectSentences, type SelectionOptions,
 } from './extractive.ts';
 import { labelOf } from './attribute-text.ts';
 import { answersDimension } from './dimensions.ts';
@@ -22,7 +22,10 @@ import { aboutProducts } from './product-answers.ts';
 import { buildMessages, citedNumbers, isNotFoundReply, NOT_FOUND_REPLY } from './prompt.ts';
 import { QuoteBudget, type QuoteVerdict } from './quote-budget.ts';
 import { contextTurns, namesOwnSubject, refersToItem, retrievalQuery, type WeightedTerm, weightedTerms } from './question-terms.ts';
-import { correctTypos, splitRunTogether } from './typed-words.ts';
+import { isValueLine } from './asked-value.ts';
+import { inStatedRange } from './number-ranges.ts';
+import { saysInOtherWords } from './shop-words.ts';
+import { correctTypos, splitRunTogether, splitTurns } from './typed-words.ts';
 import { contentTerms, termsMatch } from './terms.ts';
 
 export type AskResult = AskResponse;
@@ -204,6 +207,9 @@ export class Assistant {
     // The page's item's attribute for the dimension asked ("how tall" → "Height: 80 cm", dimensions.ts).
     if (analysis.itemAttribute) return true;
     if (!scored.some((sentence) => sentence.quotable) || s.score < s.threshold) return false;
+    // A line stating the value asked for about everything the question names ("Price: 18 EUR" of
+    // "Children's cut" for "how much do you charge for kids") is the answer (asked-value.ts).
+    if (analysis.valueLine) return true;
     const model = this.tuning.decision;
     return model === null || bestCosine === null || isAnalyzed(analysis.language) || passagesAnswer(analysis, model);
   }
@@ -261,7 +267,9 @@ export class Assistant {
     const question = english ? correctTypos(corrected, candidates) : corrected;
     const correctedQuestion = question === req.question ? null : question;
     const chunks = this.termStats.chunkCount(knowledgeBaseId);
-    const terms = weightedTerms(question, context, (word) => this.idf(knowledgeBaseId, chunks, word), language);
+    // The earlier turns' words are read as the question's are: "do you do timbercutting" then "how much does it cost?".
+    const turns = english ? splitTurns(context, candidates) : context;
+    const terms = weightedTerms(question, turns, (word) => this.idf(knowledgeBaseId, chunks, word), language);
     const scored = scoreSentences(candidates, terms, questionIntent(question, language), question, language);
     const bestCoverage = Math.max(0, ...scored.map((s) => s.coverage));
     // The embedder is English: in another language its cosine says little (docs/retrieval.md,
@@ -287,7 +295,8 @@ export class Assistant {
       first !== undefined && focus && candidates[first.passage]!.item.id === focus.itemId && asked.length > 0 && asked.every((t) => first.stems.some((s) => termsMatch(s, t.stem, language)));
     const chosen = attribute && !saysItAlready ? [attribute] : quotedSentences.chosen;
     const itemAttribute = attribute !== undefined;
-    return { request: req, question, correctedQuestion, language, terms, candidates, scored, bestCoverage, bestCosine, vectors, support: s, chosen, faq, itemAttribute, missingKeyTerms: missing, focus };
+    const valueLine = english && isValueLine(chosen[0]);
+    return { request: req, question, correctedQuestion, language, terms, candidates, scored, bestCoverage, bestCosine, vectors, support: s, chosen, faq, itemAttribute, valueLine, missingKeyTerms: missing, focus };
   }
 
   /**
@@ -301,10 +310,16 @@ export class Assistant {
     const faqSentences = entry ? faqAnswerSentences(entry, scored, this.tuning.selection.maxSentences) : [];
     if (faqSentences.length > 0) return { chosen: faqSentences, faq: true, missing: [] };
     const chosen = aboutProducts(selectSentences(scored, this.tuning.selection, questionIntent(question, language)), candidates, question, language);
-    const quoted = chosen.map((c) => ({ stems: c.stems, titleStems: contentTerms(candidates[c.passage]!.item.title, language) }));
+    // A key term the shop says in other words ("discount": "10 % off", shop-words.ts) is held.
+    // So is a number inside a range the quote states ("04103 to 04357" holds "04109", number-ranges.ts).
+    const otherWords = (text: string) => terms.filter((t) => (english && saysInOtherWords(t.word, text)) || inStatedRange(t.word, text)).map((t) => t.stem);
+    const quoted = chosen.map((c) => {
+      const title = headingsOf(candidates[c.passage]!);
+      return { stems: [...c.stems, ...otherWords(c.text)], titleStems: [...contentTerms(title, language), ...otherWords(title)] };
+    });
     // "for this Saturday" is when it is wanted: a lead time answers it, not a sentence naming the day.
     const keyTerms = asksForADay(question) ? terms.filter((t) => !DAY_WORDS.test(t.word)) : terms;
-    const retrieved = english ? candidates.map((c) => contentTerms(`${c.item.title}\n${c.text}`, language)) : [];
+    const retrieved = english ? candidates.map((c) => [...contentTerms(`${c.item.title}\n${c.text}`, language), ...otherWords(`${c.item.title}\n${c.text}`)]) : [];
     const missing = english ? missingKeyTerms(question, keyTerms, quoted, retrieved, (a, b) => termsMatch(a, b, language)) : [];
     return { chosen, faq: false, missing };
   }

@@ -4,9 +4,12 @@ import type { ItemSummaryRow } from '../../storage/search-repo.ts';
 import type { WeightedTerm } from './question-terms.ts';
 import { focusStem } from './answer-decision.ts';
 import { expectedAnswerType, holdsAnswerType } from './answer-types.ts';
+import { ASKS_PRICE, askedValue, asksForValue, MONEY, statesValue } from './asked-value.ts';
 import { attributeLines, labelOf } from './attribute-text.ts';
 import { answersDimension } from './dimensions.ts';
 import { holdsRawData, quotable, shownText } from './quotable.ts';
+import { inStatedRange } from './number-ranges.ts';
+import { saysInOtherWords } from './shop-words.ts';
 import { chunkSentences } from './sentences.ts';
 import { contentTerms, termsMatch } from './terms.ts';
 
@@ -60,8 +63,12 @@ export type ScoredSentence = {
   holdsRarest: boolean;
   /** Holds a duration when the question asks how early or for a day ("7 days" for "a cake for Saturday?"). */
   statesDuration?: boolean;
+  /** States the value the question asks for (a price, a time of day, a duration) about its subject (asked-value.ts). */
+  statesAskedValue?: boolean;
   /** Speaks to another audience than a shop's customers (wholesale, trade), or its item does. */
   otherAudience?: boolean;
+  /** Its item is written for another audience (its title names it: "Trade accounts", "Wholesale"). */
+  otherAudienceItem?: boolean;
 };
 
 export type SelectionOptions = { maxSentences: number; maxChars: number; keepRatio: number; maxOverlap: number };
@@ -74,15 +81,6 @@ const MIN_WORDS = 4;
 /** A title word stands in for a missing sentence word at half weight ("the game" in "Super Bowl 50"). */
 const TITLE_CREDIT = 0.5;
 
-/**
- * A question about what something costs. Its answer ("Price: 29.00 EUR", the line a product's
- * sourceData becomes) shares no word with "How much does the titanium mug cost?", so it would
- * lose to the description that names the mug.
- */
-const ASKS_PRICE = /\b(?:how much (?:is|are|does|do|did|will|would|for|to)|prices?|pricing|costs?|costing|expensive|cheap(?:er|est)?|fees?)\b/i;
-/** An amount of money: "€12", "$ 5.99", "29.00 EUR", "25 euros", or a "Price:" line. */
-const MONEY =
-  /(?:[$€£¥₹]\s?\d|\d(?:[\d.,']*\d)?\s?(?:[€£¥₹]|(?:EUR|USD|GBP|CHF|JPY|CAD|AUD|NZD|SEK|NOK|DKK|PLN|CZK|HUF|INR|CNY|euros?|dollars?|cents?)\b)|\bprice:\s*\S)/i;
 /** How much a sentence that states an amount gains when the question asks what something costs. */
 const PRICE_CREDIT = 0.3;
 
@@ -154,17 +152,31 @@ export function scoreSentences(
   const rarest = subjectTerms
     .filter((t) => t.stem !== category)
     .reduce<WeightedTerm | null>((r, t) => (r === null || t.weight > r.weight ? t : r), null);
+  const english = !isAnalyzed(language);
+  const value = english ? askedValue(question) : null;
+  const valueSubject = value === null ? [] : terms.filter((t) => !asksForValue(value, t.word));
   const scored: ScoredSentence[] = [];
   passages.forEach((passage, index) => {
-    const titleStems = contentTerms(passage.item.title, language);
+    const titleStems = contentTerms(headingsOf(passage), language);
     const tradeItem = TRADE.test(passage.item.title);
     const scoreSentence = (text: string, whole: string | undefined, cutStart: boolean) => {
       const stems = contentTerms(text, language);
       const statesPrice = intent.price && MONEY.test(text);
+      // A sentence stating the value asked for about the question's subject ("Price: 52 EUR" of the
+      // item "Women's cut", "Saturday from 9:00 to 14:00") answers the words that ask for it
+      // ("cost", "what time"), and the value is its item's: the title's words count in full (asked-value.ts).
+      // A shop's other words for a visitor's count as the visitor's ("10 % off" for "discount", shop-words.ts).
+      // So does a range holding the number asked about ("04103 to 04357" for "04109", number-ranges.ts).
+      const held = (term: WeightedTerm) =>
+        stems.some((s) => termsMatch(s, term.stem, language)) || (english && saysInOtherWords(term.word, text)) || inStatedRange(term.word, text);
+      const inTitle = (term: WeightedTerm) =>
+        titleStems.some((s) => termsMatch(s, term.stem, language)) || (english && saysInOtherWords(term.word, passage.item.title));
+      const statesAsked =
+        value !== null && statesValue(value, text, question) && valueSubject.some((t) => held(t) || inTitle(t));
       let covered = 0;
       for (const term of terms) {
-        if (stems.some((s) => termsMatch(s, term.stem, language))) covered += term.weight;
-        else if (titleStems.some((s) => termsMatch(s, term.stem, language))) covered += term.weight * TITLE_CREDIT;
+        if (held(term) || (statesAsked && asksForValue(value, term.word))) covered += term.weight;
+        else if (inTitle(term)) covered += term.weight * (statesAsked ? 1 : TITLE_CREDIT);
       }
       // A short "Label: value" line ("Dishwasher safe: no") is an answer when its label is asked about.
       const label = labelOf(text);
@@ -187,7 +199,9 @@ export function scoreSentences(
         statesPrice,
         holdsRarest: rarest !== null && stems.some((s) => termsMatch(s, rarest.stem, language)),
         statesDuration,
+        statesAskedValue: statesAsked,
         otherAudience: tradeItem || TRADE.test(text),
+        otherAudienceItem: tradeItem,
       };
     };
     chunkSentences(passage.text, passage.before, passage.after).forEach((sentence, position) => {
@@ -202,6 +216,14 @@ export function scoreSentences(
     });
   });
   return scored.sort((a, b) => b.score - a.score);
+}
+
+/**
+ * What a passage is under: its item's title and, in an uploaded file, its section's headings ("FAQ
+ * › Do you take back old batteries and light bulbs?"), which name its subject as a title does.
+ */
+export function headingsOf(passage: Pick<CandidatePassage, 'item' | 'section'>): string {
+  return passage.section ? `${passage.item.title}\n${passage.section}` : passage.item.title;
 }
 
 /**
@@ -221,8 +243,14 @@ export function selectSentences(
 ): ScoredSentence[] {
   // A sentence the chunk's edge cut is shown whole when it may be, else by the chunk's part.
   const quotablePool = scored.flatMap((s) => (s.whole?.quotable ? [{ ...s, text: s.whole.text }] : s.quotable ? [s] : []));
-  // A customer's answer leaves out the terms of trade customers (a wholesale minimum), unless asked.
-  const ownAudience = intent.trade ? quotablePool : quotablePool.filter((s) => !s.otherAudience);
+  // A customer's answer leaves out the terms of trade customers (a wholesale minimum), unless asked,
+  // or unless only those terms speak to the question ("can I pay by invoice?" when "Invoices are
+  // only available for trade accounts"): then saying so is the answer.
+  const ownAudience = intent.trade
+    ? quotablePool
+    : onlyOtherAudienceAnswers(quotablePool, options)
+      ? quotablePool.filter((s) => !s.otherAudienceItem)
+      : quotablePool.filter((s) => !s.otherAudience);
   const pool = ownAudience.length > 0 ? ownAudience : quotablePool;
   const first = pool[0];
   if (!first) return [];
@@ -237,6 +265,19 @@ export function selectSentences(
     chosen.push(sentence);
   }
   return keepAskedNumber(chosen, pool, intent, options);
+}
+
+/**
+ * A sentence of a page for everyone that names another audience's terms ("Invoices are only
+ * available for trade accounts" on the payment page) covers the question clearly better than any
+ * sentence for the asker's own: it tells every visitor what they cannot have. A page written for
+ * the other audience (its title: "Trade accounts") still speaks to them alone.
+ */
+function onlyOtherAudienceAnswers(pool: ScoredSentence[], options: SelectionOptions): boolean {
+  const best = (sentences: ScoredSentence[]) => Math.max(0, ...sentences.map((s) => s.coverage));
+  const own = best(pool.filter((s) => !s.otherAudience));
+  const namedOnSharedPage = best(pool.filter((s) => s.otherAudience && !s.otherAudienceItem));
+  return own < options.keepRatio * namedOnSharedPage;
 }
 
 /**

@@ -24,6 +24,14 @@ const STOPWORDS = new Set(
 );
 
 /**
+ * The same words as visitors type them without the apostrophe ("whats your latest appointment",
+ * "what if im running late"): read as typed they are words no passage holds, the rarest of the
+ * question. Only forms that are no other English word ("ill", "id", "well", "wont" are left out).
+ */
+const UNMARKED_CONTRACTIONS = 'whats whos wheres whens hows im ive youre youve theyre weve thats theres dont doesnt didnt isnt arent wasnt werent havent hasnt cant couldnt wouldnt shouldnt'.split(' ');
+for (const word of UNMARKED_CONTRACTIONS) STOPWORDS.add(word);
+
+/**
  * A light English suffix stripper: enough to match "represented" with "represent" and "teams" with
  * "team" inside retrieved sentences, where a full stemmer would add nothing measurable.
  */

@@ -43,12 +43,22 @@ export function splitRunTogether(question: string, candidates: CandidatePassage[
   return replaceUnknown(question, vocabulary, (word) => vocabulary.pairs.get(word) ?? null);
 }
 
+/**
+ * The earlier turns a follow-up is read with, their run-together words split as the question's
+ * are: after "do you do timbercutting", "how much does it cost?" is about timber and cutting, not
+ * about a word that matches any passage naming timber.
+ */
+export function splitTurns(turns: string[], candidates: CandidatePassage[]): string[] {
+  return turns.map((turn) => splitRunTogether(turn, candidates));
+}
+
 /** A word no retrieved passage holds, as the passages' word within the edits search would allow. */
 export function correctTypos(question: string, candidates: CandidatePassage[]): string {
   const vocabulary = vocabularyOf(candidates);
   return replaceUnknown(question, vocabulary, (word) => {
     if (QUESTION_WORDS.has(word)) return null;
-    const near = nearestWord(word, vocabulary.words);
+    // "colurs" is two edits from "colour" but its stem one: an inflected misspelling is read by its stem.
+    const near = nearestWord(word, vocabulary.words) ?? nearestByStem(word, vocabulary.words);
     // Never read as a stop word: "where" is not "were".
     return near !== null && contentWords(near).length === 1 ? near : null;
   });
@@ -70,6 +80,23 @@ function nearestWord(word: string, vocabulary: Set<string>): string | null {
   for (const known of vocabulary) {
     if (known[0] !== word[0] || Math.abs(known.length - word.length) > edits || /\d/.test(known)) continue;
     const distance = editDistance(word, known, edits);
+    if (distance <= edits && (best === null || distance < best.distance)) best = { word: known, distance };
+  }
+  return best?.word ?? null;
+}
+
+/** The passages' word whose stem is nearest the misspelt word's stem, within the stem's allowed edits. */
+function nearestByStem(word: string, vocabulary: Set<string>): string | null {
+  const wordStem = stem(word);
+  if (wordStem === word) return null;
+  const edits = allowedEdits(wordStem);
+  if (edits === 0) return null;
+  let best: { word: string; distance: number } | null = null;
+  for (const known of vocabulary) {
+    if (known[0] !== word[0] || /\d/.test(known)) continue;
+    const knownStem = stem(known);
+    if (Math.abs(knownStem.length - wordStem.length) > edits) continue;
+    const distance = editDistance(wordStem, knownStem, edits);
     if (distance <= edits && (best === null || distance < best.distance)) best = { word: known, distance };
   }
   return best?.word ?? null;

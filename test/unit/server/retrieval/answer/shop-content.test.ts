@@ -6,7 +6,7 @@ import { type CandidatePassage, questionIntent, scoreSentences, selectSentences 
 import { faqAnswerSentences, faqEntries, matchingFaq, questionSimilarity } from '../../../../../server/retrieval/answer/faq.ts';
 import { weightedTerms } from '../../../../../server/retrieval/answer/question-terms.ts';
 import { contentTerms, termsMatch } from '../../../../../server/retrieval/answer/terms.ts';
-import { correctTypos, splitRunTogether } from '../../../../../server/retrieval/answer/typed-words.ts';
+import { correctTypos, splitRunTogether, splitTurns } from '../../../../../server/retrieval/answer/typed-words.ts';
 
 const item = (id: number, title: string, sourceType = 'ARTICLE') =>
   ({ id, knowledge_base_id: 'kb', integration_id: 'i', external_id: String(id), source_type: sourceType, title, url: null, updated_at: 0, chunk_count: 1 }) as CandidatePassage['item'];
@@ -127,6 +127,14 @@ describe('shop content read as shop content', () => {
     assert.equal(splitRunTogether('do you have dairyfree bread?', [rye, loaf]), 'do you have dairyfree bread?');
     const bun = passage(3, 'Cinnamon bun', 'A soft yeast bun rolled with cinnamon sugar.');
     assert.equal(correctTypos('how much is a cinammon bun', [bun]), 'how much is a cinnamon bun');
+    // A follow-up's earlier turns are split as the question is: "timbercutting" weighs as "timber" and "cutting".
+    const timber = passage(10, 'Timber cutting service', 'We cut timber to your measurements; each further cut costs 0.50 EUR.');
+    assert.deepEqual(splitTurns(['do you do timbercutting'], [timber]), ['do you do timber cutting']);
+    const terms = weightedTerms('how much does it cost', splitTurns(['do you do timbercutting'], [timber]), () => 1);
+    assert.deepEqual(terms.map((t) => t.word), ['cost', 'timber', 'cutting']);
+    // An inflected misspelling two edits from the passages' word is one from it by its stem.
+    const mixing = passage(9, 'Paint mixing', 'Bring a sample and we match the colour.');
+    assert.equal(correctTypos('do you mix paint colurs', [mixing]), 'do you mix paint colour');
     // A form of a word the passages hold is no typo; short words and numbers are left as typed.
     assert.equal(correctTypos('which buns are soft', [bun]), 'which buns are soft');
     assert.equal(correctTypos('is it 10115 or a bag', [bun]), 'is it 10115 or a bag');
@@ -151,5 +159,28 @@ describe('shop content read as shop content', () => {
     assert.ok(retail.some((s) => /20 EUR/.test(s)) && !retail.some((s) => /80 EUR/.test(s)), retail.join(' '));
     const trade = answerOf('What is the minimum wholesale order?', [wholesale, delivery], ['minimum', 'wholesale']);
     assert.match(trade[0]!, /80 EUR/);
+  });
+
+  it('answers with another audience\'s terms a page for everyone names when only they speak to the question', () => {
+    const payment = passage(1, 'Payment', 'Private customers pay in cash or by card. Invoices are only available for trade accounts.');
+    const trade = passage(2, 'Trade accounts', 'Trade customers pay by invoice within 30 days.');
+    const invoice = answerOf('can I pay by invoice?', [trade, payment], ['invoice']);
+    assert.match(invoice[0]!, /only available for trade accounts/, invoice.join(' '));
+    assert.ok(!invoice.some((s) => /within 30 days/.test(s)), invoice.join(' '));
+    // A page for the trade alone still stays out of a customer's answer, though it covers more.
+    const retail = passage(3, 'Home delivery', 'Delivery is free for orders over 50 EUR.');
+    const tradeDelivery = passage(4, 'Trade accounts', 'Trade deliveries are free from an order value of 250 EUR; below that the minimum order for trade delivery is not met.');
+    const free = answerOf('whats the minimum order for free delivery', [tradeDelivery, retail], ['minimum']);
+    assert.ok(free.every((s) => !/250 EUR/.test(s)) && free.some((s) => /50 EUR/.test(s)), free.join(' '));
+  });
+
+  it('reads a passage under a heading as about the heading, as under its title', () => {
+    const faq = passage(1, 'hardware-faq.md', 'Yes. There is a free collection box for used batteries next to the exit.', {
+      section: 'Questions we are often asked › Do you take back old batteries and light bulbs?',
+    });
+    const question = 'do you take old batteries back';
+    const [best] = scoreSentences([faq], weightedTerms(question, [], () => 1), questionIntent(question), question);
+    // "batteries" in the sentence, "take", "old" and "back" in the heading at the title's half weight.
+    assert.equal(best!.coverage, (1 + 3 * 0.5) / 4);
   });
 });
