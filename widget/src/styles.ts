@@ -20,7 +20,7 @@ svg{width:20px;height:20px;fill:currentColor;flex:none}
 .panel{position:fixed;bottom:84px;right:20px;z-index:2147483001;width:380px;max-width:calc(100vw - 40px);height:580px;max-height:calc(100vh - 104px);display:flex;flex-direction:column;background:#fff;border-radius:14px;box-shadow:0 12px 40px rgba(0,0,0,.28);overflow:hidden}
 .left .launcher,.left .panel{right:auto;left:20px}
 .head{display:flex;align-items:center;gap:2px;padding:8px 8px 8px 16px;background:var(--theme);color:var(--on-theme)}
-.head h2{flex:1 .3 auto;min-width:5.5em;margin:0;font-size:16px;font-weight:600;line-height:1.3;overflow-wrap:anywhere}
+.head h2{flex:1 1 auto;min-width:5.5em;margin:0;font-size:16px;font-weight:600;line-height:1.3;overflow-wrap:anywhere}
 .head button{flex:0 1 auto;display:inline-flex;text-align:center;align-items:center;min-height:32px;padding:4px 8px;border:0;border-radius:6px;background:transparent;color:inherit;font-size:13px}
 .head :focus-visible{outline-color:var(--on-theme);outline-offset:-2px}
 .log{flex:1;overflow-y:auto;padding:16px;display:flex;flex-direction:column;gap:10px;overscroll-behavior:contain}
