@@ -60,17 +60,30 @@ export const widgetStringsSchema = z.strictObject({
   product: widgetText(40),
   /** The hosted chat page in a browser without JavaScript. */
   noScript: widgetText(120),
-  /** The visitor handoff form (an offer to pass the question to the shop's team). */
-  handoffOffer: widgetText(80),
+  /**
+   * Leaving a question for the shop's team (a handoff): the offer (a button under an unanswered
+   * question and in the panel's head, and the form's name), the form and what it says back.
+   */
+  handoffOffer: widgetText(40),
+  handoffOfferHint: widgetText(160),
+  handoffQuestion: widgetText(60),
   handoffName: widgetText(60),
   handoffEmail: widgetText(40),
   handoffPhone: widgetText(40),
-  /** The consent the visitor ticks before the shop may contact them. */
-  handoffConsent: widgetText(300),
+  handoffContactHint: widgetText(160),
+  /** The consent the visitor ticks before the shop may contact them: the owner's own wording goes here. */
+  handoffConsent: widgetText(500),
   handoffSend: widgetText(40),
+  handoffCancel: widgetText(30),
   handoffSent: widgetText(200),
   handoffNeedContact: widgetText(160),
-  handoffReplied: widgetText(60),
+  handoffNeedConsent: widgetText(160),
+  handoffInvalidEmail: widgetText(160),
+  handoffInvalidContact: widgetText(160),
+  handoffTooMany: widgetText(200),
+  handoffFailed: widgetText(200),
+  /** Before the team's reply, `{question}` standing for the question it answers. */
+  handoffReplied: widgetText(80),
 });
 export type WidgetStrings = z.infer<typeof widgetStringsSchema>;
 export type WidgetStringKey = keyof WidgetStrings;
@@ -131,10 +144,6 @@ export const widgetInputSchema = z
       .boolean()
       .default(true)
       .describe("Whether the widget sends the address of the page a visitor asks on, so \"how long is this?\" is answered about the page's item."),
-    handoffConsent: safeText(500)
-      .trim()
-      .default('')
-      .describe("The consent a visitor ticks before leaving a question for the shop with their contact details; empty: the widget's own wording."),
     enabled: z.boolean().default(true),
   })
   // Not "WidgetInput": the OpenAPI generator names the input form of the Widget schema so.
@@ -167,7 +176,6 @@ export const widgetUpdateSchema = z
       dailyQuestions: limit.dailyQuestions.unwrap().optional(),
     }),
     sendPageUrl: input.sendPageUrl.unwrap(),
-    handoffConsent: input.handoffConsent.unwrap(),
     enabled: input.enabled.unwrap(),
   })
   .partial()
@@ -189,7 +197,6 @@ export const widgetSchema = z
     strings: widgetStringsSchema.partial().describe("The widget's own texts, each in place of its language's built-in one."),
     limits: widgetLimitsSchema,
     sendPageUrl: z.boolean(),
-    handoffConsent: z.string(),
     enabled: z.boolean(),
     createdAt: z.string(),
     updatedAt: z.string(),
@@ -217,7 +224,6 @@ export const publicWidgetConfigSchema = z
     strings: widgetStringsSchema.describe("Every text of the interface: the language's built-in set with the widget's own texts in their place."),
     questionMaxLength: z.number().int(),
     sendPageUrl: z.boolean().describe("Whether the widget sends the page's address with each question (`context.url`)."),
-    handoffConsent: z.string().describe("The owner's consent text for leaving a question for the shop; empty: the widget's own wording."),
   })
   .meta({ id: 'PublicWidgetConfig' });
 export type PublicWidgetConfig = z.infer<typeof publicWidgetConfigSchema>;

@@ -27,8 +27,6 @@ export type WidgetSettings = {
   limits: WidgetLimits;
   /** Whether the widget sends the page's address with each question (the ask's `context.url`). */
   sendPageUrl: boolean;
-  /** The owner's consent text for a handoff ('' for the widget's own wording). */
-  handoffConsent: string;
 };
 
 export type WidgetRecord = WidgetSettings & {
@@ -167,7 +165,6 @@ export function publicWidgetConfig(widget: WidgetRecord): PublicWidgetConfig {
     strings: resolveWidgetTexts(widget.language, widget.strings),
     questionMaxLength: VISITOR_QUESTION_MAX,
     sendPageUrl: widget.sendPageUrl,
-    handoffConsent: widget.handoffConsent,
   };
 }
 

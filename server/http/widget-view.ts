@@ -21,7 +21,6 @@ export function toWidgetView(widget: WidgetRecord, baseUrl: string, questionsTod
     strings: widget.strings,
     limits: widget.limits,
     sendPageUrl: widget.sendPageUrl,
-    handoffConsent: widget.handoffConsent,
     enabled: widget.enabled,
     createdAt: isoTime(widget.createdAt),
     updatedAt: isoTime(widget.updatedAt),

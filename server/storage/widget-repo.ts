@@ -67,14 +67,32 @@ function toRow(widget: WidgetRecord): WidgetRow {
     strings: rest.strings,
     limits: rest.limits,
     sendPageUrl: rest.sendPageUrl,
-    handoffConsent: rest.handoffConsent,
   };
   return { id, name, settings: JSON.stringify(settings), enabled: enabled ? 1 : 0, created_at: createdAt, updated_at: updatedAt };
 }
 
+/** A widget's settings as stored, with the settings of earlier versions that are read differently now. */
+type StoredSettings = Partial<WidgetSettings> & { handoffConsent?: string };
+
 function fromRow(row: WidgetRow): WidgetRecord {
   // Widgets stored before a setting existed: they send the page's address, as new ones do by
-  // default, speak English, as they did, and have the built-in consent wording for handoffs.
-  const settings = { sendPageUrl: true, language: 'en', handoffConsent: '', ...(JSON.parse(row.settings) as Partial<WidgetSettings>) } as WidgetSettings;
+  // default, and speak English, as they did.
+  const { handoffConsent, ...stored } = JSON.parse(row.settings) as StoredSettings;
+  const settings = { sendPageUrl: true, language: 'en', ...stored } as WidgetSettings;
+  const consent = handoffConsent ? ownTextOf(handoffConsent) : '';
+  // The consent wording was a setting of its own before it became one of the widget's texts: the
+  // owner's wording stays until the owner writes another (saving the widget then stores it as a text).
+  if (consent && !settings.strings?.handoffConsent) settings.strings = { ...settings.strings, handoffConsent: consent };
   return { ...settings, id: row.id, name: row.name, enabled: row.enabled === 1, createdAt: row.created_at, updatedAt: row.updated_at };
+}
+
+/**
+ * An earlier setting's text as the widget's texts take it: one line (the setting took line breaks,
+ * which the widget showed as spaces anyway) without bidirectional controls.
+ */
+function ownTextOf(text: string): string {
+  return text
+    .replace(/[\u202A-\u202E\u2066-\u2069]/gu, '')
+    .replace(/[\s\p{Cc}]+/gu, ' ')
+    .trim();
 }

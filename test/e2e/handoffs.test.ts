@@ -7,12 +7,12 @@ import { after, before, describe, it } from 'node:test';
 import { AxeBuilder } from '@axe-core/playwright';
 import type { BrowserContext, Page } from 'playwright-core';
 import { isFinalJobStatus, type JobStatus } from '../../common/contract/jobs.ts';
-import { ENGLISH_WIDGET_TEXTS } from '../../common/contract/widget-texts.ts';
+import { ENGLISH_WIDGET_TEXTS, WIDGET_MESSAGES, WIDGET_TEXTS } from '../../common/contract/widget-texts.ts';
 import { verifySignature } from '../../server/webhooks/signing.ts';
-import { HANDOFF_STRINGS as H } from '../../widget/src/handoff-strings.ts';
 import { CLI, cliEnv } from '../helpers/server-process.ts';
 import { useDashboardSession } from './dashboard-session.ts';
 import { until } from './until.ts';
+import { widgetOverflow } from './widget-overflow.ts';
 
 /**
  * A visitor handed to a person, end to end: a real `localiq serve` with its pipeline, the widget on
@@ -132,26 +132,26 @@ describe('handoffs: a visitor the assistant cannot answer is answered by the sho
   it('offers the team after a fallback; the form needs a contact and consent; the receiver hears handoff.created, signed', async () => {
     const page = await visit(visitor);
     assert.equal(await ask(page, QUESTION), FALLBACK);
-    await page.locator('localiq-widget .msg.bot').last().getByRole('button', { name: H.offer }).click();
-    const form = page.getByRole('form', { name: H.formTitle });
-    assert.equal(await form.getByLabel(H.question).inputValue(), QUESTION, 'the form holds the question the assistant could not answer');
+    await page.locator('localiq-widget .msg.bot').last().getByRole('button', { name: S.handoffOffer }).click();
+    const form = page.getByRole('form', { name: S.handoffOffer });
+    assert.equal(await form.getByLabel(S.handoffQuestion).inputValue(), QUESTION, 'the form holds the question the assistant could not answer');
     const axe = await new AxeBuilder({ page }).include('localiq-widget').analyze();
     const serious = axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
     assert.deepEqual(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`), [], 'the form is labelled and readable');
     await page.screenshot({ path: `${SHOTS}/handoff-form.png` });
-    await form.getByLabel(H.name).fill(NAME);
-    await form.getByRole('button', { name: H.submit }).click();
-    assert.equal(await form.getByRole('alert').innerText(), H.needContact);
-    await form.getByLabel(H.email).fill(EMAIL);
-    await form.getByRole('button', { name: H.submit }).click();
-    assert.equal(await form.getByRole('alert').innerText(), H.needConsent);
-    await form.getByRole('checkbox', { name: H.consentDefault }).check();
+    await form.getByLabel(S.handoffName).fill(NAME);
+    await form.getByRole('button', { name: S.handoffSend }).click();
+    assert.equal(await form.getByRole('alert').innerText(), S.handoffNeedContact);
+    await form.getByLabel(S.handoffEmail).fill(EMAIL);
+    await form.getByRole('button', { name: S.handoffSend }).click();
+    assert.equal(await form.getByRole('alert').innerText(), S.handoffNeedConsent);
+    await form.getByRole('checkbox', { name: S.handoffConsent }).check();
     const sent = page.waitForResponse((res) => res.url().endsWith(`/v1/widget/${widgetId}/handoffs`) && res.request().method() === 'POST');
-    await form.getByRole('button', { name: H.submit }).click();
+    await form.getByRole('button', { name: S.handoffSend }).click();
     const response = await sent;
     assert.equal(response.status(), 201);
     handoffId = ((await response.json()) as { id: string }).id;
-    await page.locator('localiq-widget').getByText(H.sent).waitFor();
+    await page.locator('localiq-widget').getByText(S.handoffSent).waitFor();
     await page.screenshot({ path: `${SHOTS}/handoff-sent.png` });
     await page.close();
 
@@ -193,7 +193,7 @@ describe('handoffs: a visitor the assistant cannot answer is answered by the sho
     const page = await visit(visitor);
     const reply = page.locator('localiq-widget .reply');
     await reply.waitFor();
-    assert.equal(await reply.locator('.replied').innerText(), `${H.replied} “${QUESTION}”:`);
+    assert.equal(await reply.locator('.replied').innerText(), S.handoffReplied.replace('{question}', QUESTION));
     assert.ok((await reply.innerText()).includes(REPLY));
     await page.screenshot({ path: `${SHOTS}/reply-seen.png` });
     await page.close();
@@ -208,10 +208,10 @@ describe('handoffs: a visitor the assistant cannot answer is answered by the sho
       const input = page.getByRole('textbox', { name: S.inputLabel });
       await input.fill('Can I talk to someone?');
       await input.press('Enter');
-      const form = page.getByRole('form', { name: H.formTitle });
+      const form = page.getByRole('form', { name: S.handoffOffer });
       await form.waitFor();
-      assert.equal(await form.getByLabel(H.question).inputValue(), '', 'nothing went unanswered yet: the visitor writes the question');
-      await form.getByRole('button', { name: H.cancel }).click();
+      assert.equal(await form.getByLabel(S.handoffQuestion).inputValue(), '', 'nothing went unanswered yet: the visitor writes the question');
+      await form.getByRole('button', { name: S.handoffCancel }).click();
       assert.equal(await form.count(), 0);
       assert.deepEqual(asks, [], 'the assistant was not asked');
     } finally {
@@ -227,6 +227,70 @@ describe('handoffs: a visitor the assistant cannot answer is answered by the sho
       assert.equal(await ask(page, 'Can I order a wedding cake from you?'), REPLY);
     } finally {
       await other.close();
+    }
+  });
+
+  it("speaks a German widget's language in the whole handoff: the offer, the form, the consent, what it says back", async () => {
+    const DE = WIDGET_TEXTS.de;
+    let germanId = '';
+    const germanShop = await startShopSite(() => `<script src="${app.server.url}/widget.js" data-widget="${germanId}" async></script>`);
+    const other = await app.browser.newContext({ viewport: { width: 390, height: 844 }, locale: 'de-DE' });
+    try {
+      germanId = (JSON.parse(cli(app.dataDir, ['widgets', 'create', '--name', 'Roggen & Co.', '--knowledge-base', KB, '--origin', germanShop.url, '--language', 'de', '--json'])) as { id: string }).id;
+      const page = await other.newPage();
+      page.setDefaultTimeout(30_000);
+      page.on('pageerror', (error) => visitorErrors.push(error.message));
+      await page.goto(germanShop.url);
+      await page.getByRole('button', { name: DE.launcherLabel }).click();
+      const dialog = page.getByRole('dialog', { name: DE.title });
+      await dialog.waitFor();
+      assert.equal(await page.locator('localiq-widget .root').getAttribute('lang'), 'de');
+      await dialog.getByRole('button', { name: DE.handoffOffer, exact: true }).waitFor();
+      assert.ok((await page.locator('localiq-widget .msg.bot').first().innerText()).includes(WIDGET_MESSAGES.de.greeting));
+
+      // Asked for a person in German: the form, without asking the assistant.
+      const asks: string[] = [];
+      page.on('request', (request) => void (request.url().endsWith('/ask') && asks.push(request.url())));
+      const input = page.getByRole('textbox', { name: DE.inputLabel });
+      await input.fill('Kann ich bitte mit jemandem sprechen?');
+      await input.press('Enter');
+      const form = page.getByRole('form', { name: DE.handoffOffer });
+      await form.waitFor();
+      assert.deepEqual(asks, [], 'the assistant was not asked');
+      assert.equal(await form.locator('.title').innerText(), DE.handoffOffer);
+      await form.getByLabel(DE.handoffQuestion).fill('Backen Sie auch glutenfreie Hochzeitstorten?');
+      await form.getByLabel(DE.handoffName).fill('Grete');
+      await form.getByLabel(DE.handoffPhone).waitFor();
+      await form.getByText(DE.handoffContactHint).waitFor();
+      await form.getByRole('button', { name: DE.handoffCancel }).waitFor();
+      await form.getByRole('button', { name: DE.handoffSend }).click();
+      assert.equal(await form.getByRole('alert').innerText(), DE.handoffNeedContact);
+      await form.getByLabel(DE.handoffEmail).fill(EMAIL);
+      await form.getByRole('button', { name: DE.handoffSend }).click();
+      assert.equal(await form.getByRole('alert').innerText(), DE.handoffNeedConsent);
+      const consent = form.getByRole('checkbox', { name: DE.handoffConsent });
+      await consent.waitFor();
+
+      for (const viewport of [{ width: 390, height: 844 }, { width: 1280, height: 800 }]) {
+        await page.setViewportSize(viewport);
+        assert.deepEqual(await widgetOverflow(page), [], `the German form at ${viewport.width} px`);
+        await page.screenshot({ path: `${SHOTS}/handoff-form-de-${viewport.width}.png` });
+      }
+      const axe = await new AxeBuilder({ page }).include('localiq-widget').analyze();
+      const serious = axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+      assert.deepEqual(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`), [], 'the German form is labelled and readable');
+
+      await consent.check();
+      const sent = page.waitForResponse((res) => res.url().endsWith(`/v1/widget/${germanId}/handoffs`) && res.request().method() === 'POST');
+      await form.getByRole('button', { name: DE.handoffSend }).click();
+      assert.equal((await sent).status(), 201);
+      await page.locator('localiq-widget').getByText(DE.handoffSent).waitFor();
+      await page.setViewportSize({ width: 390, height: 844 });
+      assert.deepEqual(await widgetOverflow(page), [], 'the German thanks at 390 px');
+      await page.screenshot({ path: `${SHOTS}/handoff-sent-de-390.png` });
+    } finally {
+      await other.close();
+      await germanShop.close();
     }
   });
 });

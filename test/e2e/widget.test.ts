@@ -43,7 +43,6 @@ function widgetConfig(id: string, overrides: Partial<PublicWidgetConfig> = {}): 
     strings: { ...S },
     questionMaxLength: 500,
     sendPageUrl: true,
-    handoffConsent: '',
     ...overrides,
   };
 }
@@ -481,6 +480,13 @@ describe('visitor chat widget in Chromium (fake public API, page on another orig
         await box.press('Enter');
         await lastAnswer(page).getByText(WIDGET_MESSAGES[language].fallbackMessage).waitFor();
         assert.deepEqual(await widgetOverflow(page), [], `${language} at ${viewport.width} px`);
+        // The offer under the fallback, and the handoff form it opens, in the same language.
+        await lastAnswer(page).getByText(T.handoffOfferHint).waitFor();
+        await lastAnswer(page).getByRole('button', { name: T.handoffOffer, exact: true }).click();
+        const form = page.getByRole('form', { name: T.handoffOffer });
+        await form.getByRole('checkbox', { name: T.handoffConsent }).waitFor();
+        await form.getByLabel(T.handoffQuestion).waitFor();
+        assert.deepEqual(await widgetOverflow(page), [], `${language} at ${viewport.width} px, with the handoff form`);
         await page.screenshot({ path: `${SHOTS}/language-${language}-${viewport.width}.png` });
         await closeTab(page);
       }

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
+import { WIDGET_TEXTS } from '../../common/contract/widget-texts.ts';
 import { WIDGET_BUNDLE } from '../helpers/fake-widget-api.ts';
 import { OWNER, useDashboardSession } from './dashboard-session.ts';
 import { until } from './until.ts';
@@ -108,6 +109,11 @@ describe('Widgets screen (real server, real Chromium)', { timeout: 240_000 }, ()
     assert.equal(await page.getByLabel('Greeting').inputValue(), 'Moin! Fresh bread today.', "the owner's own greeting stays");
     await page.getByLabel('Send button', { exact: true }).fill('Abschicken');
     await until(async () => (await previewText('form.ask button')) === 'Abschicken', 'the preview takes a changed text', { ms: 10_000 });
+    // The consent wording is one of the widget's texts, its own field outside the folded ones.
+    const consent = page.getByLabel('Consent for being contacted');
+    assert.equal(await consent.getAttribute('placeholder'), WIDGET_TEXTS.de.handoffConsent, "the German built-in wording, in grey");
+    await consent.fill('Der Laden darf mich\nzu meiner Frage anrufen.');
+    assert.equal(await consent.inputValue(), 'Der Laden darf mich zu meiner Frage anrufen.', 'one line, as every text of the widget');
     await page.getByLabel('Per day (UTC)').fill('0');
     await page.getByRole('button', { name: 'Create widget' }).click();
     const limitError = page.locator('#widget-limits-dailyQuestions-error');
@@ -146,6 +152,7 @@ describe('Widgets screen (real server, real Chromium)', { timeout: 240_000 }, ()
     assert.equal(await page.getByLabel('Per day (UTC)').inputValue(), '500');
     assert.equal(await page.getByLabel('Language').inputValue(), 'de', 'the language picked is saved');
     assert.equal(await page.getByLabel('Send button', { exact: true }).inputValue(), 'Abschicken');
+    assert.equal(await page.getByLabel('Consent for being contacted').inputValue(), 'Der Laden darf mich zu meiner Frage anrufen.', 'saved as the widget\'s handoffConsent text');
     await page.getByLabel('Name', { exact: true }).fill('Bakery helper');
     await page.getByLabel('Allowed origins, one per line').fill('https://shop.example');
     await page.getByRole('button', { name: 'Save changes' }).click();

@@ -56,10 +56,9 @@ describe('admin API: widgets', () => {
       fallbackMessage: 'Call us.',
       themeColor: '#aa3300',
       position: 'bottom-left',
-      strings: { send: 'Senden', title: 'Frag uns' },
+      strings: { send: 'Senden', title: 'Frag uns', handoffConsent: 'Der Laden darf mich zu meiner Frage kontaktieren.' },
       limits: { visitorQuestionsPerMinute: 3, widgetQuestionsPerMinute: 30, dailyQuestions: 500 },
       sendPageUrl: false,
-      handoffConsent: 'Der Laden darf mich zu meiner Frage kontaktieren.',
       enabled: false,
     };
     const created = (await admin.post('/widgets', full)).json() as AdminWidget;

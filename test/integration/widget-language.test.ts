@@ -85,6 +85,48 @@ describe('widget language and texts', () => {
     assert.deepEqual(await refusedPaths(await owner.patch(`/widgets/${widget.id}`, { language: 'DE' })), ['language']);
   });
 
+  it('a widget stored with the former consent setting keeps its wording, as its own handoffConsent text', async () => {
+    const settingsOf = (id: string) =>
+      JSON.parse(t.services.db.prepare<[string], { settings: string }>('SELECT settings FROM widgets WHERE id = ?').get(id)!.settings) as Record<string, unknown>;
+    // As an earlier version stored it: the consent a setting of its own, which took line breaks.
+    const storeEarlier = (id: string, handoffConsent: string, strings: Record<string, string>) =>
+      t.services.db.prepare('UPDATE widgets SET settings = ? WHERE id = ?').run(JSON.stringify({ ...settingsOf(id), handoffConsent, strings }), id);
+    const earlier = (await owner.post('/widgets', { ...INPUT, language: 'de' })).json() as AdminWidget;
+    storeEarlier(earlier.id, 'Der Laden darf mich\nzu meiner Frage anrufen.', { send: 'Ab damit' });
+
+    const read = (await owner.get(`/widgets/${earlier.id}`)).json() as AdminWidget;
+    assert.deepEqual(read.strings, { send: 'Ab damit', handoffConsent: 'Der Laden darf mich zu meiner Frage anrufen.' });
+    assert.ok(!('handoffConsent' in read), 'no setting of its own any more');
+    const visitorConfig = await config(earlier.id);
+    assert.equal(visitorConfig.strings.handoffConsent, 'Der Laden darf mich zu meiner Frage anrufen.');
+    assert.equal(visitorConfig.strings.handoffSend, WIDGET_TEXTS.de.handoffSend);
+    assert.ok(!('handoffConsent' in visitorConfig));
+
+    // Saved again, it is stored as a text; the setting is gone from the row.
+    assert.equal((await owner.patch(`/widgets/${earlier.id}`, { name: 'Bäckerei Nord' })).statusCode, 200);
+    const stored = settingsOf(earlier.id);
+    assert.ok(!('handoffConsent' in stored), JSON.stringify(stored));
+    assert.deepEqual(stored.strings, { send: 'Ab damit', handoffConsent: 'Der Laden darf mich zu meiner Frage anrufen.' });
+
+    // A text the owner wrote since wins over the former setting; an empty former setting changes nothing.
+    const both = (await owner.post('/widgets', INPUT)).json() as AdminWidget;
+    storeEarlier(both.id, 'The old wording.', { handoffConsent: 'The new wording.' });
+    assert.equal((await config(both.id)).strings.handoffConsent, 'The new wording.');
+    const none = (await owner.post('/widgets', INPUT)).json() as AdminWidget;
+    storeEarlier(none.id, '', {});
+    assert.deepEqual(((await owner.get(`/widgets/${none.id}`)).json() as AdminWidget).strings, {});
+    assert.equal((await config(none.id)).strings.handoffConsent, WIDGET_TEXTS.en.handoffConsent);
+  });
+
+  it('takes the consent wording as a text only: the former setting is refused by name', async () => {
+    assert.deepEqual(await refusedPaths(await owner.post('/widgets', { ...INPUT, handoffConsent: 'Ja.' })), ['handoffConsent']);
+    const widget = (await owner.post('/widgets', INPUT)).json() as AdminWidget;
+    assert.deepEqual(await refusedPaths(await owner.patch(`/widgets/${widget.id}`, { handoffConsent: 'Ja.' })), ['handoffConsent']);
+    const long = 'I agree that the shop may contact me. '.repeat(13).trim(); // 493 characters: a consent may be long
+    assert.equal((await owner.patch(`/widgets/${widget.id}`, { strings: { handoffConsent: long } })).statusCode, 200);
+    assert.deepEqual(await refusedPaths(await owner.patch(`/widgets/${widget.id}`, { strings: { handoffConsent: 'x'.repeat(501) } })), ['strings.handoffConsent']);
+  });
+
   it('the hosted page is in the widget\'s language, its texts escaped', async () => {
     const widget = (await owner.post('/widgets', { ...INPUT, language: 'fr', strings: { title: '<b>Questions</b> & "réponses"' } })).json() as AdminWidget;
     const res = await t.app.inject({ method: 'GET', url: `/w/${widget.id}` });
@@ -103,11 +145,11 @@ describe('localiq widgets --language and --text', () => {
   const create = ['create', '--name', 'Shop', '--knowledge-base', 'kb-main', '--origin', ORIGIN];
 
   it('sets the language and the own texts, and refuses an unknown language or key saying which option', () => {
-    const res = run([...create, '--language', 'it', '--text', 'send=Vai', '--text', 'title=Domande? Scrivici', '--json']);
+    const res = run([...create, '--language', 'it', '--text', 'send=Vai', '--text', 'title=Domande? Scrivici', '--text', 'handoffConsent=Sì, contattatemi pure.', '--json']);
     assert.equal(res.status, 0, res.stderr);
     const widget = JSON.parse(res.stdout) as AdminWidget;
     assert.equal(widget.language, 'it');
-    assert.deepEqual(widget.strings, { send: 'Vai', title: 'Domande? Scrivici' });
+    assert.deepEqual(widget.strings, { send: 'Vai', title: 'Domande? Scrivici', handoffConsent: 'Sì, contattatemi pure.' });
     assert.equal(widget.greeting, WIDGET_MESSAGES.it.greeting);
 
     const updated = run(['update', widget.id, '--language', 'es', '--json']);

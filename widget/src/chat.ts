@@ -2,8 +2,8 @@ import { VISITOR_CONVERSATION_MAX_TURNS as MAX_TURNS, VISITOR_TURN_MAX as TURN_M
 import type { PublicWidgetConfig, WidgetStrings } from '../../common/contract/widget.ts';
 import { ENGLISH_WIDGET_TEXTS } from '../../common/contract/widget-texts.ts';
 import { WidgetError, type WidgetApi } from './api.ts';
-import { handoffForm, replyMessage } from './handoff.ts';
-import { ASKS_FOR_A_PERSON, HANDOFF_STRINGS } from './handoff-strings.ts';
+import { asksForAPerson } from './asks-for-a-person.ts';
+import { handoffForm, repliedTo, replyMessage } from './handoff.ts';
 import { HandoffStore } from './handoff-store.ts';
 import { renderAnswerText } from './answer-text.ts';
 import { ICONS, el, icon } from './dom.ts';
@@ -62,7 +62,7 @@ export class Chat {
     });
     const restart = el('button', { type: 'button' }, s.newConversation);
     restart.addEventListener('click', () => this.restart());
-    const askTeam = el('button', { type: 'button' }, HANDOFF_STRINGS.offer);
+    const askTeam = el('button', { type: 'button' }, s.handoffOffer);
     askTeam.addEventListener('click', () => this.offerHandoff(this.lastUnanswered()));
     this.handoffs = api ? new HandoffStore(api.widgetId) : null;
     const head = el('div', { class: 'head' }, el('h2', null, s.title), askTeam, restart);
@@ -115,14 +115,16 @@ export class Chat {
   private async showReplies(): Promise<void> {
     if (!this.api || !this.handoffs) return;
     const shown: HTMLElement[] = [];
+    let firstReplied = '';
     for (const token of this.handoffs.tokens()) {
       try {
         const handoffs = await this.api.handoffs(token);
         // None left: the conversation was deleted or retention removed it.
         if (!handoffs.length) this.handoffs.forget(token);
         for (const handoff of handoffs) {
-          const message = replyMessage(handoff, HANDOFF_STRINGS);
+          const message = replyMessage(handoff, this.strings);
           if (message) shown.push(message);
+          if (message && !firstReplied) firstReplied = repliedTo(this.strings, handoff.question);
         }
       } catch (error) {
         // A session the owner deleted (or retention removed) has nothing left to read.
@@ -130,7 +132,7 @@ export class Chat {
       }
     }
     this.replies.replaceChildren(...shown);
-    if (shown.length) this.announce(HANDOFF_STRINGS.replied);
+    if (firstReplied) this.announce(firstReplied);
   }
 
   /** The last question the assistant could not answer, to fill the handoff form with. */
@@ -144,8 +146,7 @@ export class Chat {
     if (!api) return;
     this.log.querySelector('.handoff')?.closest('.msg')?.remove();
     const form = handoffForm({
-      strings: HANDOFF_STRINGS,
-      consent: this.config.handoffConsent,
+      strings: this.strings,
       question,
       questionMaxLength: this.config.questionMaxLength,
       send: async (request) => {
@@ -192,10 +193,10 @@ export class Chat {
     if (turn.citations?.length) bubble.append(sourcesList(turn.citations, this.strings));
     const unanswered = turn.unansweredQuestion;
     if (unanswered !== undefined) {
-      const offer = el('button', { type: 'button', class: 'offer' }, HANDOFF_STRINGS.offer);
+      const offer = el('button', { type: 'button', class: 'offer' }, this.strings.handoffOffer);
       if (!this.api) offer.setAttribute('aria-disabled', 'true');
       offer.addEventListener('click', () => this.offerHandoff(unanswered));
-      bubble.append(el('p', { class: 'offer-hint' }, HANDOFF_STRINGS.offerHint), offer);
+      bubble.append(el('p', { class: 'offer-hint' }, this.strings.handoffOfferHint), offer);
     }
     const answerId = turn.answerId;
     if (answerId) {
@@ -207,7 +208,7 @@ export class Chat {
   private async ask(text: string): Promise<void> {
     const question = text.trim();
     if (!this.api || !question || this.asking) return;
-    if (ASKS_FOR_A_PERSON.test(question)) {
+    if (asksForAPerson(this.config.language ?? 'en', question)) {
       // Asked for a person, not the assistant: the form, with the last question it could not answer.
       this.log.querySelector('.starters')?.remove();
       this.log.append(userMessage(question));

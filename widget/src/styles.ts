@@ -20,8 +20,8 @@ svg{width:20px;height:20px;fill:currentColor;flex:none}
 .panel{position:fixed;bottom:84px;right:20px;z-index:2147483001;width:380px;max-width:calc(100vw - 40px);height:580px;max-height:calc(100vh - 104px);display:flex;flex-direction:column;background:#fff;border-radius:14px;box-shadow:0 12px 40px rgba(0,0,0,.28);overflow:hidden}
 .left .launcher,.left .panel{right:auto;left:20px}
 .head{display:flex;align-items:center;gap:2px;padding:8px 8px 8px 16px;background:var(--theme);color:var(--on-theme)}
-.head h2{flex:1;min-width:0;margin:0;font-size:16px;font-weight:600;line-height:1.3;overflow-wrap:anywhere}
-.head button{flex:none;display:inline-flex;align-items:center;min-height:32px;padding:4px 8px;border:0;border-radius:6px;background:transparent;color:inherit;font-size:13px}
+.head h2{flex:1 1 auto;min-width:5.5em;margin:0;font-size:16px;font-weight:600;line-height:1.3;overflow-wrap:anywhere}
+.head button{flex:0 1 auto;display:inline-flex;text-align:center;align-items:center;min-height:32px;padding:4px 8px;border:0;border-radius:6px;background:transparent;color:inherit;font-size:13px}
 .head :focus-visible{outline-color:var(--on-theme);outline-offset:-2px}
 .log{flex:1;overflow-y:auto;padding:16px;display:flex;flex-direction:column;gap:10px;overscroll-behavior:contain}
 .msg{max-width:88%;padding:9px 12px;border-radius:14px;overflow-wrap:anywhere;white-space:normal}
@@ -57,8 +57,8 @@ a{color:var(--accent);text-decoration:underline}
 .handoff .hint{font-size:13px;color:#4d4d4d}
 .handoff .consent{display:flex;gap:8px;align-items:flex-start;color:#1a1a1a}
 .handoff .error{padding:6px 10px;border-radius:8px;background:#fff4e5;color:#5c3b00;font-size:14px}
-.handoff .actions{display:flex;gap:8px}
-.handoff .actions button{padding:7px 14px;border:1px solid #8a8f98;border-radius:10px;background:#fff;color:#1a1a1a}
+.handoff .actions{display:flex;flex-wrap:wrap;gap:8px}
+.handoff .actions button{overflow-wrap:normal;padding:7px 14px;border:1px solid #8a8f98;border-radius:10px;background:#fff;color:#1a1a1a}
 .handoff .actions .primary{border:0;background:var(--theme);color:var(--on-theme);font-weight:600}
 .replies{display:flex;flex-direction:column;gap:10px}.replies:empty{display:none}
 .replied{font-size:13px;color:#4d4d4d}

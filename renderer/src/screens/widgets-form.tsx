@@ -36,7 +36,6 @@ export type WidgetDraft = {
   strings: Partial<Record<StringKey, string>>;
   limits: Record<LimitKey, string>;
   sendPageUrl: boolean;
-  handoffConsent: string;
   enabled: boolean;
 };
 
@@ -64,15 +63,24 @@ const STRING_LABELS: Record<StringKey, string> = {
   page: 'Before the page number of a source',
   product: 'Product card (read by screen readers)',
   noScript: 'Hosted page without JavaScript',
-  handoffOffer: 'Offer to pass the question to the team',
+  handoffOffer: 'Offer to pass the question to the team (also the form\'s title)',
+  handoffOfferHint: 'Under an unanswered question, before the offer',
+  handoffQuestion: 'Handoff form: question',
   handoffName: 'Handoff form: name',
   handoffEmail: 'Handoff form: e-mail',
   handoffPhone: 'Handoff form: phone',
-  handoffConsent: 'Handoff form: consent',
+  handoffContactHint: 'Handoff form: why a contact is asked for',
+  handoffConsent: 'Consent for being contacted',
   handoffSend: 'Handoff form: send button',
+  handoffCancel: 'Handoff form: cancel button',
   handoffSent: 'After the question was passed on',
   handoffNeedContact: 'Handoff form: no e-mail or phone given',
-  handoffReplied: "Before the team's reply",
+  handoffNeedConsent: 'Handoff form: consent not ticked',
+  handoffInvalidEmail: 'Handoff form: e-mail address not valid',
+  handoffInvalidContact: 'Handoff form: contact refused by the server',
+  handoffTooMany: 'Handoff form: too many questions left',
+  handoffFailed: 'Handoff form: could not be sent',
+  handoffReplied: "Before the team's reply ({question} is the question)",
 };
 
 const LIMIT_LABELS: Record<LimitKey, string> = {
@@ -100,7 +108,6 @@ export function draftOf(widget: Widget | null): WidgetDraft {
       dailyQuestions: String(source.limits.dailyQuestions),
     },
     sendPageUrl: source.sendPageUrl,
-    handoffConsent: source.handoffConsent,
     enabled: source.enabled,
   };
 }
@@ -129,7 +136,6 @@ export function inputOf(draft: WidgetDraft): WidgetInput {
       dailyQuestions: Number(draft.limits.dailyQuestions),
     },
     sendPageUrl: draft.sendPageUrl,
-    handoffConsent: draft.handoffConsent.trim(),
     enabled: draft.enabled,
   };
 }
@@ -151,7 +157,6 @@ export function previewConfigOf(draft: WidgetDraft, widgetId: string | null): Pu
     strings: resolveWidgetTexts(language, ownStrings(draft)),
     questionMaxLength: VISITOR_QUESTION_MAX,
     sendPageUrl: draft.sendPageUrl,
-    handoffConsent: draft.handoffConsent.trim(),
   };
 }
 
@@ -373,18 +378,19 @@ export function WidgetEditor({ widget, knowledgeBases, readOnly, submitLabel, sa
           </div>
 
           <div className="field">
-            <label htmlFor="widget-handoff-consent">Consent for being contacted</label>
+            <label htmlFor="widget-string-handoffConsent">{STRING_LABELS.handoffConsent}</label>
             <textarea
-              id="widget-handoff-consent"
+              id="widget-string-handoffConsent"
               rows={2}
               maxLength={500}
-              value={draft.handoffConsent}
-              placeholder="Empty: the widget's own wording"
-              onChange={(e) => change({ handoffConsent: e.target.value }, 'handoffConsent')}
-              {...described('handoffConsent')}
+              value={draft.strings.handoffConsent ?? ''}
+              placeholder={WIDGET_TEXTS[draft.language || 'en'].handoffConsent}
+              // One line, as every text of the widget is: a line break typed or pasted becomes a space.
+              onChange={(e) => change({ strings: { ...draft.strings, handoffConsent: e.target.value.replace(/\s*\n\s*/g, ' ') } }, 'strings.handoffConsent')}
+              {...described('strings.handoffConsent')}
             />
-            <p className="hint">What a visitor ticks before leaving a question for you with an e-mail address or phone number (they arrive in the Inbox). Empty: the widget's own wording, "I agree that the shop may contact me about my question".</p>
-            {fieldError('handoffConsent')}
+            <p className="hint">What a visitor ticks before leaving a question for you with an e-mail address or phone number (they arrive in the Inbox). Empty: the built-in wording of the widget's language, shown in grey.</p>
+            {fieldError('strings.handoffConsent')}
           </div>
 
           <div className="widget-look">
@@ -418,7 +424,7 @@ export function WidgetEditor({ widget, knowledgeBases, readOnly, submitLabel, sa
             <summary>Texts</summary>
             <p className="hint">Empty fields use the built-in text of the widget's language, shown in grey. Plain text: it is shown as written.</p>
             <div className="widget-grid">
-              {(Object.keys(STRING_LABELS) as StringKey[]).map((key) => (
+              {(Object.keys(STRING_LABELS) as StringKey[]).filter((key) => key !== 'handoffConsent').map((key) => (
                 <div className="field" key={key}>
                   <label htmlFor={`widget-string-${key}`}>{STRING_LABELS[key]}</label>
                   <input

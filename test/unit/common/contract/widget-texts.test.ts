@@ -13,17 +13,26 @@ import {
 
 const KEYS = Object.keys(widgetStringsSchema.shape).sort() as WidgetStringKey[];
 
-/** The handoff form's keys, with the English the form was written with (widget/src/handoff-strings.ts). */
+/** The handoff form's keys, with the English the form shows (test/e2e/handoffs.test.ts reads them in the form). */
 const HANDOFF_ENGLISH: Partial<Record<WidgetStringKey, string>> = {
-  handoffOffer: 'Leave your question for the team',
-  handoffName: 'Your name (optional)',
+  handoffOffer: 'Ask the team',
+  handoffOfferHint: 'Our team can answer this. Leave your question and how to reach you.',
+  handoffQuestion: 'Your question',
+  handoffName: 'Name (optional)',
   handoffEmail: 'E-mail',
   handoffPhone: 'Phone',
-  handoffConsent: 'I agree that the shop contacts me about this question.',
+  handoffContactHint: 'An e-mail address or a phone number, so we can reply.',
+  handoffConsent: 'I agree that the shop may contact me about my question.',
   handoffSend: 'Send to the team',
-  handoffSent: 'Thank you: the team will reply here and by the contact you left.',
-  handoffNeedContact: 'Please leave an e-mail address or a phone number.',
-  handoffReplied: 'The team replied:',
+  handoffCancel: 'Cancel',
+  handoffSent: 'Thank you. The team will reply here and by the contact you gave.',
+  handoffNeedContact: 'Please give an e-mail address or a phone number.',
+  handoffNeedConsent: 'Please tick the box so the team may contact you.',
+  handoffInvalidEmail: 'Please check the e-mail address.',
+  handoffInvalidContact: 'Please check the e-mail address and the phone number.',
+  handoffTooMany: 'You have left several questions already; the team will reply to those.',
+  handoffFailed: 'Your question could not be sent. Please try again in a moment.',
+  handoffReplied: 'The team replied to “{question}”:',
 };
 
 // Words that are the same in a language as in English (a loan word, a cognate): not untranslated.
@@ -63,10 +72,15 @@ describe('the widget texts catalogue', () => {
     }
   });
 
-  it("holds the handoff form's keys with the form's English", () => {
+  it("holds every text of the handoff form, with the form's English", () => {
+    assert.deepEqual(KEYS.filter((key) => key.startsWith('handoff')), Object.keys(HANDOFF_ENGLISH).sort());
     for (const [key, english] of Object.entries(HANDOFF_ENGLISH) as Array<[WidgetStringKey, string]>) {
       assert.equal(ENGLISH_WIDGET_TEXTS[key], english, key);
     }
+  });
+
+  it("names the question once in every language's line before the team's reply", () => {
+    for (const language of WIDGET_LANGUAGES) assert.equal(WIDGET_TEXTS[language].handoffReplied.split('{question}').length, 2, language);
   });
 
   it('the schema refuses an unknown key, an over-long text, a line break and a bidirectional control', () => {
