@@ -12,7 +12,7 @@ import { WORKER_MODULES } from './server/worker-module.ts';
  * embedding model's weights).
  */
 const SERVER_ENTRIES: Record<string, string> = {
-  cli: resolve('server/cli.ts'),
+  cli: resolve('server/cli/cli.ts'),
   'server-entry': resolve('electron/server-entry.ts'),
   ...Object.fromEntries(Object.entries(WORKER_MODULES).map(([name, source]) => [name, resolve('server', source)])),
 };

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
-import { newWebhookSchema, WEBHOOK_EVENTS } from '../common/contract/webhooks.ts';
-import type { Services } from './services.ts';
+import { newWebhookSchema, WEBHOOK_EVENTS } from '../../common/contract/webhooks.ts';
+import type { Services } from '../services.ts';
 
 export const WEBHOOKS_USAGE = `  webhooks create --url U --events a,b [--json]
                                           POST signed events (${WEBHOOK_EVENTS.join(', ')}) to U; prints the signing secret once

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
-import { parseEvery, type WebsiteSource, WebsiteSourceError, type WebsiteSync } from './domain/website-sources.ts';
-import type { Services } from './services.ts';
+import { parseEvery, type WebsiteSource, WebsiteSourceError, type WebsiteSync } from '../domain/website-sources.ts';
+import type { Services } from '../services.ts';
 
 export const SOURCES_USAGE = `  sources add-site URL --knowledge-base KB [--every 24h] [--max-pages N] [--include GLOB …] [--exclude GLOB …]
         [--allow-private-network] [--json]

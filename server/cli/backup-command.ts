@@ -2,13 +2,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { loadConfig } from './config.ts';
-import { liesInDataFolder } from './domain/scheduled-backups.ts';
-import { forgetServerSecret, secretFits } from './secrets/server-secret.ts';
-import { ApiKeyRepo } from './storage/api-key-repo.ts';
-import { backupContents, backupInThread, openBackup, replaceDatabase, type BackupContents } from './storage/backup.ts';
-import { openDatabase } from './storage/db.ts';
-import { SettingsRepo } from './storage/settings-repo.ts';
+import { loadConfig } from '../config.ts';
+import { liesInDataFolder } from '../domain/scheduled-backups.ts';
+import { forgetServerSecret, secretFits } from '../secrets/server-secret.ts';
+import { ApiKeyRepo } from '../storage/api-key-repo.ts';
+import { backupContents, backupInThread, openBackup, replaceDatabase, type BackupContents } from '../storage/backup.ts';
+import { openDatabase } from '../storage/db.ts';
+import { SettingsRepo } from '../storage/settings-repo.ts';
 
 /** The lowest CPU priority: a backup yields the cores to the server it runs beside (bench/backup.ts). */
 const BACKGROUND_PRIORITY = 19;

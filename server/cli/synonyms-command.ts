@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { parseArgs } from 'node:util';
-import { formatSynonymLines, parseSynonymLines, synonymsUpdateSchema, type SynonymSet } from '../common/contract/synonyms.ts';
-import type { Services } from './services.ts';
+import { formatSynonymLines, parseSynonymLines, synonymsUpdateSchema, type SynonymSet } from '../../common/contract/synonyms.ts';
+import type { Services } from '../services.ts';
 
 export const SYNONYMS_USAGE = `  synonyms list --knowledge-base KB [--json]
                                           print a knowledge base's synonym sets, one per line

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import type { Services } from './services.ts';
+import type { Services } from '../services.ts';
 
 export const USERS_USAGE = `  users list [--json]                     list dashboard users and their roles
   users reset-password <username>         set a new password, read from stdin; signs the user out everywhere`;

@@ -1,12 +1,12 @@
 import os from 'node:os';
 import { parseArgs } from 'node:util';
 import type { ZodError } from 'zod';
-import type { AdminWidget } from '../common/contract/admin.ts';
-import { WIDGET_POSITIONS, type WidgetUpdate, widgetInputSchema, widgetUpdateSchema } from '../common/contract/widget.ts';
-import type { Config } from './config.ts';
-import { type Listener, listenerUrl, startOfUtcDay, type WidgetRecord, widgetBaseUrl } from './domain/widgets.ts';
-import { toWidgetView } from './http/widget-view.ts';
-import type { Services } from './services.ts';
+import type { AdminWidget } from '../../common/contract/admin.ts';
+import { WIDGET_POSITIONS, type WidgetUpdate, widgetInputSchema, widgetUpdateSchema } from '../../common/contract/widget.ts';
+import type { Config } from '../config.ts';
+import { type Listener, listenerUrl, startOfUtcDay, type WidgetRecord, widgetBaseUrl } from '../domain/widgets.ts';
+import { toWidgetView } from '../http/widget-view.ts';
+import type { Services } from '../services.ts';
 
 export const WIDGETS_USAGE = `  widgets create --name N --knowledge-base KB [--knowledge-base KB2] --origin https://shop.example [--origin …]
         [--greeting G] [--fallback F] [--starter Q …] [--theme-color #1f5fbf] [--position bottom-right|bottom-left]

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
-import { curatedAnswerInputSchema } from '../common/contract/curated-answers.ts';
-import type { Services } from './services.ts';
+import { curatedAnswerInputSchema } from '../../common/contract/curated-answers.ts';
+import type { Services } from '../services.ts';
 
 export const ANSWERS_USAGE = `  answers list --knowledge-base KB [--json]
                                           print a knowledge base's curated answers (the owner's own answers)
