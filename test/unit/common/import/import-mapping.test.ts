@@ -10,7 +10,7 @@ import { ingestItemSchema, SOURCE_TYPES } from '../../../../common/contract/inge
 import { SAMPLE_ITEMS } from '../../../../common/import/sample-items.ts';
 import { delimiterFromName, formatFromName } from '../../../../common/import/formats.ts';
 import { FileFormatError, readJsonArray, type ReadRecord } from '../../../../common/import/json-array-stream.ts';
-import { openRecords } from '../../../../server/import/readers.ts';
+import { openRecords } from '../../../../server/cli/import/readers.ts';
 
 const FIXTURES = path.join(import.meta.dirname, '../../../fixtures/import');
 const target: ImportTarget = { integrationId: 'shop', knowledgeBaseId: 'main', sourceType: 'PRODUCT' };

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { CheckpointStore, ResumePoint } from '../../common/import/checkpoint-store.ts';
+import type { CheckpointStore, ResumePoint } from '../../../common/import/checkpoint-store.ts';
 
 /**
  * The resume point as `localiq import` writes it. It is keyed by the file's size and modification

@@ -1,4 +1,4 @@
-import { ErrorAnswer } from '../../common/contract/errors.ts';
+import { ErrorAnswer } from '../../../common/contract/errors.ts';
 
 export type ApiClientOptions = {
   url: string;

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { ErrorAnswer } from '../../common/contract/errors.ts';
+import { ErrorAnswer } from '../../../common/contract/errors.ts';
 import type { ApiClient } from './api-client.ts';
 import { type FileSyncState, sha256Of } from './files-state.ts';
 import { type LocalFile, type Skipped, walkFiles } from './files-walk.ts';

@@ -1,18 +1,18 @@
 import fs from 'node:fs';
 import readline from 'node:readline/promises';
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../config.ts';
-import { type ImportMapping, importTargetSchema, parseMapping, parseMappingSpec, type RowError } from '../../common/import/import-mapping.ts';
-import { PRIORITIES, SOURCE_TYPES } from '../../common/contract/ingest.ts';
-import { LIMITS } from '../../common/contract/limits.ts';
-import { ErrorAnswer } from '../../common/contract/errors.ts';
-import { httpImportApi } from '../../common/import/http-import-api.ts';
+import { loadConfig } from '../../config.ts';
+import { type ImportMapping, importTargetSchema, parseMapping, parseMappingSpec, type RowError } from '../../../common/import/import-mapping.ts';
+import { PRIORITIES, SOURCE_TYPES } from '../../../common/contract/ingest.ts';
+import { LIMITS } from '../../../common/contract/limits.ts';
+import { ErrorAnswer } from '../../../common/contract/errors.ts';
+import { httpImportApi } from '../../../common/import/http-import-api.ts';
 import { ApiClient } from './api-client.ts';
 import { defaultCheckpointPath } from './checkpoint.ts';
 import { createProgress } from './progress.ts';
 import { resolveServerUrl } from './server-url.ts';
-import { formatFromName, IMPORT_FORMATS, type ImportFormat } from '../../common/import/formats.ts';
-import { FileFormatError } from '../../common/import/json-array-stream.ts';
+import { formatFromName, IMPORT_FORMATS, type ImportFormat } from '../../../common/import/formats.ts';
+import { FileFormatError } from '../../../common/import/json-array-stream.ts';
 import { runImport, type ImportReport } from './run-import.ts';
 
 export const IMPORT_USAGE = `  import FILE --map F=COL,… | --mapping map.json --source-type T --knowledge-base KB --integration I

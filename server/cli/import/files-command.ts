@@ -1,11 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { ErrorAnswer } from '../../common/contract/errors.ts';
-import { FILE_LIMITS } from '../../common/contract/files.ts';
-import { FINAL_JOB_STATUSES, type FinalJobStatus } from '../../common/contract/jobs.ts';
-import { SOURCE_TYPES } from '../../common/contract/ingest.ts';
-import { loadConfig } from '../config.ts';
+import { ErrorAnswer } from '../../../common/contract/errors.ts';
+import { FILE_LIMITS } from '../../../common/contract/files.ts';
+import { FINAL_JOB_STATUSES, type FinalJobStatus } from '../../../common/contract/jobs.ts';
+import { SOURCE_TYPES } from '../../../common/contract/ingest.ts';
+import { loadConfig } from '../../config.ts';
 import { ApiClient } from './api-client.ts';
 import { FileSyncState } from './files-state.ts';
 import { type FilesTarget, type SyncReport, syncFiles } from './files-sync.ts';

@@ -1,15 +1,15 @@
 import fs from 'node:fs';
-import type { ImportMapping, ImportTarget, RowError } from '../../common/import/import-mapping.ts';
-import type { IngestItem } from '../../common/contract/ingest.ts';
-import type { JobStatus } from '../../common/contract/jobs.ts';
-import type { ImportApi } from '../../common/import/api-client.ts';
-import { dryRunRecords } from '../../common/import/dry-run.ts';
-import { followJobs } from '../../common/import/follow-jobs.ts';
-import { importRecords } from '../../common/import/import-records.ts';
-import type { OnProgress, ReadTally } from '../../common/import/read-rows.ts';
-import { deleteItems, findAbsentItems, SYNC_SKIPPED_EMPTY_FILE } from '../../common/import/sync.ts';
+import type { ImportMapping, ImportTarget, RowError } from '../../../common/import/import-mapping.ts';
+import type { IngestItem } from '../../../common/contract/ingest.ts';
+import type { JobStatus } from '../../../common/contract/jobs.ts';
+import type { ImportApi } from '../../../common/import/api-client.ts';
+import { dryRunRecords } from '../../../common/import/dry-run.ts';
+import { followJobs } from '../../../common/import/follow-jobs.ts';
+import { importRecords } from '../../../common/import/import-records.ts';
+import type { OnProgress, ReadTally } from '../../../common/import/read-rows.ts';
+import { deleteItems, findAbsentItems, SYNC_SKIPPED_EMPTY_FILE } from '../../../common/import/sync.ts';
 import { CheckpointFile, checkpointKey } from './checkpoint.ts';
-import type { ImportFormat } from '../../common/import/formats.ts';
+import type { ImportFormat } from '../../../common/import/formats.ts';
 import { openRecords } from './readers.ts';
 
 export type ImportProgress = {

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { HIDDEN_REASON, unsendableReason } from '../../common/contract/files.ts';
+import { HIDDEN_REASON, unsendableReason } from '../../../common/contract/files.ts';
 
 /** A document found on disk, and the externalId it is pushed under. */
 export type LocalFile = { file: string; externalId: string; size: number; mtimeMs: number };

@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import readline from 'node:readline';
 import { parse } from 'csv-parse';
-import { csvRows } from '../../common/import/csv-rows.ts';
-import { delimiterFromName, type ImportFormat } from '../../common/import/formats.ts';
-import { FileFormatError, jsonRecord, readJsonArray, type ReadRecord } from '../../common/import/json-array-stream.ts';
+import { csvRows } from '../../../common/import/csv-rows.ts';
+import { delimiterFromName, type ImportFormat } from '../../../common/import/formats.ts';
+import { FileFormatError, jsonRecord, readJsonArray, type ReadRecord } from '../../../common/import/json-array-stream.ts';
 
 /**
  * Streaming readers for the import formats. None of them holds the file in memory: records are

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
-import { skippedSummary, walkFiles } from '../../../../server/import/files-walk.ts';
-import { tempDataDir } from '../../../helpers/temp-data.ts';
+import { skippedSummary, walkFiles } from '../../../../../server/cli/import/files-walk.ts';
+import { tempDataDir } from '../../../../helpers/temp-data.ts';
 
 describe('walkFiles', () => {
   it('names files by their path under the folder given, skipping hidden, unsupported, empty and too large ones', () => {

@@ -1,4 +1,4 @@
-import { readServerAddress, type ServerAddressLookup } from '../storage/server-address.ts';
+import { readServerAddress, type ServerAddressLookup } from '../../storage/server-address.ts';
 
 /** Where `localiq serve` listens with these settings; a wildcard address is reached on loopback. */
 export function localServerUrl(host: string, port: number): string {

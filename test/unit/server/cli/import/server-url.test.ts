@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { localServerUrl, resolveServerUrl } from '../../../../server/import/server-url.ts';
-import type { ServerAddressLookup } from '../../../../server/storage/server-address.ts';
+import { localServerUrl, resolveServerUrl } from '../../../../../server/cli/import/server-url.ts';
+import type { ServerAddressLookup } from '../../../../../server/storage/server-address.ts';
 
 const settings = { dataDir: '/srv/localiq', host: '127.0.0.1', port: 7410 };
 const file = '/srv/localiq/server.json';
