@@ -89,6 +89,14 @@ describe('layering', () => {
     assert.ok(violations('server/pipeline', (target) => under(target, 'server/storage')).length > 0);
   });
 
+  it('server/cli is imported by nothing else of the server: the command line sits on top', () => {
+    const importers = sourceFiles(path.join(ROOT, 'server'))
+      .filter((file) => !under(path.relative(ROOT, file), 'server/cli'))
+      .flatMap((file) => resolvedImports(file).filter(({ target }) => under(target, 'server/cli')).map(({ specifier }) => `${path.relative(ROOT, file)} imports ${specifier}`));
+    assert.deepEqual(importers, []);
+    assert.ok(violations('server/cli', (target) => under(target, 'server/storage')).length > 0, 'the guard sees the CLI\'s imports');
+  });
+
   for (const [folder, allowed] of Object.entries(RULES)) {
     it(`${folder} imports only ${allowed.length ? allowed.join(', ') : 'itself'}`, () => {
       const forbidden = (target: string) =>
