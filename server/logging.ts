@@ -2,16 +2,6 @@ import os from 'node:os';
 import { pino, type Logger } from 'pino';
 import type { Config } from './config.ts';
 
-/**
- * One log format per run: JSON lines (pino's records, for log collectors and files) or readable
- * lines for a person at a terminal. `auto` is readable on a terminal and JSON otherwise.
- */
-export type LogFormat = 'json' | 'pretty';
-
-export function resolveLogFormat(setting: 'auto' | LogFormat, out: { isTTY?: boolean } = process.stdout): LogFormat {
-  return setting === 'auto' ? (out.isTTY ? 'pretty' : 'json') : setting;
-}
-
 const LEVEL_NAMES: Record<number, string> = { 10: 'TRACE', 20: 'DEBUG', 30: 'INFO', 40: 'WARN', 50: 'ERROR', 60: 'FATAL' };
 // Fields every record has, or that the readable line shows in its own place.
 const OWN_PLACE = new Set(['level', 'time', 'pid', 'hostname', 'msg', 'err', 'reqId']);

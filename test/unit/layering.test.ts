@@ -80,6 +80,27 @@ function isFirstParty(target: string): boolean {
   return ['common', 'server', 'renderer', 'widget', 'electron', 'test', 'bench', 'scripts'].some((folder) => under(target, folder));
 }
 
+/** Each circle of imports in `graph` (file → the files it imports), as `a → b → a`, once. */
+function importCircles(graph: Map<string, string[]>): string[] {
+  const circles = new Set<string>();
+  const done = new Set<string>();
+  const visit = (file: string, trail: string[]) => {
+    const at = trail.indexOf(file);
+    if (at >= 0) {
+      const circle = trail.slice(at);
+      const first = circle.indexOf([...circle].sort()[0]!);
+      const turned = [...circle.slice(first), ...circle.slice(0, first)];
+      circles.add([...turned, turned[0]].join(' → '));
+      return;
+    }
+    if (done.has(file) || !graph.has(file)) return;
+    for (const target of graph.get(file)!) visit(target, [...trail, file]);
+    done.add(file);
+  };
+  for (const file of graph.keys()) visit(file, []);
+  return [...circles];
+}
+
 describe('layering', () => {
   it('finds the imports it checks', () => {
     // A guard for the guard: a parser that found nothing would pass every rule.
@@ -95,6 +116,17 @@ describe('layering', () => {
       .flatMap((file) => resolvedImports(file).filter(({ target }) => under(target, 'server/cli')).map(({ specifier }) => `${path.relative(ROOT, file)} imports ${specifier}`));
     assert.deepEqual(importers, []);
     assert.ok(violations('server/cli', (target) => under(target, 'server/storage')).length > 0, 'the guard sees the CLI\'s imports');
+  });
+
+  it('has no import circles: a module never reaches itself through what it imports', () => {
+    const graph = new Map<string, string[]>();
+    for (const folder of ['common', 'server', 'renderer', 'widget', 'electron']) {
+      for (const file of sourceFiles(path.join(ROOT, folder))) {
+        graph.set(path.relative(ROOT, file), resolvedImports(file).map(({ target }) => target));
+      }
+    }
+    assert.deepEqual(importCircles(graph), []);
+    assert.deepEqual(importCircles(new Map([['a.ts', ['b.ts']], ['b.ts', ['a.ts']]])), ['a.ts → b.ts → a.ts'], 'the guard sees a circle');
   });
 
   for (const [folder, allowed] of Object.entries(RULES)) {
