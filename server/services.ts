@@ -7,7 +7,7 @@ import { EmbeddingModel } from './indexes/embedding-model.ts';
 import { KeywordIndex } from './indexes/keyword-index.ts';
 import { KeywordIndexes } from './indexes/keyword-indexes.ts';
 import { KeywordReindexer } from './indexes/keyword-reindexer.ts';
-import { DEFAULT_HYBRID, SearchService, TYPO_READING } from './retrieval/search.ts';
+import { SearchService } from './retrieval/search.ts';
 import { SearchSettings } from './retrieval/search-settings.ts';
 import { SynonymStore } from './retrieval/synonyms.ts';
 import { ItemReadRepo } from './storage/item-read-repo.ts';
@@ -148,17 +148,15 @@ export async function openServices(
     const languages = new KnowledgeBaseLanguages(db);
     const keywordReindexer = new KeywordReindexer(languages);
     const searchSettings = new SearchSettings(settings, { store: languages, reindexer: keywordReindexer });
-    const search = new SearchService(
-      new SearchRepo(db),
+    const search = new SearchService({
+      repo: new SearchRepo(db),
       keywords,
       embedding,
-      queryEmbedder,
-      DEFAULT_HYBRID,
-      searchSettings,
-      TYPO_READING,
-      (language) => keywordIndexes.of(language),
-      new SynonymStore(settings),
-    );
+      queries: queryEmbedder,
+      settings: searchSettings,
+      languageIndex: (language) => keywordIndexes.of(language),
+      synonyms: new SynonymStore(settings),
+    });
     const llmSettings = new LlmSettings(settings, secret.secret, config.llm ?? { baseUrl: null, model: null, apiKey: null, timeoutMs: DEFAULT_LLM_TIMEOUT_MS });
     const usage = new UsageRepo(db);
     const backups = new ScheduledBackups(settings, config.dataDir, backupInThread);
