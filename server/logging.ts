@@ -12,7 +12,7 @@ function fieldValue(value: unknown): string {
 }
 
 /** `02:03:04 WARN  message  key=value …`, then an error's stack indented below it. */
-export function prettyLine(record: Record<string, unknown>): string {
+function prettyLine(record: Record<string, unknown>): string {
   const time = new Date(typeof record.time === 'number' ? record.time : Date.now()).toTimeString().slice(0, 8);
   const level = (LEVEL_NAMES[record.level as number] ?? String(record.level)).padEnd(5);
   const fields = Object.entries(record)

@@ -120,7 +120,7 @@ export async function sourcesCommand(
 }
 
 /** One line of counts, then each skipped address and why. */
-export function describeSync(sync: WebsiteSync): string {
+function describeSync(sync: WebsiteSync): string {
   const { added, updated, unchanged, removed, skipped } = sync.summary;
   const head =
     sync.state === 'running'
