@@ -15,6 +15,7 @@ import { SearchRepo } from './storage/search-repo.ts';
 import { type FileStoreReason, loadServerSecret, type SecretStoreKind } from './secrets/server-secret.ts';
 import { ApiKeyRepo } from './storage/api-key-repo.ts';
 import { type Db, openDatabase } from './storage/db.ts';
+import { InProcessJobWriter } from './storage/in-process-job-writer.ts';
 import { IngestWriter } from './storage/ingest-writer.ts';
 import { ItemRepo } from './storage/item-repo.ts';
 import { Originals } from './storage/originals.ts';
@@ -122,11 +123,16 @@ export type Services = {
 export type ServicesOptions = {
   /** The time API keys, dashboard sessions and sign-in delays are checked against. Tests move it. */
   clock?: () => number;
+  /**
+   * Where pushes are committed: the ingest writer's thread (the server), or this connection in
+   * the event loop (`in-process`: the route tests of the unit group, which start no thread).
+   */
+  jobWriter?: 'thread' | 'in-process';
 };
 
 export async function openServices(
   config: Pick<Config, 'dataDir' | 'secretStore' | 'maxAttempts' | 'embedder'> & Partial<Pick<Config, 'llm'>>,
-  { clock = Date.now }: ServicesOptions = {},
+  { clock = Date.now, jobWriter = 'thread' }: ServicesOptions = {},
 ): Promise<Services> {
   const db = openDatabase(config.dataDir);
   try {
@@ -136,8 +142,8 @@ export async function openServices(
     const embedding = new EmbeddingModel(db, settings, jobs, config.maxAttempts);
     const queryEmbedder = new QueryEmbedder(config.embedder);
     const throughput = new ThroughputMeter();
-    const ingestWriter = new IngestWriter(config.dataDir);
-    const queue = new JobQueue(jobs, ingestWriter, throughput, config.maxAttempts, () => embedding.modelId());
+    const ingestWriter = jobWriter === 'thread' ? new IngestWriter(config.dataDir) : null;
+    const queue = new JobQueue(jobs, ingestWriter ?? new InProcessJobWriter(db), throughput, config.maxAttempts, () => embedding.modelId());
     const userRepo = new UserRepo(db);
     const monitor = new MonitorService(new MonitorRepo(db), queue, throughput);
     const disk = new DiskCondition(config.dataDir);
@@ -236,7 +242,7 @@ export async function openServices(
         keywordIndexes.close();
         usage.close();
         visitorRepo.close();
-        ingestWriter.close();
+        ingestWriter?.close();
         db.close();
       },
     };
