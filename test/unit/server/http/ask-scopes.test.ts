@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { Scope } from '../../common/contract/scopes.ts';
-import { createTestApp, type TestApp } from '../helpers/test-app.ts';
+import type { Scope } from '../../../../common/contract/scopes.ts';
+import { createTestApp, type TestApp } from '../../../helpers/test-app.ts';
 
 /** Every route added for the assistant, articles and usage, against keys with each scope. */
 const ROUTES: Array<{ method: 'GET' | 'POST'; url: string; scope: Scope; payload?: object }> = [
@@ -15,7 +15,7 @@ const ALL: Scope[] = ['iq:import', 'iq:read', 'usage:read', 'articles:read'];
 describe('scopes of the assistant, articles and usage routes', () => {
   let t: TestApp;
   before(async () => {
-    t = await createTestApp();
+    t = await createTestApp({}, undefined, { jobWriter: 'in-process' });
   });
   after(() => t.close());
 

@@ -1,14 +1,14 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { openDatabase } from '../../server/storage/db.ts';
-import { countRows, createTestApp, type TestApp } from '../helpers/test-app.ts';
-import { item } from '../helpers/temp-data.ts';
+import { openDatabase } from '../../../../server/storage/db.ts';
+import { countRows, createTestApp, type TestApp } from '../../../helpers/test-app.ts';
+import { item } from '../../../helpers/temp-data.ts';
 
 describe('POST /ingest', () => {
   let t: TestApp;
   let key: string;
   before(async () => {
-    t = await createTestApp();
+    t = await createTestApp({}, undefined, { jobWriter: 'in-process' });
     key = t.key({ scopes: ['iq:import'] });
   });
   after(() => t.close());
@@ -142,7 +142,7 @@ describe('POST /ingest/bulk', () => {
   let t: TestApp;
   let key: string;
   before(async () => {
-    t = await createTestApp();
+    t = await createTestApp({}, undefined, { jobWriter: 'in-process' });
     key = t.key({ scopes: ['iq:import'] });
   });
   after(() => t.close());

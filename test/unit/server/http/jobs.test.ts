@@ -1,14 +1,14 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { JobRuns } from '../../server/storage/jobs/job-runs.ts';
-import { createTestApp, type TestApp } from '../helpers/test-app.ts';
-import { item } from '../helpers/temp-data.ts';
+import { JobRuns } from '../../../../server/storage/jobs/job-runs.ts';
+import { createTestApp, type TestApp } from '../../../helpers/test-app.ts';
+import { item } from '../../../helpers/temp-data.ts';
 
 describe('jobs and item deletion', () => {
   let t: TestApp;
   let key: string;
   before(async () => {
-    t = await createTestApp();
+    t = await createTestApp({}, undefined, { jobWriter: 'in-process' });
     key = t.key({ scopes: ['iq:import'] });
   });
   after(() => t.close());

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { createTestApp, type TestApp } from '../helpers/test-app.ts';
-import { item } from '../helpers/temp-data.ts';
+import { createTestApp, type TestApp } from '../../../helpers/test-app.ts';
+import { item } from '../../../helpers/temp-data.ts';
 
 type Case = {
   name: string;
@@ -113,7 +113,7 @@ describe('malformed requests', () => {
   let key: string;
   let snapshot: () => string;
   before(async () => {
-    t = await createTestApp();
+    t = await createTestApp({}, undefined, { jobWriter: 'in-process' });
     key = t.key({ scopes: ['iq:import'] });
     await t.app.inject({ method: 'POST', url: '/ingest', headers: { 'x-api-key': key }, payload: good });
     snapshot = () =>

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { createTestApp, type TestApp } from '../helpers/test-app.ts';
+import { createTestApp, type TestApp } from '../../../helpers/test-app.ts';
 
 describe('OpenAPI document', () => {
   let t: TestApp;
   before(async () => {
-    t = await createTestApp();
+    t = await createTestApp({}, undefined, { jobWriter: 'in-process' });
   });
   after(() => t.close());
 

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import os from 'node:os';
 import { after, before, describe, it } from 'node:test';
-import { AdminClient } from '../helpers/admin-client.ts';
-import { createTestApp, type TestApp } from '../helpers/test-app.ts';
+import { AdminClient } from '../../../../helpers/admin-client.ts';
+import { createTestApp, type TestApp } from '../../../../helpers/test-app.ts';
 
 const OWNER = { username: 'olivia', password: 'correct horse battery' };
 const DESKTOP_TOKEN = 'd'.repeat(43);
@@ -10,7 +10,7 @@ const DESKTOP_TOKEN = 'd'.repeat(43);
 describe('admin API: first run, sign-in, sessions, CSRF', () => {
   let t: TestApp;
   before(async () => {
-    t = await createTestApp({ desktopSignInToken: DESKTOP_TOKEN });
+    t = await createTestApp({ desktopSignInToken: DESKTOP_TOKEN }, undefined, { jobWriter: 'in-process' });
   });
   after(() => t.close());
 

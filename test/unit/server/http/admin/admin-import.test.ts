@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { AdminClient, signedInAs } from '../helpers/admin-client.ts';
-import { countRows, createTestApp, type TestApp } from '../helpers/test-app.ts';
-import { item } from '../helpers/temp-data.ts';
+import { AdminClient, signedInAs } from '../../../../helpers/admin-client.ts';
+import { countRows, createTestApp, type TestApp } from '../../../../helpers/test-app.ts';
+import { item } from '../../../../helpers/temp-data.ts';
 
 const OWNER = { username: 'owner', password: 'owner password 1' };
 
@@ -10,7 +10,7 @@ describe('admin API: the dashboard import pushes with the session', () => {
   let t: TestApp;
   let owner: AdminClient;
   before(async () => {
-    t = await createTestApp({ bulkLimit: 3 });
+    t = await createTestApp({ bulkLimit: 3 }, undefined, { jobWriter: 'in-process' });
     owner = new AdminClient(t.app);
     assert.equal((await owner.post('/setup', OWNER)).statusCode, 201);
   });

@@ -4,9 +4,9 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { AdminConversation, AdminConversationList, ConversationExportRow } from '../../common/contract/conversations.ts';
-import { AdminClient, signedInAs } from '../helpers/admin-client.ts';
-import { createTestApp, type TestApp } from '../helpers/test-app.ts';
+import type { AdminConversation, AdminConversationList, ConversationExportRow } from '../../../../../common/contract/conversations.ts';
+import { AdminClient, signedInAs } from '../../../../helpers/admin-client.ts';
+import { createTestApp, type TestApp } from '../../../../helpers/test-app.ts';
 
 const DAY = 86_400_000;
 const OWNER = { username: 'owner', password: 'owner password 1' };
@@ -23,7 +23,7 @@ describe('admin API: conversations', () => {
   let faq = '';
 
   before(async () => {
-    t = await createTestApp({}, undefined, { clock: () => now });
+    t = await createTestApp({}, undefined, { jobWriter: 'in-process', clock: () => now });
     owner = new AdminClient(t.app);
     assert.equal((await owner.post('/setup', OWNER)).statusCode, 201);
     admin = await signedInAs(owner, t.app, 'admin');

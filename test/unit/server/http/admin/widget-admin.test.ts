@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { AdminWidget, AdminWidgetList } from '../../common/contract/admin.ts';
-import { WIDGET_ID_PATTERN } from '../../common/contract/widget.ts';
-import { buildApp } from '../../server/app.ts';
-import { loadConfig } from '../../server/config.ts';
-import { openServices } from '../../server/services.ts';
-import { AdminClient, signedInAs } from '../helpers/admin-client.ts';
-import { createTestApp, type TestApp } from '../helpers/test-app.ts';
-import { tempDataDir } from '../helpers/temp-data.ts';
+import type { AdminWidget, AdminWidgetList } from '../../../../../common/contract/admin.ts';
+import { WIDGET_ID_PATTERN } from '../../../../../common/contract/widget.ts';
+import { buildApp } from '../../../../../server/app.ts';
+import { loadConfig } from '../../../../../server/config.ts';
+import { openServices } from '../../../../../server/services.ts';
+import { AdminClient, signedInAs } from '../../../../helpers/admin-client.ts';
+import { createTestApp, type TestApp } from '../../../../helpers/test-app.ts';
+import { tempDataDir } from '../../../../helpers/temp-data.ts';
 
 const OWNER = { username: 'owner', password: 'owner password 1' };
 const INPUT = { name: 'Bakery shop', knowledgeBaseIds: ['kb-main'], allowedOrigins: ['https://shop.example'] };
@@ -18,7 +18,7 @@ describe('admin API: widgets', () => {
   let admin: AdminClient;
   let member: AdminClient;
   before(async () => {
-    t = await createTestApp();
+    t = await createTestApp({}, undefined, { jobWriter: 'in-process' });
     owner = new AdminClient(t.app);
     assert.equal((await owner.post('/setup', OWNER)).statusCode, 201);
     admin = await signedInAs(owner, t.app, 'admin');
