@@ -1,16 +1,16 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
-import { openDatabase } from '../../../../server/storage/db.ts';
-import { CLI, cliEnv } from '../../../helpers/server-process.ts';
-import { countRows, createTestApp, type TestApp } from '../../../helpers/test-app.ts';
-import { item } from '../../../helpers/temp-data.ts';
+import { openDatabase } from '../../server/storage/db.ts';
+import { CLI, cliEnv } from '../helpers/server-process.ts';
+import { countRows, createTestApp, type TestApp } from '../helpers/test-app.ts';
+import { item } from '../helpers/temp-data.ts';
 
 describe('API key authentication', () => {
   let t: TestApp;
   const DAY = 86_400_000;
   before(async () => {
-    t = await createTestApp({ rateLimit: { perSecond: 1, burst: 3 } }, undefined, { jobWriter: 'in-process' });
+    t = await createTestApp({ rateLimit: { perSecond: 1, burst: 3 } });
   });
   after(() => t.close());
 
@@ -175,7 +175,7 @@ describe('API keys cached in memory by the server', () => {
   /** How far the server's clock runs ahead of the real one: a test moves it instead of waiting. */
   let ahead = 0;
   before(async () => {
-    t = await createTestApp({}, undefined, { jobWriter: 'in-process', clock: () => Date.now() + ahead });
+    t = await createTestApp({}, undefined, { clock: () => Date.now() + ahead });
   });
   after(() => t.close());
 
