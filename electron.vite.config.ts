@@ -2,6 +2,7 @@ import path, { resolve } from 'node:path';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'electron-vite';
 import { build, type LogLevel, type Plugin } from 'vite';
+import { readMigrationFiles } from './server/storage/migrations/files.ts';
 import { WORKER_MODULES } from './server/worker-module.ts';
 
 /**
@@ -11,13 +12,29 @@ import { WORKER_MODULES } from './server/worker-module.ts';
  * embedding model's weights).
  */
 const SERVER_ENTRIES: Record<string, string> = {
-  cli: resolve('server/cli.ts'),
+  cli: resolve('server/cli/cli.ts'),
   'server-entry': resolve('electron/server-entry.ts'),
   ...Object.fromEntries(Object.entries(WORKER_MODULES).map(([name, source]) => [name, resolve('server', source)])),
 };
 
 /** Bare specifiers are npm packages (or node: builtins); relative and absolute ids are our code. */
 const isPackage = (id: string) => !id.startsWith('.') && !id.startsWith('\0') && !path.isAbsolute(id);
+
+/**
+ * The schema migrations go into the bundle: the module that reads their folder when the sources
+ * run is replaced by one returning the files' text, so the built server (and the desktop app,
+ * whose code sits inside an archive) opens no folder to migrate a database.
+ */
+function migrationsInlined(): Plugin {
+  const reader = resolve('server/storage/migrations/files.ts');
+  return {
+    name: 'localiq:migrations-inlined',
+    load(id) {
+      if (id !== reader) return null;
+      return `export function readMigrationFiles() { return ${JSON.stringify(readMigrationFiles(path.dirname(reader)))}; }\n`;
+    },
+  };
+}
 
 /**
  * electron-vite builds only main, preload and renderer, and one build writes to one folder, so the
@@ -40,6 +57,7 @@ function serverBundles(): Plugin {
         configFile: false,
         envDir: false,
         logLevel,
+        plugins: [migrationsInlined()],
         build: {
           ssr: true,
           target: 'node20',

@@ -52,7 +52,7 @@ type Row = { reading: string; mode: string; scores: Record<string, number> };
 function searchWith(services: Services, denseWeight: number): SearchService {
   const { db, keywords, embedding, queryEmbedder } = services;
   const settings = new SearchSettings(new SettingsRepo(db), { store: new KnowledgeBaseLanguages(db), reindexer: services.keywordReindexer });
-  return new SearchService(new SearchRepo(db), keywords, embedding, queryEmbedder, { ...DEFAULT_HYBRID, otherLanguagesDenseWeight: denseWeight }, settings);
+  return new SearchService({ repo: new SearchRepo(db), keywords, embedding, queries: queryEmbedder, hybrid: { ...DEFAULT_HYBRID, otherLanguagesDenseWeight: denseWeight }, settings });
 }
 
 async function run(search: SearchService, kb: string, set: LanguageSet, mode: SearchMode): Promise<Record<string, number>> {

@@ -16,7 +16,7 @@
  */
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../server/config.ts';
-import { DEFAULT_HYBRID, SearchService, TYPO_READING } from '../server/retrieval/search.ts';
+import { SearchService } from '../server/retrieval/search.ts';
 import { SearchSettings } from '../server/retrieval/search-settings.ts';
 import { SynonymStore } from '../server/retrieval/synonyms.ts';
 import { searchWords } from '../server/retrieval/query-terms.ts';
@@ -60,7 +60,7 @@ try {
   const settings = new MemorySettings() as unknown as SettingsRepo;
   const store = new SynonymStore(settings);
   const searchAt = (weight: number) =>
-    new SearchService(new SearchRepo(services.db), services.keywords, services.embedding, services.queryEmbedder, DEFAULT_HYBRID, new SearchSettings(settings), TYPO_READING, null, store, weight);
+    new SearchService({ repo: new SearchRepo(services.db), keywords: services.keywords, embedding: services.embedding, queries: services.queryEmbedder, settings: new SearchSettings(settings), synonyms: store, synonymWeight: weight });
   const lines = ['| dataset | queries | synonyms | weight | R@1 | R@5 |', '|---|---|---|---|---|---|'];
   for (const name of values.datasets.split(',') as DatasetName[]) {
     const dataset = loadDataset(name);

@@ -19,7 +19,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../server/config.ts';
 import { startServer } from '../server/main.ts';
-import { DEFAULT_HYBRID, type SearchMode, SearchService, TYPO_READING } from '../server/retrieval/search.ts';
+import { type SearchMode, SearchService, TYPO_READING } from '../server/retrieval/search.ts';
 import { SearchSettings } from '../server/retrieval/search-settings.ts';
 import { SearchRepo } from '../server/storage/search-repo.ts';
 import { SettingsRepo } from '../server/storage/settings-repo.ts';
@@ -53,7 +53,7 @@ const reading = values.reading ? { rareBelow: rareBelow!, weight: weight!, alter
 /** The services' search with the reading compared. */
 function searchOf(services: Services): SearchService {
   const { db, keywords, embedding, queryEmbedder } = services;
-  return new SearchService(new SearchRepo(db), keywords, embedding, queryEmbedder, DEFAULT_HYBRID, new SearchSettings(new SettingsRepo(db)), reading);
+  return new SearchService({ repo: new SearchRepo(db), keywords, embedding, queries: queryEmbedder, settings: new SearchSettings(new SettingsRepo(db)), typoReading: reading });
 }
 
 type Variant = { label: string; texts: string[] };

@@ -1,7 +1,7 @@
 // Runs the tests with node's test runner (TypeScript through tsx), in three groups (test/README.md):
 //
-//   node scripts/run-tests.js                  every group: unit, then integration, then e2e
-//   node scripts/run-tests.js --unit           one group (--unit, --integration, --e2e; combinable)
+//   node scripts/run-tests.js                  every group: unit, scale, then integration, then e2e
+//   node scripts/run-tests.js --unit           one group (--unit, --scale, --integration, --e2e; combinable)
 //   node scripts/run-tests.js test/a.test.ts   these files (or folders), one at a time
 //   --typecheck --build                        also type-check and build the dashboard and widget,
 //                                              alongside the unit group (npm test)
@@ -19,7 +19,9 @@ const CPUS = os.availableParallelism();
 /**
  * Unit files run as many at a time as there are CPUs, with their temporary data folders in
  * memory where the OS offers a tmpfs: their SQLite files are scratch, and each commit's disk sync
- * cost more than the test itself. Integration files run two at a time: they spend much of their
+ * cost more than the test itself. Scale files are unit tests over large inputs (a million
+ * characters, a file of 80 MB, indexes of thousands of rows), apart so that the unit group stays
+ * quick; they run the same way, after it. Integration files run two at a time: they spend much of their
  * time waiting on servers, processes and disk syncs, each uses its own port (0) and folders, and
  * none measures time tightly enough for a neighbour to upset it (two at a time passed the group
  * 3 times running on a 2-CPU machine, in about half the time). Their data folders stay on disk.
@@ -29,6 +31,7 @@ const CPUS = os.availableParallelism();
  */
 const GROUPS = {
   unit: { folder: 'test/unit', concurrency: CPUS, tmpRoot: inMemoryTmp() },
+  scale: { folder: 'test/scale', concurrency: CPUS, tmpRoot: inMemoryTmp() },
   integration: { folder: 'test/integration', concurrency: 2, tmpRoot: os.tmpdir(), alone: ['build-if-changed.test.ts'] },
   e2e: { folder: 'test/e2e', concurrency: 1, tmpRoot: os.tmpdir() },
 };
@@ -139,14 +142,15 @@ if (strays.length) {
 const chosen = Object.keys(GROUPS).filter((name) => flags.has(`--${name}`));
 const groups = chosen.length ? chosen : Object.keys(GROUPS);
 const results = [];
-// The unit tests need neither the type-check nor the build, so all three run at once.
+// The unit and scale tests need neither the type-check nor the build, so they run beside them.
+const BESIDE_CHECKS = ['unit', 'scale'];
 const checks = [flags.has('--typecheck') && runQuietly('typecheck'), flags.has('--build') && runQuietly('build')].filter(Boolean);
-if (groups[0] === 'unit') results.push(await runGroup('unit'));
+for (const name of groups.filter((name) => BESIDE_CHECKS.includes(name))) results.push(await runGroup(name));
 const checked = await Promise.all(checks);
 results.push(...checked);
 const failedChecks = checked.filter((check) => !check.ok);
 for (const check of failedChecks) console.error(`\n# npm run ${check.name} failed:\n${check.output}`);
-if (!failedChecks.length) for (const name of groups.filter((name) => name !== 'unit')) results.push(await runGroup(name));
+if (!failedChecks.length) for (const name of groups.filter((name) => !BESIDE_CHECKS.includes(name))) results.push(await runGroup(name));
 
 console.log(`\n# ${results.map((r) => `${r.name} ${r.ok ? 'passed' : 'FAILED'} in ${r.seconds.toFixed(1)} s`).join('; ')}`);
 process.exit(results.some((r) => !r.ok) ? 1 : 0);

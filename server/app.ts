@@ -63,7 +63,7 @@ import type { Handoffs } from './domain/handoffs.ts';
 import type { VisitorSessions } from './domain/visitor-sessions.ts';
 import type { WidgetService } from './domain/widgets.ts';
 
-export const API_VERSION = '1.0.0';
+const API_VERSION = '1.0.0';
 
 // Request ids only correlate log lines with answers: a random prefix per process and a counter
 // cost nothing per request, where fresh random bytes for each showed up in profiles.

@@ -4,7 +4,6 @@ import { z } from 'zod';
 import { FILE_LIMITS } from '../common/contract/files.ts';
 import { LIMITS } from '../common/contract/limits.ts';
 import type { EmbedderConfig } from './embedders/index.ts';
-import { type LogFormat, resolveLogFormat } from './logging.ts';
 
 /** The per-user application-data folder of each OS, where LocalIQ keeps its database. */
 export function defaultDataDir(env: NodeJS.ProcessEnv = process.env, platform = process.platform): string {
@@ -74,6 +73,16 @@ const envSchema = z.object({
     .transform((value) => value.split(',').map((a) => a.trim()).filter(Boolean))
     .pipe(z.array(z.union([z.ipv4(), z.ipv6()], 'must be a comma-separated list of IP addresses'))),
 });
+
+/**
+ * One log format per run: JSON lines (pino's records, for log collectors and files) or readable
+ * lines for a person at a terminal (logging.ts writes them). `auto` is readable on a terminal and JSON otherwise.
+ */
+export type LogFormat = 'json' | 'pretty';
+
+function resolveLogFormat(setting: 'auto' | LogFormat, out: { isTTY?: boolean } = process.stdout): LogFormat {
+  return setting === 'auto' ? (out.isTTY ? 'pretty' : 'json') : setting;
+}
 
 export type Config = {
   dataDir: string;

@@ -2,16 +2,6 @@ import os from 'node:os';
 import { pino, type Logger } from 'pino';
 import type { Config } from './config.ts';
 
-/**
- * One log format per run: JSON lines (pino's records, for log collectors and files) or readable
- * lines for a person at a terminal. `auto` is readable on a terminal and JSON otherwise.
- */
-export type LogFormat = 'json' | 'pretty';
-
-export function resolveLogFormat(setting: 'auto' | LogFormat, out: { isTTY?: boolean } = process.stdout): LogFormat {
-  return setting === 'auto' ? (out.isTTY ? 'pretty' : 'json') : setting;
-}
-
 const LEVEL_NAMES: Record<number, string> = { 10: 'TRACE', 20: 'DEBUG', 30: 'INFO', 40: 'WARN', 50: 'ERROR', 60: 'FATAL' };
 // Fields every record has, or that the readable line shows in its own place.
 const OWN_PLACE = new Set(['level', 'time', 'pid', 'hostname', 'msg', 'err', 'reqId']);
@@ -22,7 +12,7 @@ function fieldValue(value: unknown): string {
 }
 
 /** `02:03:04 WARN  message  key=value …`, then an error's stack indented below it. */
-export function prettyLine(record: Record<string, unknown>): string {
+function prettyLine(record: Record<string, unknown>): string {
   const time = new Date(typeof record.time === 'number' ? record.time : Date.now()).toTimeString().slice(0, 8);
   const level = (LEVEL_NAMES[record.level as number] ?? String(record.level)).padEnd(5);
   const fields = Object.entries(record)

@@ -7,7 +7,7 @@ import { EmbeddingModel } from './indexes/embedding-model.ts';
 import { KeywordIndex } from './indexes/keyword-index.ts';
 import { KeywordIndexes } from './indexes/keyword-indexes.ts';
 import { KeywordReindexer } from './indexes/keyword-reindexer.ts';
-import { DEFAULT_HYBRID, SearchService, TYPO_READING } from './retrieval/search.ts';
+import { SearchService } from './retrieval/search.ts';
 import { SearchSettings } from './retrieval/search-settings.ts';
 import { SynonymStore } from './retrieval/synonyms.ts';
 import { ItemReadRepo } from './storage/item-read-repo.ts';
@@ -15,6 +15,7 @@ import { SearchRepo } from './storage/search-repo.ts';
 import { type FileStoreReason, loadServerSecret, type SecretStoreKind } from './secrets/server-secret.ts';
 import { ApiKeyRepo } from './storage/api-key-repo.ts';
 import { type Db, openDatabase } from './storage/db.ts';
+import { InProcessJobWriter } from './storage/in-process-job-writer.ts';
 import { IngestWriter } from './storage/ingest-writer.ts';
 import { ItemRepo } from './storage/item-repo.ts';
 import { Originals } from './storage/originals.ts';
@@ -126,11 +127,16 @@ export type Services = {
 export type ServicesOptions = {
   /** The time API keys, dashboard sessions and sign-in delays are checked against. Tests move it. */
   clock?: () => number;
+  /**
+   * Where pushes are committed: the ingest writer's thread (the server), or this connection in
+   * the event loop (`in-process`: the route tests of the unit group, which start no thread).
+   */
+  jobWriter?: 'thread' | 'in-process';
 };
 
 export async function openServices(
   config: Pick<Config, 'dataDir' | 'secretStore' | 'maxAttempts' | 'embedder'> & Partial<Pick<Config, 'llm'>>,
-  { clock = Date.now }: ServicesOptions = {},
+  { clock = Date.now, jobWriter = 'thread' }: ServicesOptions = {},
 ): Promise<Services> {
   const db = openDatabase(config.dataDir);
   try {
@@ -140,8 +146,8 @@ export async function openServices(
     const embedding = new EmbeddingModel(db, settings, jobs, config.maxAttempts);
     const queryEmbedder = new QueryEmbedder(config.embedder);
     const throughput = new ThroughputMeter();
-    const ingestWriter = new IngestWriter(config.dataDir);
-    const queue = new JobQueue(jobs, ingestWriter, throughput, config.maxAttempts, () => embedding.modelId());
+    const ingestWriter = jobWriter === 'thread' ? new IngestWriter(config.dataDir) : null;
+    const queue = new JobQueue(jobs, ingestWriter ?? new InProcessJobWriter(db), throughput, config.maxAttempts, () => embedding.modelId());
     const userRepo = new UserRepo(db);
     const monitor = new MonitorService(new MonitorRepo(db), queue, throughput);
     const disk = new DiskCondition(config.dataDir);
@@ -152,17 +158,15 @@ export async function openServices(
     const languages = new KnowledgeBaseLanguages(db);
     const keywordReindexer = new KeywordReindexer(languages);
     const searchSettings = new SearchSettings(settings, { store: languages, reindexer: keywordReindexer });
-    const search = new SearchService(
-      new SearchRepo(db),
+    const search = new SearchService({
+      repo: new SearchRepo(db),
       keywords,
       embedding,
-      queryEmbedder,
-      DEFAULT_HYBRID,
-      searchSettings,
-      TYPO_READING,
-      (language) => keywordIndexes.of(language),
-      new SynonymStore(settings),
-    );
+      queries: queryEmbedder,
+      settings: searchSettings,
+      languageIndex: (language) => keywordIndexes.of(language),
+      synonyms: new SynonymStore(settings),
+    });
     const llmSettings = new LlmSettings(settings, secret.secret, config.llm ?? { baseUrl: null, model: null, apiKey: null, timeoutMs: DEFAULT_LLM_TIMEOUT_MS });
     const usage = new UsageRepo(db);
     const backups = new ScheduledBackups(settings, config.dataDir, backupInThread);
@@ -245,7 +249,7 @@ export async function openServices(
         keywordIndexes.close();
         usage.close();
         visitorRepo.close();
-        ingestWriter.close();
+        ingestWriter?.close();
         db.close();
       },
     };

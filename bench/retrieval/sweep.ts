@@ -40,7 +40,7 @@ export async function sweepDataset(services: Services, dataset: Dataset, queries
   }
   const repo = new SearchRepo(services.db);
   return SWEEP_VARIANTS.map((variant) => {
-    const service = new SearchService(repo, services.keywords, services.embedding, services.queryEmbedder, variant.hybrid);
+    const service = new SearchService({ repo, keywords: services.keywords, embedding: services.embedding, queries: services.queryEmbedder, hybrid: variant.hybrid });
     const runs = queries.map((query, i) => {
       const outcome = service.searchWithVector(dataset.knowledgeBaseId, query.text, vectors[i]!, {
         mode: variant.mode,

@@ -1,5 +1,5 @@
 /** Opaque page cursors: the id of the last row of the previous page, base64url-wrapped. */
-export function encodeCursor(id: number): string {
+function encodeCursor(id: number): string {
   return Buffer.from(`c${id}`).toString('base64url');
 }
 

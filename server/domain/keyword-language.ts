@@ -18,7 +18,7 @@ import type { KeywordLanguage } from '../../common/contract/knowledge.ts';
  * How the keyword index reads a knowledge base's texts in a language other than English: words
  * (letters, digits and marks, as FTS5's unicode61 tokenizer cuts them), lower case, diacritics
  * folded, the language's Snowball stop words dropped, each word reduced to its Snowball stem.
- * English keeps FTS5's own `porter unicode61 remove_diacritics 2` tokenizer (storage/migrations.ts);
+ * English keeps FTS5's own `porter unicode61 remove_diacritics 2` tokenizer (storage/migrations/0006-keyword-scope.sql);
  * the other languages' keyword tables hold these terms, joined by spaces, under a tokenizer that
  * changes nothing more (storage/keyword-rows.ts), and queries are read the same way.
  *

@@ -33,7 +33,7 @@ export type MonitorState = {
 type Listener = (state: MonitorState) => void;
 
 /** Messages to live viewers are coalesced: at most one per this interval, however busy the queue. */
-export const MONITOR_MIN_INTERVAL_MS = 400;
+const MONITOR_MIN_INTERVAL_MS = 400;
 /** Workers claim jobs without telling the main thread; while someone watches, look this often. */
 const WATCH_INTERVAL_MS = 1_500;
 

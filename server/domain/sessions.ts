@@ -2,8 +2,8 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { UserRecord, UserStore } from './users.ts';
 
 /** A session lives a week after its last use, and never longer than 30 days after sign-in. */
-export const SESSION_IDLE_MS = 7 * 86_400_000;
-export const SESSION_MAX_MS = 30 * 86_400_000;
+const SESSION_IDLE_MS = 7 * 86_400_000;
+const SESSION_MAX_MS = 30 * 86_400_000;
 /** Writing last-seen on every request would make every read a write; once a minute is enough. */
 const TOUCH_INTERVAL_MS = 60_000;
 
@@ -14,7 +14,7 @@ const sha256 = (text: string) => createHash('sha256').update(text).digest();
  * from the API and sends it back in a header, which a cross-site form or image cannot do, and
  * knowing it does not reveal the (httpOnly) session token.
  */
-export function csrfTokenFor(sessionToken: string): string {
+function csrfTokenFor(sessionToken: string): string {
   return sha256(`csrf:${sessionToken}`).toString('base64url');
 }
 

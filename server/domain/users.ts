@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { DuplicateError } from './errors.ts';
 import { decoyHash, hashPassword, PASSWORD_MIN_LENGTH, verifyPassword } from './passwords.ts';
 
-export const ROLES = ['owner', 'admin', 'member'] as const;
+const ROLES = ['owner', 'admin', 'member'] as const;
 export type Role = (typeof ROLES)[number];
 
 export type UserRecord = {

@@ -115,7 +115,7 @@ export interface SettingsStore {
 }
 
 export const DEFAULT_VISITOR_RETENTION_DAYS = 30;
-export const MAX_VISITOR_RETENTION_DAYS = 3_650;
+const MAX_VISITOR_RETENTION_DAYS = 3_650;
 const RETENTION_SETTING = 'visitor_retention_days';
 
 /**

@@ -16,7 +16,7 @@ export const SESSIONS_PER_ADDRESS_PER_MINUTE = 20;
  */
 export const WIDGET_SESSIONS_FACTOR = 2;
 /** Ratings a session may send per minute (each answer is rated at most a few times). */
-export const FEEDBACK_PER_SESSION_PER_MINUTE = 30;
+const FEEDBACK_PER_SESSION_PER_MINUTE = 30;
 
 const DAY_MS = 86_400_000;
 /** Buckets are swept of idle (full) entries after this many takes, so memory follows active visitors only. */

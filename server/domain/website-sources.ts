@@ -74,10 +74,10 @@ export function sourceIntegrationId(sourceId: string): string {
 /** Syncs in a row a page must be missing from the sitemaps and links before its item is deleted. */
 export const MISSES_BEFORE_REMOVAL = 2;
 
-export const MAX_PAGES_LIMIT = 10_000;
-export const DEFAULT_MAX_PAGES = 500;
+const MAX_PAGES_LIMIT = 10_000;
+const DEFAULT_MAX_PAGES = 500;
 /** The shortest schedule: a site is not read more than once an hour. */
-export const MIN_EVERY_MS = 60 * 60_000;
+const MIN_EVERY_MS = 60 * 60_000;
 
 /** `30m`, `24h`, `7d` in milliseconds, or null when the text is not such a duration. */
 export function parseEvery(text: string): number | null {

@@ -47,9 +47,9 @@ export interface WidgetRepository {
   markDeleted(id: string, at: number): boolean;
 }
 
-export const WIDGET_ID_PREFIX = 'wgt_';
+const WIDGET_ID_PREFIX = 'wgt_';
 
-export function newWidgetId(): string {
+function newWidgetId(): string {
   return `${WIDGET_ID_PREFIX}${randomBase62(20)}`;
 }
 

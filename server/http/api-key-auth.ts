@@ -20,7 +20,7 @@ declare module 'fastify' {
  * read: a key sending 10 MB bodies that are refused (built to be costly, or just wrong) spends its
  * rate in a few requests and waits, instead of taking the server's time from every other key.
  */
-export const REFUSED_BODY_BYTES_PER_REQUEST = 32 * 1024;
+const REFUSED_BODY_BYTES_PER_REQUEST = 32 * 1024;
 
 type Waiting = { request: FastifyRequest; scope: Scope; done: (error?: Error) => void };
 

@@ -8,7 +8,7 @@ import { isoTime } from './iso-time.ts';
 /** Conversations read per page while exporting: the export streams, so its size is unbounded. */
 const EXPORT_PAGE = 200;
 
-export const CSV_COLUMNS = [
+const CSV_COLUMNS = [
   'conversationId',
   'source',
   'widgetId',
@@ -35,7 +35,7 @@ export const CSV_COLUMNS = [
  * One row per question: what was asked, what was answered, from which conversation and who asked
  * (the widget, or the dashboard user's name). Never an address or its hash, nor a user's id.
  */
-export function exportRow(conversation: OwnerConversation, turn: ConversationTurnRecord): ConversationExportRow {
+function exportRow(conversation: OwnerConversation, turn: ConversationTurnRecord): ConversationExportRow {
   return {
     conversationId: conversation.id,
     source: conversation.source,
@@ -90,14 +90,14 @@ export function handoffRow(conversation: OwnerConversation, handoff: HandoffReco
  * A CSV cell: quoted, quotes doubled. Visitors wrote the questions, so a cell a spreadsheet would
  * read as a formula (=, +, -, @, tab, carriage return first) is prefixed with an apostrophe.
  */
-export function csvCell(value: string | number | boolean | null): string {
+function csvCell(value: string | number | boolean | null): string {
   if (value === null) return '';
   const text = String(value);
   const safe = typeof value === 'string' && /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
   return `"${safe.replace(/"/g, '""')}"`;
 }
 
-export function csvLine(row: ConversationExportRow): string {
+function csvLine(row: ConversationExportRow): string {
   return `${CSV_COLUMNS.map((column) => {
     const value = row[column];
     return csvCell(column === 'citations' ? row.citations.map((c) => (c.url ? `${c.title} <${c.url}>` : c.title)).join(' | ') : (value as string | number | boolean | null));

@@ -5,7 +5,7 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 
 /** The built dashboard (`electron-vite build`), next to the server sources in a checkout. */
-export const DEFAULT_RENDERER_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../out/renderer');
+const DEFAULT_RENDERER_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../out/renderer');
 
 /**
  * The page may load only its own scripts and talk only to this server. Inline styles are allowed

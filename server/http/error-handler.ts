@@ -35,7 +35,7 @@ const MESSAGES: Partial<Record<ErrorCode, string>> = {
   internal_error: 'Something went wrong on the server. The request id identifies it in the server log.',
 };
 
-export function sendError(reply: FastifyReply, request: FastifyRequest, error: ApiError): FastifyReply {
+function sendError(reply: FastifyReply, request: FastifyRequest, error: ApiError): FastifyReply {
   const body: ErrorBody = {
     statusCode: error.statusCode,
     code: error.code,
@@ -92,7 +92,7 @@ function validationDetails(error: FastifyError): { details: ErrorDetail[]; total
 }
 
 /** Turns anything thrown in a request into the contract's error shape; 5xx never leak internals. */
-export function toApiError(error: FastifyError, bodyLimitBytes?: number): ApiError {
+function toApiError(error: FastifyError, bodyLimitBytes?: number): ApiError {
   if (error instanceof ApiError) return error;
   // The static folders (dashboard, API docs) refuse a path that climbs out of them or is not in
   // canonical form: to the caller that is a path with nothing at it.

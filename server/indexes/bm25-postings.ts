@@ -55,7 +55,7 @@ export type QueryTerm =
  * The statistics are those of the live rows. A contentless FTS5 table with deletions keeps deleted
  * rows in the row and token counts its bm25() uses, so FTS5's own figure drifts as items are
  * replaced; this one equals what FTS5 computes on a table holding only the live rows (both shown
- * in test/unit/server/indexes/keyword-index.test.ts).
+ * in test/scale/server/indexes/keyword-index.test.ts).
  *
  * Rows live in slots; replacing or removing a row kills its slot and its postings are skipped.
  * Terms are ids (fts-tokenizer.ts). The postings are packed: every term's postings side by side in

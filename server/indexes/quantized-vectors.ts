@@ -4,7 +4,7 @@
  * closest codes by cosine. Scanning 100,000 binary codes takes a few milliseconds where an exact
  * float scan in sqlite-vec took over 100 (docs/benchmarks.md); rescoring several times more
  * candidates than asked for keeps the results those of the exact search
- * (test/unit/server/indexes/vector-index.test.ts and bench/search-alternatives.ts measure the
+ * (test/scale/server/indexes/vector-index.test.ts and bench/search-alternatives.ts measure the
  * agreement).
  */
 export type Neighbour = { chunkId: number; itemId: number; similarity: number };

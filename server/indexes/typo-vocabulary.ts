@@ -20,7 +20,7 @@ const REBUILD_SHARE = 0.25;
 const REBUILD_FLOOR = 5_000;
 
 /** A word as typo tolerance compares it: lower case, diacritics removed, as FTS5's unicode61 folds them. */
-export function foldWord(word: string): string {
+function foldWord(word: string): string {
   return word.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
 }
 

@@ -69,7 +69,7 @@ class JobFailure extends Error {
   }
 }
 
-export function emptyReport(): BatchReport {
+function emptyReport(): BatchReport {
   return { succeeded: 0, skipped: 0, cancelled: 0, retrying: 0, failed: 0, chunksEmbedded: 0, chunksFromCache: 0, cost: 0, ended: [] };
 }
 
@@ -182,7 +182,7 @@ async function prepareFile(job: JobRow, data: IngestItem['data'], options: Chunk
 }
 
 /** The finished job says its text was recognised in pictures, so misread words are no surprise. */
-export function ocrNote(pages: number[]): string {
+function ocrNote(pages: number[]): string {
   const list = pages.length <= 10 ? pages.join(', ') : `${pages.slice(0, 10).join(', ')} and ${pages.length - 10} more`;
   return `text read by OCR (text recognition) from ${pages.length} scanned page(s) without a text layer: page(s) ${list}`;
 }

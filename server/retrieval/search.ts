@@ -104,22 +104,50 @@ const DOCUMENT_PASSAGE_SIMILARITY_WEIGHT = 0.7;
 /** Nearest chunks fetched per item wanted (an item's chunks often neighbour each other). */
 const CHUNKS_PER_ITEM = 3;
 
+/** What a `SearchService` works with: the index and the model it searches, then settings that have defaults. */
+export type SearchParts = {
+  repo: SearchRepo;
+  keywords: KeywordIndex;
+  embedding: EmbeddingModel;
+  queries: QueryEmbedder;
+  /** How hybrid search weighs and fuses its two rankings; `DEFAULT_HYBRID` when not given. */
+  hybrid?: HybridSettings;
+  /** Each knowledge base's settings; without them, typo tolerance is on everywhere. */
+  settings?: SearchSettings | null;
+  /** How a rare word's typo neighbours are read; `TYPO_READING` when not given. */
+  typoReading?: TypoReading;
+  /** The in-memory keyword index of a language other than English; without it, FTS5 answers for them. */
+  languageIndex?: ((language: KeywordLanguage) => KeywordIndex) | null;
+  /** Each knowledge base's synonym sets; without them, none. */
+  synonyms?: SynonymStore | null;
+  /** The weight of a synonym's matches against the words typed; `SYNONYM_WEIGHT` when not given. */
+  synonymWeight?: number;
+};
+
 export class SearchService {
-  constructor(
-    private readonly repo: SearchRepo,
-    private readonly keywords: KeywordIndex,
-    private readonly embedding: EmbeddingModel,
-    private readonly queries: QueryEmbedder,
-    private readonly hybrid: HybridSettings = DEFAULT_HYBRID,
-    /** Each knowledge base's settings; without them, typo tolerance is on everywhere. */
-    private readonly settings: SearchSettings | null = null,
-    private readonly typoReading: TypoReading = TYPO_READING,
-    /** The in-memory keyword index of a language other than English; without it, FTS5 answers for them. */
-    private readonly languageIndex: ((language: KeywordLanguage) => KeywordIndex) | null = null,
-    /** Each knowledge base's synonym sets; without them, none. */
-    private readonly synonyms: SynonymStore | null = null,
-    private readonly synonymWeight = SYNONYM_WEIGHT,
-  ) {}
+  private readonly repo: SearchRepo;
+  private readonly keywords: KeywordIndex;
+  private readonly embedding: EmbeddingModel;
+  private readonly queries: QueryEmbedder;
+  private readonly hybrid: HybridSettings;
+  private readonly settings: SearchSettings | null;
+  private readonly typoReading: TypoReading;
+  private readonly languageIndex: ((language: KeywordLanguage) => KeywordIndex) | null;
+  private readonly synonyms: SynonymStore | null;
+  private readonly synonymWeight: number;
+
+  constructor(parts: SearchParts) {
+    this.repo = parts.repo;
+    this.keywords = parts.keywords;
+    this.embedding = parts.embedding;
+    this.queries = parts.queries;
+    this.hybrid = parts.hybrid ?? DEFAULT_HYBRID;
+    this.settings = parts.settings ?? null;
+    this.typoReading = parts.typoReading ?? TYPO_READING;
+    this.languageIndex = parts.languageIndex ?? null;
+    this.synonyms = parts.synonyms ?? null;
+    this.synonymWeight = parts.synonymWeight ?? SYNONYM_WEIGHT;
+  }
 
   async search(knowledgeBaseId: string, query: string, options: SearchOptions): Promise<SearchOutcome> {
     const vectorQuery = options.mode === 'hybrid' ? (this.correctedQuery(knowledgeBaseId, query) ?? query) : query;

@@ -77,7 +77,7 @@ const DOCUMENT_TYPES: Record<string, DocumentKind> = {
   'application/vnd.openxmlformats-officedocument.wordprocessingml.document': 'docx',
 };
 
-export function textHash(title: string | null, text: string): string {
+function textHash(title: string | null, text: string): string {
   return createHash('sha256').update(`${title ?? ''}\n${text}`).digest('hex');
 }
 

@@ -108,8 +108,8 @@ function readPage(html: string, pageUrl: string): PageContent {
 const READABILITY_SHARE_KEPT = 0.5;
 
 /** Deeper than real pages are (their deepest run some 30–60 elements), or larger than a long page. */
-export const READABILITY_MAX_DEPTH = 120;
-export const READABILITY_MAX_ELEMENTS = 30_000;
+const READABILITY_MAX_DEPTH = 120;
+const READABILITY_MAX_ELEMENTS = 30_000;
 
 function withinReadabilityBounds(body: Node | null): boolean {
   if (!body) return false;

@@ -3,7 +3,7 @@
  * the longest matching Allow or Disallow rule wins, Allow on a tie; `*` and `$` in paths;
  * `Crawl-delay` from the same group; `Sitemap` lines wherever they are.
  */
-export const ROBOTS_PRODUCT_TOKEN = 'localiq';
+const ROBOTS_PRODUCT_TOKEN = 'localiq';
 
 /** Bytes of robots.txt read: the RFC asks crawlers to parse at least 500 KiB. */
 export const ROBOTS_MAX_BYTES = 512 * 1024;

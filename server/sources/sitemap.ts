@@ -4,7 +4,7 @@ import { Parser } from 'htmlparser2';
 /** Bytes of one sitemap after decompression: the sitemaps protocol's own limit. */
 export const SITEMAP_MAX_BYTES = 50 * 1024 * 1024;
 /** Addresses read from one sitemap: the protocol's limit. */
-export const SITEMAP_MAX_URLS = 50_000;
+const SITEMAP_MAX_URLS = 50_000;
 /** How deep sitemap indexes may nest (an index of indexes of sitemaps is 2): the protocol allows 1. */
 export const SITEMAP_MAX_DEPTH = 2;
 

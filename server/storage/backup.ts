@@ -6,7 +6,7 @@ import { partialBackupName } from '../domain/backup-names.ts';
 import { workerModule } from '../worker-module.ts';
 import { DB_FILE_NAME, ensureDataDir, openDatabase, ownerOnly, type Db } from './db.ts';
 import { lockOrRefuse } from './server-lock.ts';
-import { MIGRATIONS } from './migrations.ts';
+import { MIGRATIONS } from './migrate.ts';
 import { addOriginalsToBackup, originalsBytes, originalsInBackup, restoreOriginals } from './backup-originals.ts';
 
 /** What a backup holds, as counted in it. */

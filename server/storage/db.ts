@@ -1,8 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { scopeColumn } from './keyword-scope.ts';
-import { MIGRATIONS } from './migrations.ts';
+import { migrate } from './migrate.ts';
 import { loadVectorExtension } from './vector-extension.ts';
 
 export type Db = Database.Database;
@@ -54,27 +53,8 @@ export function openDatabase(dataDir: string): Db {
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');
   loadVectorExtension(db);
-  // For migrations that rebuild the keyword indexes.
-  db.function('localiq_scope', { deterministic: true }, (kb, type, itemId) =>
-    scopeColumn(String(kb), String(type), itemId === null ? null : Number(itemId)),
-  );
   migrate(db);
   return db;
-}
-
-function migrate(db: Db): void {
-  const current = db.pragma('user_version', { simple: true }) as number;
-  if (current > MIGRATIONS.length) {
-    throw new Error(
-      `The database was written by a newer LocalIQ (schema ${current}, this build knows ${MIGRATIONS.length}).`,
-    );
-  }
-  for (let version = current; version < MIGRATIONS.length; version++) {
-    db.transaction(() => {
-      db.exec(MIGRATIONS[version]!);
-      db.pragma(`user_version = ${version + 1}`);
-    }).immediate();
-  }
 }
 
 /**

@@ -3,7 +3,7 @@ import { isAnalyzed, keywordText } from '../domain/keyword-language.ts';
 import type { Db } from './db.ts';
 import { scopeColumn } from './keyword-scope.ts';
 
-/** The keyword tables of a language: English keeps the original pair (storage/migrations.ts). */
+/** The keyword tables of a language: English keeps the original pair (storage/migrations/0006-keyword-scope.sql). */
 export function keywordTables(language: KeywordLanguage): { items: string; chunks: string } {
   return language === 'en' ? { items: 'items_fts', chunks: 'chunks_fts' } : { items: `items_fts_${language}`, chunks: `chunks_fts_${language}` };
 }

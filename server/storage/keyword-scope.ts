@@ -20,11 +20,11 @@ export function knowledgeBaseToken(knowledgeBaseId: string): string {
 }
 
 /** Source types are upper-case words (contract). */
-export function sourceTypeToken(sourceType: string): string {
+function sourceTypeToken(sourceType: string): string {
   return `st${sourceType.toLowerCase()}x`;
 }
 
-export function itemToken(itemId: number): string {
+function itemToken(itemId: number): string {
   return `it${itemId}x`;
 }
 

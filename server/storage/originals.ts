@@ -5,7 +5,7 @@ import type { Db } from './db.ts';
 import { sqlList } from './jobs/sql.ts';
 
 /** The data folder's subfolder holding uploaded files as they were sent. */
-export const ORIGINALS_DIR = 'originals';
+const ORIGINALS_DIR = 'originals';
 /** Where uploads are written while they arrive; a file there is never an original. */
 const INCOMING_DIR = '.incoming';
 

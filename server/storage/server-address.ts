@@ -7,7 +7,7 @@ import path from 'node:path';
  * another port than the default, or on port 0). A crash leaves the file behind: the process it
  * names is then gone, and readers ignore it.
  */
-export const SERVER_ADDRESS_FILE = 'server.json';
+const SERVER_ADDRESS_FILE = 'server.json';
 
 export type ServerAddress = {
   /** The process that listens. */
@@ -46,7 +46,7 @@ export function removeServerAddress(dataDir: string, pid: number = process.pid):
 }
 
 /** Whether a process with this id exists (EPERM: it does, under another user). */
-export function processIsAlive(pid: number): boolean {
+function processIsAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

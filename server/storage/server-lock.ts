@@ -2,7 +2,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { ownerOnly } from './db.ts';
 
-export const SERVER_LOCK_FILE = 'server.lock';
+const SERVER_LOCK_FILE = 'server.lock';
 
 /** The data folder is used by a running LocalIQ: the caller is to stop it first. */
 export class DataFolderInUseError extends Error {}

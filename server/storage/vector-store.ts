@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Db } from './db.ts';
 
 /** One vec0 table per embedding model, so vectors of different models never mix. */
-export function vectorTableName(embedderId: string, dimension: number): string {
+function vectorTableName(embedderId: string, dimension: number): string {
   const digest = createHash('sha256').update(embedderId).digest('hex').slice(0, 10);
   return `chunk_vectors_${dimension}_${digest}`;
 }
@@ -63,7 +63,7 @@ export class VectorStore {
   }
 }
 
-export function toBlob(vector: Float32Array): Buffer {
+function toBlob(vector: Float32Array): Buffer {
   return Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength);
 }
 

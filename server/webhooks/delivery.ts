@@ -2,7 +2,7 @@ import type { WebhookPayload } from '../../common/contract/webhooks.ts';
 import type { DeliveryRecord, WebhookRepo } from '../storage/webhook-repo.ts';
 import { SIGNATURE_HEADER, signatureOf } from './signing.ts';
 
-export const WEBHOOK_USER_AGENT = 'LocalIQ-Webhooks/1 (+https://localiq.app/docs/webhooks)';
+const WEBHOOK_USER_AGENT = 'LocalIQ-Webhooks/1 (+https://localiq.app/docs/webhooks)';
 
 /** 2, 4, 8, 16, 32 minutes between the 6 attempts: about an hour in all. */
 export const DEFAULT_BACKOFF = (failedAttempts: number) => 120_000 * 2 ** (failedAttempts - 1);

@@ -15,17 +15,21 @@ export type TestApp = {
   close(): Promise<void>;
 };
 
-/** The real app on a real SQLite file in a fresh temporary data folder. */
+/**
+ * The real app on a real SQLite file in a fresh temporary data folder. Pushes are committed by the
+ * ingest writer's thread, as in the server; `jobWriter: 'in-process'` commits them in the event
+ * loop instead, so a unit test (test/README.md) starts no thread.
+ */
 export async function createTestApp(
   overrides: Partial<Config> = {},
   dataDir = tempDataDir(),
-  { clock, ...appOptions }: Pick<AppDeps, 'rendererDir' | 'logStream'> & ServicesOptions = {},
+  { clock, jobWriter, ...appOptions }: Pick<AppDeps, 'rendererDir' | 'logStream'> & ServicesOptions = {},
 ): Promise<TestApp> {
   const config = loadConfig(
     { LOCALIQ_DATA_DIR: dataDir, LOCALIQ_SECRET_STORE: 'file', LOCALIQ_LOG_LEVEL: 'silent' },
     overrides,
   );
-  const services = await openServices(config, { clock });
+  const services = await openServices(config, { clock, jobWriter });
   const app = await buildApp({ config, ...services, ...appOptions });
   await app.ready();
   return {

@@ -16,7 +16,7 @@ it('npm start builds LocalIQ only when its sources changed, with no chunk-size w
 
   // A source file touched (same content, newer time) is a change: the dashboard's, the server's,
   // or code both share.
-  for (const file of ['renderer/index.html', 'server/cli.ts', 'common/contract/jobs.ts']) {
+  for (const file of ['renderer/index.html', 'server/cli/cli.ts', 'common/contract/jobs.ts']) {
     const source = path.join(REPO_ROOT, file);
     const { atime, mtime } = fs.statSync(source);
     try {

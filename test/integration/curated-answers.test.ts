@@ -16,7 +16,7 @@ import type { RunningServer } from '../../server/main.ts';
 import { AdminClient, signedInAs } from '../helpers/admin-client.ts';
 import { KB, pushBakery, readEvents } from '../helpers/ask-fixtures.ts';
 import { api, startPipelineServer } from '../helpers/pipeline-app.ts';
-import { answersCommand } from '../../server/answers-command.ts';
+import { answersCommand } from '../../server/cli/answers-command.ts';
 import { CuratedAnswerRepo } from '../../server/storage/curated-answer-repo.ts';
 
 const ORIGIN = 'https://shop.example';

@@ -3,7 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { ErrorAnswer } from '../../common/contract/errors.ts';
-import { ApiClient } from '../../server/import/api-client.ts';
+import { ApiClient } from '../../server/cli/import/api-client.ts';
 
 /**
  * Test double: a scripted HTTP server standing in for LocalIQ, because the real one cannot be

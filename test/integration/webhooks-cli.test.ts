@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { after, before, describe, it } from 'node:test';
-import { main } from '../../server/cli.ts';
+import { main } from '../../server/cli/cli.ts';
 import { tempDataDir } from '../helpers/temp-data.ts';
 
 /**

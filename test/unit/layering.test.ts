@@ -22,8 +22,10 @@ function sourceFiles(dir: string): string[] {
 }
 
 /** Every module a file names in an import or export statement, or a dynamic import(). */
-function importsOf(file: string): string[] {
-  const text = fs.readFileSync(file, 'utf8');
+function importsOf(file: string, { typesToo = true } = {}): string[] {
+  const source = fs.readFileSync(file, 'utf8');
+  // `import type` is erased when compiled: it cannot make modules load in a circle.
+  const text = typesToo ? source : source.replace(/^\s*(?:import|export)\s+type\s[^;]*;/gm, '');
   const specifiers: string[] = [];
   const patterns = [
     /^\s*(?:import|export)\s[^'"]*?\sfrom\s+['"]([^'"]+)['"]/gm,
@@ -35,8 +37,8 @@ function importsOf(file: string): string[] {
 }
 
 /** What a file imports, relative specifiers resolved to paths from the repository root. */
-function resolvedImports(file: string): Array<{ specifier: string; target: string }> {
-  return importsOf(file).map((specifier) => ({
+function resolvedImports(file: string, options: { typesToo?: boolean } = {}): Array<{ specifier: string; target: string }> {
+  return importsOf(file, options).map((specifier) => ({
     specifier,
     target: specifier.startsWith('.') ? path.relative(ROOT, path.resolve(path.dirname(file), specifier)) : specifier,
   }));
@@ -80,6 +82,27 @@ function isFirstParty(target: string): boolean {
   return ['common', 'server', 'renderer', 'widget', 'electron', 'test', 'bench', 'scripts'].some((folder) => under(target, folder));
 }
 
+/** Each circle of imports in `graph` (file → the files it imports), as `a → b → a`, once. */
+function importCircles(graph: Map<string, string[]>): string[] {
+  const circles = new Set<string>();
+  const done = new Set<string>();
+  const visit = (file: string, trail: string[]) => {
+    const at = trail.indexOf(file);
+    if (at >= 0) {
+      const circle = trail.slice(at);
+      const first = circle.indexOf([...circle].sort()[0]!);
+      const turned = [...circle.slice(first), ...circle.slice(0, first)];
+      circles.add([...turned, turned[0]].join(' → '));
+      return;
+    }
+    if (done.has(file) || !graph.has(file)) return;
+    for (const target of graph.get(file)!) visit(target, [...trail, file]);
+    done.add(file);
+  };
+  for (const file of graph.keys()) visit(file, []);
+  return [...circles];
+}
+
 describe('layering', () => {
   it('finds the imports it checks', () => {
     // A guard for the guard: a parser that found nothing would pass every rule.
@@ -87,6 +110,25 @@ describe('layering', () => {
     assert.ok(domainImports.some(({ target }) => target === 'server/domain/jobs.ts'));
     assert.ok(domainImports.some(({ target }) => target === 'node:crypto'));
     assert.ok(violations('server/pipeline', (target) => under(target, 'server/storage')).length > 0);
+  });
+
+  it('server/cli is imported by nothing else of the server: the command line sits on top', () => {
+    const importers = sourceFiles(path.join(ROOT, 'server'))
+      .filter((file) => !under(path.relative(ROOT, file), 'server/cli'))
+      .flatMap((file) => resolvedImports(file).filter(({ target }) => under(target, 'server/cli')).map(({ specifier }) => `${path.relative(ROOT, file)} imports ${specifier}`));
+    assert.deepEqual(importers, []);
+    assert.ok(violations('server/cli', (target) => under(target, 'server/storage')).length > 0, 'the guard sees the CLI\'s imports');
+  });
+
+  it('has no import circles: a module never loads itself through what it imports (types aside)', () => {
+    const graph = new Map<string, string[]>();
+    for (const folder of ['common', 'server', 'renderer', 'widget', 'electron']) {
+      for (const file of sourceFiles(path.join(ROOT, folder))) {
+        graph.set(path.relative(ROOT, file), resolvedImports(file, { typesToo: false }).map(({ target }) => target));
+      }
+    }
+    assert.deepEqual(importCircles(graph), []);
+    assert.deepEqual(importCircles(new Map([['a.ts', ['b.ts']], ['b.ts', ['a.ts']]])), ['a.ts → b.ts → a.ts'], 'the guard sees a circle');
   });
 
   for (const [folder, allowed] of Object.entries(RULES)) {

@@ -17,7 +17,7 @@ import { assertKnowledgeBaseExists } from '../known-knowledge-base.ts';
 
 export type CuratedAnswerRoutesOptions = { curatedAnswers: CuratedAnswers; reader: ItemReadRepo };
 
-export function curatedAnswerView(record: CuratedAnswerRecord): CuratedAnswerView {
+function curatedAnswerView(record: CuratedAnswerRecord): CuratedAnswerView {
   return {
     id: record.id,
     knowledgeBaseId: record.knowledgeBaseId,

@@ -16,7 +16,7 @@ export type FileAdminOptions = Omit<FileUploadDeps, 'limits'> & { reader: ItemRe
  * origin with no scripts, forms, or popups, so an uploaded HTML page cannot act as the dashboard;
  * it may show its own styles and images.
  */
-export const ORIGINAL_CSP = "sandbox; default-src 'none'; style-src 'unsafe-inline'; img-src data:; object-src 'self'";
+const ORIGINAL_CSP = "sandbox; default-src 'none'; style-src 'unsafe-inline'; img-src data:; object-src 'self'";
 
 /** An indexed item's original, described; null when the item did not come from a file or its file is gone. */
 export function originalOf(row: Pick<ItemRow, 'original_sha256' | 'external_id' | 'title'>, originals: Originals): (OriginalFile & { sha256: string; bytes: number }) | null {

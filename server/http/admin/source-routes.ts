@@ -8,7 +8,7 @@ import { sessionOf } from './admin-auth.ts';
 
 export type SourceRoutesOptions = { websiteSources: WebsiteSourceService };
 
-export function syncView(sync: WebsiteSync): AdminWebsiteSync {
+function syncView(sync: WebsiteSync): AdminWebsiteSync {
   const { skipped, added, updated, unchanged, removed, requests, bytes } = sync.summary;
   return {
     id: sync.id,

@@ -10,7 +10,7 @@ import { canonicalOrigin } from '../../domain/allowed-origins.ts';
  */
 
 /** `::ffff:127.0.0.1` (an IPv4 address on a dual-stack socket) and `127.0.0.1` are one address. */
-export function plainAddress(address: string): string {
+function plainAddress(address: string): string {
   const trimmed = address.trim();
   return trimmed.startsWith('::ffff:') && net.isIPv4(trimmed.slice(7)) ? trimmed.slice(7) : trimmed.toLowerCase();
 }
@@ -37,7 +37,7 @@ export function clientAddress(request: FastifyRequest, trustedProxies: readonly 
 }
 
 /** The scheme the visitor used: the listener's own (plain HTTP), or a trusted proxy's `X-Forwarded-Proto`. */
-export function requestScheme(request: FastifyRequest, trustedProxies: readonly string[]): 'http' | 'https' {
+function requestScheme(request: FastifyRequest, trustedProxies: readonly string[]): 'http' | 'https' {
   if (!trusted(peerOf(request), trustedProxies)) return 'http';
   const proto = firstHeader(request, 'x-forwarded-proto')?.split(',')[0]?.trim().toLowerCase();
   return proto === 'https' ? 'https' : 'http';

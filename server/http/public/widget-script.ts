@@ -10,7 +10,7 @@ import { ApiError } from '../api-error.ts';
  * TypeScript in server/http/public/ when the sources run; built, it is part of a bundle in
  * out/server/, one folder less deep, so the way to out/widget/ depends on which one runs.
  */
-export const DEFAULT_WIDGET_SCRIPT = path.resolve(
+const DEFAULT_WIDGET_SCRIPT = path.resolve(
   path.dirname(fileURLToPath(import.meta.url)),
   import.meta.url.endsWith('.ts') ? '../../../out/widget/widget.js' : '../widget/widget.js',
 );

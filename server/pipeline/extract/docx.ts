@@ -9,7 +9,7 @@ import { readZipEntry, zipBomb, zipEntries } from './zip-entries.ts';
  * Most bytes a Word document may unpack to, all its parts together. A 300-page manual with
  * pictures unpacks to tens of megabytes; a zip bomb to gigabytes.
  */
-export const DOCX_MAX_INFLATED_BYTES = 200_000_000;
+const DOCX_MAX_INFLATED_BYTES = 200_000_000;
 
 /**
  * DOCX through mammoth (Word's structure as semantic HTML: headings stay headings), then the HTML

@@ -165,7 +165,7 @@ export class FileExtractor {
 }
 
 /** The failure of a document whose text is longer than one file may hold, or null. */
-export function textOverCap(document: ExtractedDocument, maxChars: number): ExtractionError | null {
+function textOverCap(document: ExtractedDocument, maxChars: number): ExtractionError | null {
   let length = 0;
   for (const section of document.sections) length += section.text.length;
   if (length <= maxChars) return null;

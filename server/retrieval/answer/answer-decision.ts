@@ -12,10 +12,10 @@
  * questions that ask for a fact and, when fitted, another for how-to and yes/no questions.
  */
 import weights from './answer-decision-weights.json' with { type: 'json' };
-import { type AnswerType, answerTypePositions, asksForFact, expectedAnswerType, holdsAnswerType, words } from './answer-types.ts';
+import { type AnswerType, answerTypePositions, asksForFact, expectedAnswerType, focusStem, holdsAnswerType, words } from './answer-types.ts';
 import type { CandidatePassage, ScoredSentence } from './extractive.ts';
 import type { WeightedTerm } from './question-terms.ts';
-import { contentTerms, contentWords, stem, termsMatch } from './terms.ts';
+import { contentTerms, termsMatch } from './terms.ts';
 
 export const FEATURE_NAMES = [
   'coverage',
@@ -246,15 +246,4 @@ export function passagesAnswer(a: AnalysisForDecision, model: DecisionModel = FI
 /** The threshold the question is held to: `otherThreshold` for a question that asks for no fact, when the model has one. */
 export function thresholdFor(question: string, model: DecisionModel): number {
   return model.otherThreshold !== undefined && !asksForFact(question) ? model.otherThreshold : model.threshold;
-}
-
-/**
- * What the question asks about when its wording names it: the noun after "which", "what" or
- * "how many" ("Which *team* won…", "how many *people*…"), stemmed; null otherwise.
- */
-export function focusStem(question: string): string | null {
-  const match = /\b(?:which|what|how many|how much)\s+([\p{L}\p{N}'-]+(?:\s+[\p{L}\p{N}'-]+)?)/iu.exec(question);
-  if (!match) return null;
-  const word = contentWords(match[1]!)[0];
-  return word ? stem(word) : null;
 }

@@ -1,3 +1,5 @@
+import { contentWords, stem } from './terms.ts';
+
 /**
  * What kind of answer a question expects ("who" → a name, "when" → a date, "how many" → a number,
  * "how early" → a duration) and whether a sentence holds one beyond the question's own words.
@@ -88,4 +90,15 @@ export function answerTypePositions(type: AnswerType, sentence: string, question
 /** The sentence's words as answer-types.ts reads them: what answerTypePositions' positions count. */
 export function words(text: string): string[] {
   return text.match(/[\p{L}\p{N}][\p{L}\p{N}'’:-]*/gu) ?? [];
+}
+
+/**
+ * What the question asks about when its wording names it: the noun after "which", "what" or
+ * "how many" ("Which *team* won…", "how many *people*…"), stemmed; null otherwise.
+ */
+export function focusStem(question: string): string | null {
+  const match = /\b(?:which|what|how many|how much)\s+([\p{L}\p{N}'-]+(?:\s+[\p{L}\p{N}'-]+)?)/iu.exec(question);
+  if (!match) return null;
+  const word = contentWords(match[1]!)[0];
+  return word ? stem(word) : null;
 }

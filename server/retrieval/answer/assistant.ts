@@ -52,7 +52,7 @@ export type AskOptions = {
 };
 
 /** Why a generated answer was replaced on the visitor side (the server log's reason). */
-export const COPIED_PROMPT = 'the generated answer copied its prompt beyond the quote budget';
+const COPIED_PROMPT = 'the generated answer copied its prompt beyond the quote budget';
 
 /** What a caller other than the Owner reads when the language model failed. */
 export const MODEL_NOT_USED = 'the language model could not be used';

@@ -14,7 +14,7 @@ import { contentTerms, termsMatch } from './terms.ts';
 export type FaqEntry = { passage: number; question: string; answer: string };
 
 /** How much of each question the other must hold for the two to mean the same. */
-export const FAQ_MATCH = 0.75;
+const FAQ_MATCH = 0.75;
 
 /** The separator of a passage's heading path (pipeline/extract/heading-path.ts). */
 const HEADING_SEPARATOR = ' › ';

@@ -95,7 +95,7 @@ export class LlmSettings {
 const origin = (baseUrl: string | null) => (baseUrl !== null && URL.canParse(baseUrl) ? new URL(baseUrl).origin : baseUrl);
 
 /** An http(s) base URL without a trailing slash, e.g. http://127.0.0.1:11434/v1. */
-export function normalizeBaseUrl(value: string): string {
+function normalizeBaseUrl(value: string): string {
   let url: URL;
   try {
     url = new URL(value.trim());

@@ -16,12 +16,12 @@
  * The states, and which are final, are the contract's (common/contract/jobs.ts): a final state
  * never changes again, except failed, which a retry puts back in the queue.
  *
- * Triggers of the schema (migrations.ts) follow every change of state in the same transaction,
+ * Triggers of the schema (storage/migrations/) follow every change of state in the same transaction,
  * and change no state themselves; they are bookkeeping that must never disagree with the jobs:
  * - `usage_job_outcome` (migration 4) counts each job that reaches a final state in usage_counts.
  *   A job inserted already settled is counted by its push instead (enqueue.ts): migration 5
  *   dropped the insert trigger, which cost every push.
- * - `job_counts_on_update` and `job_counts_on_delete` (migrations 9 and 11) keep job_counts; jobs
+ * - `job_counts_on_update` and `job_counts_on_delete` (migrations 0009 and 0011) keep job_counts; jobs
  *   inserted are counted by whoever inserts them (job-counts.ts).
  */
 export { prepareBackOff } from './back-off.ts';

@@ -92,6 +92,16 @@ describe('electron-vite build', { timeout: 120_000 }, () => {
     assert.ok(!packages.has('tsx') && !packages.has('esbuild') && !packages.has('electron'), [...packages].join(', '));
   });
 
+  it('the server bundles carry the schema migrations, so the built server reads no folder of .sql files', () => {
+    const code = fs.readdirSync(path.join(outDir, 'server')).filter((f) => f.endsWith('.js')).map((f) => read(`server/${f}`)).join('\n');
+    // The text of the first and the last migration files, put in by electron.vite.config.ts.
+    for (const statement of ['CREATE TABLE settings (', 'CREATE TABLE curated_answers (', 'ALTER TABLE jobs ADD COLUMN note TEXT']) {
+      assert.ok(code.includes(statement), statement);
+    }
+    // What only the sources' reader of the folder holds (server/storage/migrations/files.ts).
+    assert.ok(!code.includes('four digits, lower-case words and hyphens'), 'the folder reader is not in the bundle');
+  });
+
   it('the preload is a self-contained CommonJS script that exposes only the bridge', () => {
     const code = read('preload/index.cjs');
     assert.doesNotMatch(code, /^\s*(import|export)\s/m, 'no ES module syntax: sandboxed preloads are scripts');

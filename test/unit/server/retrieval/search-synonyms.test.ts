@@ -3,7 +3,7 @@ import { after, describe, it } from 'node:test';
 import type { QueryEmbedder } from '../../../../server/embedders/query-embedder.ts';
 import type { EmbeddingModel } from '../../../../server/indexes/embedding-model.ts';
 import { KeywordIndex } from '../../../../server/indexes/keyword-index.ts';
-import { SearchService, TYPO_READING } from '../../../../server/retrieval/search.ts';
+import { SearchService } from '../../../../server/retrieval/search.ts';
 import { SearchSettings } from '../../../../server/retrieval/search-settings.ts';
 import { SynonymStore } from '../../../../server/retrieval/synonyms.ts';
 import { openDatabase } from '../../../../server/storage/db.ts';
@@ -40,7 +40,7 @@ describe('keyword search with synonyms: the in-memory postings and the FTS5 fall
   const synonyms = new SynonymStore(settings);
   synonyms.replace(KB, [{ synonyms: ['sofa', 'couch'] }, { root: 'tee', synonyms: ['t shirt'] }]);
   const service = (keywords: KeywordIndex) =>
-    new SearchService(new SearchRepo(db), keywords, NO_MODEL, {} as QueryEmbedder, undefined, new SearchSettings(settings), TYPO_READING, null, synonyms);
+    new SearchService({ repo: new SearchRepo(db), keywords, embedding: NO_MODEL, queries: {} as QueryEmbedder, settings: new SearchSettings(settings), synonyms });
   const ids = (s: SearchService, query: string) =>
     s.searchWithVector(KB, query, null, { mode: 'keyword', topK: 10, sourceTypes: null, passages: 0 }).hits.map((h) => h.item.external_id);
   const loading = KeywordIndex.open(db);

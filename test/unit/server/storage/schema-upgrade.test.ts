@@ -3,38 +3,34 @@ import path from 'node:path';
 import { describe, it } from 'node:test';
 import Database from 'better-sqlite3';
 import { DB_FILE_NAME, openDatabase } from '../../../../server/storage/db.ts';
-import { scopeColumn } from '../../../../server/storage/keyword-scope.ts';
-import { MIGRATIONS } from '../../../../server/storage/migrations.ts';
+import { MIGRATIONS, migrate, migrationVersion } from '../../../../server/storage/migrate.ts';
 import { SearchRepo } from '../../../../server/storage/search-repo.ts';
 import { loadVectorExtension } from '../../../../server/storage/vector-extension.ts';
 import { tempDataDir } from '../../../helpers/temp-data.ts';
 
-/** The migration that gave the keyword indexes their scope column. */
-const SCOPED = MIGRATIONS.findIndex((m) => m.includes('localiq_scope('));
-/** The migration that started keeping job counts. */
-const COUNTED = MIGRATIONS.findIndex((m) => m.includes('CREATE TABLE job_counts'));
+/** The migration that gave the keyword indexes their scope column (0006). */
+const SCOPED = migrationVersion('keyword-scope');
+/** The migration that started keeping job counts (0009). */
+const COUNTED = migrationVersion('job-counts');
 
-/** The migration that gave jobs a note of their own, apart from their last error. */
-const NOTED = MIGRATIONS.findIndex((m) => m.includes('ALTER TABLE jobs ADD COLUMN note'));
+/** The migration that gave jobs a note of their own, apart from their last error (0021). */
+const NOTED = migrationVersion('job-notes');
 
-/** The migration that made the job counts' triggers independent of the order of changes. */
-const RECOUNTED = MIGRATIONS.findIndex((m) => m.includes('counts that drifted are counted again'));
+/** The migration that made the job counts' triggers independent of the order of changes (0011). */
+const RECOUNTED = migrationVersion('job-counts-recounted');
 
-/** A database as a release that knew the first `migrations` migrations left it. */
-function releaseWith(dataDir: string, migrations: number): Database.Database {
+/** A database as the release before migration `version` left it (its schema at version - 1). */
+function releaseBefore(dataDir: string, version: number): Database.Database {
   const db = new Database(path.join(dataDir, DB_FILE_NAME));
   loadVectorExtension(db);
-  db.function('localiq_scope', { deterministic: true }, (kb, type, itemId) =>
-    scopeColumn(String(kb), String(type), itemId === null ? null : Number(itemId)),
-  );
-  for (const migration of MIGRATIONS.slice(0, migrations)) db.exec(migration);
-  db.pragma(`user_version = ${migrations}`);
+  migrate(db, version - 1);
+  assert.equal(db.pragma('user_version', { simple: true }), version - 1);
   return db;
 }
 
 /** A data folder as the release before the scope column left it, with two indexed items. */
 function previousRelease(dataDir: string): void {
-  const db = releaseWith(dataDir, SCOPED);
+  const db = releaseBefore(dataDir, SCOPED);
   const items: Array<[string, string, string, string]> = [
     ['kb-shop', 'PRODUCT', 'Espresso grinder', 'A conical burr grinder for espresso.'],
     ['kb-help', 'PAGE', 'Returns', 'Return any grinder within thirty days.'],
@@ -61,7 +57,7 @@ function previousRelease(dataDir: string): void {
 
 describe('upgrading a data folder', () => {
   it('rebuilds the keyword indexes with their scope column without losing an item', () => {
-    assert.ok(SCOPED > 0);
+    assert.equal(SCOPED, 6);
     const dataDir = tempDataDir();
     previousRelease(dataDir);
     const db = openDatabase(dataDir);
@@ -87,9 +83,9 @@ describe('upgrading a data folder', () => {
   });
 
   it('counts the jobs a data folder already holds when it starts keeping job counts', () => {
-    assert.ok(COUNTED > 0);
+    assert.equal(COUNTED, 9);
     const dataDir = tempDataDir();
-    const before = releaseWith(dataDir, COUNTED);
+    const before = releaseBefore(dataDir, COUNTED);
     const insert = before.prepare(
       `INSERT INTO jobs (job_id, knowledge_base_id, integration_id, external_id, source_type, data, content_hash,
          force_refresh, priority, seq, enqueued_at, sort_key, status, max_attempts, run_at, created_at, updated_at)
@@ -113,9 +109,9 @@ describe('upgrading a data folder', () => {
   });
 
   it('counts the jobs again where an earlier release let the counts drift', () => {
-    assert.ok(RECOUNTED > COUNTED);
+    assert.equal(RECOUNTED, 11);
     const dataDir = tempDataDir();
-    const before = releaseWith(dataDir, RECOUNTED);
+    const before = releaseBefore(dataDir, RECOUNTED);
     before
       .prepare(
         `INSERT INTO jobs (job_id, knowledge_base_id, integration_id, external_id, source_type, data, content_hash,
@@ -138,10 +134,10 @@ describe('upgrading a data folder', () => {
   });
 
   it('makes a key whose expiry no date can hold a key that never expires', () => {
-    const last = MIGRATIONS.findIndex((m) => m.includes('expires_at = NULL'));
-    assert.ok(last > 0);
+    const neverExpire = migrationVersion('keys-never-expire');
+    assert.equal(neverExpire, 12);
     const dataDir = tempDataDir();
-    const before = releaseWith(dataDir, last);
+    const before = releaseBefore(dataDir, neverExpire);
     const insert = before.prepare(
       `INSERT INTO api_keys (id, name, description, scopes, knowledge_base_ids, secret_hash, created_by, created_at, expires_at)
        VALUES (?, ?, '', '["iq:read"]', NULL, X'00', 'cli', 0, ?)`,
@@ -159,9 +155,9 @@ describe('upgrading a data folder', () => {
   });
 
   it('moves the notes earlier releases wrote into last_error to note, and keeps every real error', () => {
-    assert.ok(NOTED > RECOUNTED);
+    assert.equal(NOTED, 21);
     const dataDir = tempDataDir();
-    const before = releaseWith(dataDir, NOTED);
+    const before = releaseBefore(dataDir, NOTED);
     const insert = before.prepare(
       `INSERT INTO jobs (job_id, knowledge_base_id, integration_id, external_id, source_type, data, content_hash,
          force_refresh, priority, seq, enqueued_at, sort_key, status, max_attempts, run_at, created_at, updated_at, last_error, errors)

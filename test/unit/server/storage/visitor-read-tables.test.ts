@@ -14,8 +14,7 @@ import { VisitorConversations } from '../../../../server/domain/visitor-conversa
 import { WidgetService } from '../../../../server/domain/widgets.ts';
 import { QuestionGrouper } from '../../../../server/retrieval/question-groups.ts';
 import { DB_FILE_NAME, type Db, openDatabase } from '../../../../server/storage/db.ts';
-import { scopeColumn } from '../../../../server/storage/keyword-scope.ts';
-import { MIGRATIONS } from '../../../../server/storage/migrations.ts';
+import { migrate, migrationVersion } from '../../../../server/storage/migrate.ts';
 import { QuestionGroupRepo } from '../../../../server/storage/question-group-repo.ts';
 import { SettingsRepo } from '../../../../server/storage/settings-repo.ts';
 import { loadVectorExtension } from '../../../../server/storage/vector-extension.ts';
@@ -25,8 +24,8 @@ import { tempDataDir } from '../../../helpers/temp-data.ts';
 
 const DAY = 86_400_000;
 const HOUR = 3_600_000;
-/** The migration that added the read tables. */
-const READ_TABLES = MIGRATIONS.findIndex((m) => m.includes('CREATE TABLE visitor_group_days'));
+/** The migration that added the read tables (0018). */
+const READ_TABLES = migrationVersion('visitor-read-tables');
 
 /** FAKE embedder: the first word of a question picks its dimension, so questions group by first word. */
 async function fakeEmbed(texts: string[]): Promise<Float32Array[]> {
@@ -104,9 +103,7 @@ describe('the tables of the owner’s reads (real SQLite, fake model)', () => {
     // A data folder as the release before these tables left it, with conversations grouped and counted.
     const old = new Database(path.join(dataDir, DB_FILE_NAME));
     loadVectorExtension(old);
-    old.function('localiq_scope', { deterministic: true }, (kb, type, itemId) => scopeColumn(String(kb), String(type), itemId === null ? null : Number(itemId)));
-    for (const migration of MIGRATIONS.slice(0, READ_TABLES)) old.exec(migration);
-    old.pragma(`user_version = ${READ_TABLES}`);
+    migrate(old, READ_TABLES - 1);
     old.close();
   });
   after(() => {
