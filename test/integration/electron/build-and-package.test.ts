@@ -123,7 +123,7 @@ describe('electron-vite build', { timeout: 120_000 }, () => {
     vm.runInNewContext(code, { require: sandboxRequire, process: { platform: 'linux' }, module: { exports: {} }, exports: {} });
     assert.deepEqual(Object.keys(exposed), ['localiq']);
     const bridge = exposed.localiq as Record<string, unknown>;
-    assert.deepEqual(Object.keys(bridge).sort(), ['apiBaseUrl', 'copyText', 'isDesktop', 'openDataFolder', 'openLogsFolder', 'platform']);
+    assert.deepEqual(Object.keys(bridge).sort(), ['apiBaseUrl', 'copyText', 'handoffsWaiting', 'isDesktop', 'openDataFolder', 'openLogsFolder', 'platform']);
     assert.equal(bridge.platform, 'linux');
     return (bridge.apiBaseUrl as () => Promise<string>)().then((url) => {
       assert.equal(url, 'http://127.0.0.1:7410');
