@@ -328,6 +328,8 @@ export function WidgetEditor({ widget, knowledgeBases, readOnly, submitLabel, sa
             </select>
             <p className="hint">
               The language of the widget's buttons, messages and labels. A greeting or fallback message left as built in follows it.
+              The assistant answers from your content in the language it is written in: visitors find answers when they ask in that
+              language.
             </p>
             {fieldError('language')}
           </div>
