@@ -88,3 +88,52 @@ export function bakeryBulk() {
     })),
   };
 }
+
+/**
+ * A second bakery, for questions that lean on the turn before and ask for a value: its croissant
+ * is what the breakfast question was answered with, its delivery note also says "costs", and its
+ * rye bread's title ("Vinschgauer") names no word the visitor uses.
+ */
+export const TURNS_KB = 'kb-bakery-turns';
+
+export const TURNS_ITEMS: BakeryItem[] = [
+  {
+    externalId: 'croissant', sourceType: 'PRODUCT', title: 'Butter croissant',
+    content: 'Flaky and golden, our breakfast favourite, baked every morning.', sourceData: { price: '1.80 EUR' },
+  },
+  { externalId: 'delivery', sourceType: 'ARTICLE', title: 'Delivery', content: 'Delivery costs 3.50 EUR per order within Berlin, from Tuesday to Saturday.' },
+  {
+    externalId: 'vinschgauer', sourceType: 'PRODUCT', title: 'Vinschgauer',
+    content: 'A flat South Tyrolean rye bread with fennel and caraway, baked every morning. Contains: rye, wheat (gluten).',
+    sourceData: { price: '3.60 EUR' },
+  },
+];
+
+type Turn = { role: 'user' | 'assistant'; content: string };
+export type TurnQuestion = BakeryQuestion & { conversation?: Turn[]; leads?: RegExp };
+
+export const TURNS_QUESTIONS: TurnQuestion[] = [
+  {
+    question: 'How much do they cost?',
+    conversation: [{ role: 'user', content: 'what do you have for breakfast?' }, { role: 'assistant', content: 'Flaky and golden, our breakfast favourite, baked every morning. [1]' }],
+    facts: [/1\.80 EUR/], forbidden: [/3\.50|Delivery/], cites: 'croissant',
+  },
+  {
+    question: 'How much do they cost?',
+    conversation: [{ role: 'user', content: 'Do you have croissants?' }, { role: 'assistant', content: 'Butter croissant 1.80 EUR. [1]' }],
+    facts: [/1\.80 EUR/], forbidden: [/3\.50|Delivery/], cites: 'croissant',
+  },
+  { question: 'How much is the rye bread?', facts: [/3\.60 EUR/], forbidden: [], cites: 'vinschgauer', leads: /^Price: 3\.60 EUR/ },
+];
+
+export function turnsBulk() {
+  return {
+    items: TURNS_ITEMS.map((item) => ({
+      integrationId: 'bakery',
+      knowledgeBaseId: TURNS_KB,
+      sourceType: item.sourceType,
+      externalId: item.externalId,
+      data: { title: item.title, content: item.content, ...(item.sourceData ? { sourceData: item.sourceData } : {}) },
+    })),
+  };
+}

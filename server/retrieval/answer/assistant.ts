@@ -11,7 +11,7 @@ import type { SearchOptions, SearchOutcome, SearchService } from '../search.ts';
 import { ABSTAIN_BELOW, askedTerms, missingKeyTerms, support } from './abstention.ts';
 import { type DecisionModel, dot, FITTED_MODEL, type PassageVectors, passagesAnswer } from './answer-decision.ts';
 import {
-  asksForADay, type CandidatePassage, composeAnswer, headingsOf, DEFAULT_SELECTION, questionIntent, type ScoredSentence, scoreSentences, selectSentences, type SelectionOptions,
+  asksForADay, type CandidatePassage, valueFirst, composeAnswer, headingsOf, DEFAULT_SELECTION, questionIntent, type ScoredSentence, scoreSentences, selectSentences, type SelectionOptions,
 } from './extractive.ts';
 import { labelOf } from './attribute-text.ts';
 import { answersDimension } from './dimensions.ts';
@@ -26,6 +26,7 @@ import { isValueLine } from './asked-value.ts';
 import { inStatedRange } from './number-ranges.ts';
 import { saysInOtherWords } from './shop-words.ts';
 import { correctTypos, splitRunTogether, splitTurns } from './typed-words.ts';
+import { citedItem, lastExchange, pointsBack } from './earlier-turn.ts';
 import { contentTerms, termsMatch } from './terms.ts';
 
 export type AskResult = AskResponse;
@@ -232,6 +233,15 @@ export class Assistant {
     const { language } = this.search.keywordIndex(knowledgeBaseId);
     // "Is it waterproof?" on a product's page is about that product, whatever was asked before;
     // "is it possible to get gluten-free bread?" names its own subject, found anywhere (the page's item first).
+    // "How much do they cost?" after "Do you have croissants?" is about the item the answer to that
+    // cited, as "this" is about the page's item (earlier-turn.ts).
+    const earlier = pointsBack(req.question, language, focus !== null) ? await this.previousTurnItem(knowledgeBaseId, req, language, signal) : null;
+    // Its subject is the item, named by its title: "cost" of the "Butter croissant". When that item
+    // does not answer it (the answer is in another passage of the same subject), it is read as before.
+    if (earlier !== null) {
+      const about = await this.analyzeReading(knowledgeBaseId, req, [earlier.title], language, signal, { itemId: earlier.id, only: true });
+      if (this.answers(about)) return about;
+    }
     const only = focus !== null && refersToItem(req.question, language) && !namesOwnSubject(req.question, language);
     const reading = (context: string[]) =>
       this.analyzeReading(knowledgeBaseId, req, context, language, signal, focus && { itemId: focus.itemId, only });
@@ -241,6 +251,27 @@ export class Assistant {
     if (!namesOwnSubject(req.question, language)) return withContext;
     const alone = await reading([]);
     return withContext.support.score > alone.support.score ? withContext : alone;
+  }
+
+  /**
+   * The item the previous turn was about: the one its answer quoted from, when the conversation
+   * carries the answer and a passage retrieved for its question holds the quote; else the item an
+   * answer to that question leads with now. Null when it is not answered (then the question is
+   * read with the earlier turns' words, leansOnConversation).
+   */
+  private async previousTurnItem(
+    knowledgeBaseId: string,
+    req: ParsedAskRequest,
+    language: KeywordLanguage,
+    signal: AbortSignal,
+  ): Promise<{ id: number; title: string } | null> {
+    const exchange = lastExchange(req.conversation);
+    if (exchange === null) return null;
+    const previous = await this.analyzeReading(knowledgeBaseId, { ...req, question: exchange.question, conversation: [] }, [], language, signal, null);
+    const quoted = exchange.answer === null ? null : citedItem(exchange.answer, previous.candidates);
+    const lead = previous.chosen[0];
+    const item = quoted ?? (lead !== undefined && this.answers(previous) ? previous.candidates[lead.passage]!.item : null);
+    return item && { id: item.id, title: item.title };
   }
 
   /** The analysis of the question read with the given earlier turns, in the knowledge base's keyword language. */
@@ -293,9 +324,13 @@ export class Assistant {
     const first = quotedSentences.chosen[0];
     const saysItAlready =
       first !== undefined && focus && candidates[first.passage]!.item.id === focus.itemId && asked.length > 0 && asked.every((t) => first.stems.some((s) => termsMatch(s, t.stem, language)));
-    const chosen = attribute && !saysItAlready ? [attribute] : quotedSentences.chosen;
+    const best = attribute && !saysItAlready ? [attribute] : quotedSentences.chosen;
     const itemAttribute = attribute !== undefined;
-    const valueLine = english && isValueLine(chosen[0]);
+    // Whether to answer reads the best sentence; the answer leads with the value asked for
+    // ("How much is the rye bread?": its price, then its description), and the owner's FAQ answer
+    // is quoted in the owner's order.
+    const valueLine = english && isValueLine(best[0]);
+    const chosen = english && !faq ? valueFirst(best, question) : best;
     return { request: req, question, correctedQuestion, language, terms, candidates, scored, bestCoverage, bestCosine, vectors, support: s, chosen, faq, itemAttribute, valueLine, missingKeyTerms: missing, focus };
   }
 

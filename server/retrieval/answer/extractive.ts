@@ -293,6 +293,22 @@ function keepAskedNumber(chosen: ScoredSentence[], pool: ScoredSentence[], inten
   return [...chosen.slice(0, options.maxSentences - 1), missing];
 }
 
+/**
+ * The quoted sentences with the one stating the value the question asks for first (asked-value.ts):
+ * "How much is the rye bread?" is answered by its price, then what else was chosen about it, not
+ * by its description and allergens with the price last. The value stated about the question's
+ * subject leads; else one of the first sentence's item stating it. English wording only.
+ */
+export function valueFirst(chosen: ScoredSentence[], question: string): ScoredSentence[] {
+  const kind = askedValue(question);
+  const first = chosen[0];
+  if (kind === null || first === undefined) return chosen;
+  const states = (s: ScoredSentence) => statesValue(kind, s.text, question);
+  if (states(first)) return chosen;
+  const lead = chosen.find((s) => s.statesAskedValue === true && states(s)) ?? chosen.find((s) => s.item === first.item && states(s));
+  return lead === undefined ? chosen : [lead, ...chosen.filter((s) => s !== lead)];
+}
+
 /** One sentence per item that answers: "Which breads are vegan?" is answered by every vegan bread. */
 function listSentences(pool: ScoredSentence[], options: SelectionOptions): ScoredSentence[] {
   const best = pool[0]!;

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { askedValue, asksForValue, isValueLine, statesValue } from '../../../../../server/retrieval/answer/asked-value.ts';
-import { type CandidatePassage, questionIntent, scoreSentences, selectSentences } from '../../../../../server/retrieval/answer/extractive.ts';
+import { type CandidatePassage, questionIntent, scoreSentences, selectSentences, valueFirst } from '../../../../../server/retrieval/answer/extractive.ts';
 import { weightedTerms } from '../../../../../server/retrieval/answer/question-terms.ts';
 import { contentWords } from '../../../../../server/retrieval/answer/terms.ts';
 
@@ -88,5 +88,27 @@ describe('the value a question asks for (asked-value.ts)', () => {
     assert.deepEqual(contentWords('whats your latest appointment on thursday'), ['latest', 'appointment', 'thursday']);
     assert.deepEqual(contentWords('what if im running late'), ['running', 'late']);
     assert.deepEqual(contentWords('I dont know what ill do'), ['ill']);
+  });
+});
+
+describe('the value asked for leads the answer (extractive.ts valueFirst)', () => {
+  // The price line covers less of "rye bread" than the description (the title names neither word),
+  // so it scores lower; the answer still starts with it.
+  const question = 'How much is the rye bread?';
+  const loaf = passage(1, 'Vinschgauer', 'A flat South Tyrolean rye bread with fennel and caraway, baked every morning. Contains: rye, wheat (gluten). Price: 3.60 EUR');
+
+  it('puts the sentence stating the price first', () => {
+    const chosen = selectSentences(scored(question, [loaf]), undefined, questionIntent(question));
+    assert.equal(chosen.at(-1)?.text, 'Price: 3.60 EUR', 'the selection finds the price last');
+    const ordered = valueFirst(chosen, question);
+    assert.equal(ordered[0]!.text, 'Price: 3.60 EUR');
+    assert.deepEqual(ordered.slice(1), chosen.slice(0, -1));
+  });
+
+  it('keeps the order when the first sentence states the value, or nothing is asked for', () => {
+    const chosen = selectSentences(scored(question, [loaf]), undefined, questionIntent(question));
+    const priced = valueFirst(chosen, question);
+    assert.deepEqual(valueFirst(priced, question), priced);
+    assert.deepEqual(valueFirst(chosen, 'Is the rye bread vegan?'), chosen);
   });
 });
