@@ -15,6 +15,8 @@ import type { Embedder } from '../embedders/embedder.ts';
 import { Originals } from '../storage/originals.ts';
 import { FileExtractor } from './extract/extractor.ts';
 import { processBatch } from './process-batch.ts';
+import { runTextPass, type TextPassDeps } from './text-pass.ts';
+import { prepareTextPhase } from '../storage/jobs/text-phase.ts';
 import type { FromPipelineWorker, PipelineWorkerData, ToPipelineWorker } from './worker-messages.ts';
 
 const config = workerData as PipelineWorkerData;
@@ -29,15 +31,23 @@ const MAX_IDLE_MS = 1_000;
 /** Waits between tries while the disk is full: 1 s, doubling up to a minute. */
 const FIRST_DISK_WAIT_MS = 1_000;
 const LONGEST_DISK_WAIT_MS = 60_000;
+/**
+ * The text lane's slice of a turn of the event loop: about 25 items' text at a time, then the
+ * embedding pass's next model call (and search's queries) go on.
+ */
+const TEXT_SLICE_MS = 40;
 
 let stopping = false;
 let wake: (() => void) | null = null;
+/** Wakes the text lane when it sleeps (a push, or stopping). */
+let wakeText: (() => void) | null = null;
 /** The model, once loaded: the pool sends search's queries only to a worker that said it is ready. */
 let model: Embedder | null = null;
 port.on('message', (message: ToPipelineWorker) => {
   if (message.type === 'embed-query') return embedQuery(message.id, message.texts);
   if (message.type === 'stop') stopping = true;
   wake?.();
+  wakeText?.();
 });
 
 /**
@@ -64,6 +74,43 @@ function sleep(ms: number): Promise<void> {
   });
 }
 
+function sleepText(ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      wakeText = null;
+      resolve();
+    }
+    wakeText = done;
+  });
+}
+
+/**
+ * The text lane (docs/pipeline.md, "Two phases"): pushed items' text written for keyword search
+ * while this thread's embedding pass works on earlier ones. It takes turns of the event loop with
+ * the embedding pass, which turns it before each model call (embedInBatches): a slice of
+ * TEXT_SLICE_MS per call of 0.1–0.5 s, and all the time it wants while the thread waits.
+ */
+async function textLane(deps: TextPassDeps): Promise<void> {
+  let diskWait = 0;
+  while (!stopping) {
+    let more: boolean;
+    try {
+      more = runTextPass(deps, TEXT_SLICE_MS);
+      diskWait = 0;
+    } catch (error) {
+      // A full disk: the embedding pass reports it and waits; the text lane waits as well.
+      if (!isDiskFull(error)) throw error;
+      diskWait = Math.min(LONGEST_DISK_WAIT_MS, diskWait === 0 ? FIRST_DISK_WAIT_MS : diskWait * 2);
+      await sleepText(diskWait);
+      continue;
+    }
+    if (more) await new Promise((resolve) => setImmediate(resolve));
+    else await sleepText(MAX_IDLE_MS);
+  }
+}
+
 async function run(): Promise<void> {
   const db = openDatabase(config.dataDir);
   const embedder = await createEmbedder(config.embedder);
@@ -74,6 +121,14 @@ async function run(): Promise<void> {
   const extractor = new FileExtractor(config.extraction ?? DEFAULT_EXTRACTION);
   const files = { originals: new Originals(config.dataDir), extractor };
   const deps = { db, runs, index, embedder, overlapTokens: config.overlapTokens, clock: Date.now, files };
+  const text = textLane({ db, index, phase: prepareTextPhase(db), embedder, overlapTokens: config.overlapTokens, clock: Date.now });
+  // A text lane that fails ends the thread as any unexpected error does (the pool replaces it).
+  let textFailed: unknown = null;
+  text.catch((error: unknown) => {
+    textFailed = error;
+    stopping = true;
+    wake?.();
+  });
   // Jobs this worker claimed when the disk filled up: given back to the queue once it has room
   // (recordFailure leaves alone any of them that was settled meanwhile).
   let held: JobRow[] = [];
@@ -117,6 +172,8 @@ async function run(): Promise<void> {
       await sleep(diskWait);
     }
   }
+  await text.catch(() => undefined);
+  if (textFailed) throw textFailed;
   await extractor.close();
   model = null;
   await embedder.close();

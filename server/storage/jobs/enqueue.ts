@@ -1,5 +1,6 @@
 import type { EnqueueOptions, EnqueueResult, PushInput } from '../../domain/job-queue.ts';
 import { jobCost, LaneClock, laneOf } from '../../domain/fair-queue.ts';
+import { fileOf } from '../../domain/file-items.ts';
 import { contentHash, jobIdOf, priorityLevel, sortKey } from '../../domain/jobs.ts';
 import type { Db } from '../db.ts';
 import { prepareNextItemSeq } from '../item-seq.ts';
@@ -8,6 +9,14 @@ import { prepareAddUsage } from '../usage-repo.ts';
 import { InsertedJobs, prepareCountInserted } from './job-counts.ts';
 import { prepareReplace } from './replace.ts';
 import { SETTLED_DATA } from './sql.ts';
+
+/**
+ * A pushed item's text is indexed by the workers' text pass as soon as it is queued (1); an
+ * uploaded file's only once the embedding pass has read it (0): reading a file is the slow part.
+ */
+function textPhaseOf(data: PushInput['items'][number]['data']): 0 | 1 {
+  return fileOf(data) ? 0 : 1;
+}
 
 /** What one enqueue transaction gathers: knowledge bases it created, jobs it inserted. */
 type Batch = { createdKbs: Set<string>; inserted: InsertedJobs };
@@ -50,12 +59,12 @@ export function prepareEnqueue(db: Db): (pushes: PushInput[], opts: EnqueueOptio
   // The common case of a push, with positional parameters: binding fourteen named values
   // from an object cost more than the rest of the statement's preparation.
   const insertQueued = db.prepare<
-    [string, string, string, string, string, string, string, number, number, number, number, number, number, number, string | null, number, number]
+    [string, string, string, string, string, string, string, number, number, number, number, number, number, number, string | null, number, number, number]
   >(
     `INSERT INTO jobs (job_id, knowledge_base_id, integration_id, external_id, source_type, data,
        content_hash, force_refresh, priority, seq, enqueued_at, sort_key, status, max_attempts, run_at,
-       api_key_id, created_at, updated_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'queued', ?, ?, ?, ?, ?)`,
+       api_key_id, created_at, updated_at, text_pending)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'queued', ?, ?, ?, ?, ?, ?)`,
   );
   // Settled jobs keep no payload (SETTLED_DATA).
   const insertSkipped = db.prepare<
@@ -88,7 +97,7 @@ export function prepareEnqueue(db: Db): (pushes: PushInput[], opts: EnqueueOptio
         key = replace({
           id: state.queued_id, queuedKey: state.queued_key!, queuedPriority: state.queued_priority!,
           sourceType: item.sourceType, data: JSON.stringify(item.data), contentHash: hash, forceRefresh, priority, seq: itemSeq,
-          maxAttempts: opts.maxAttempts, apiKeyId: push.apiKeyId, now,
+          maxAttempts: opts.maxAttempts, apiKeyId: push.apiKeyId, now, textPending: textPhaseOf(item.data),
         });
         id = state.queued_id;
       } else if (state.unchanged && !forceRefresh) {
@@ -108,7 +117,7 @@ export function prepareEnqueue(db: Db): (pushes: PushInput[], opts: EnqueueOptio
         id = Number(
           insertQueued.run(
             jobId, item.knowledgeBaseId, item.integrationId, item.externalId, item.sourceType, JSON.stringify(item.data), hash,
-            forceRefresh, priority, itemSeq, now, key, opts.maxAttempts, now, push.apiKeyId, now, now,
+            forceRefresh, priority, itemSeq, now, key, opts.maxAttempts, now, push.apiKeyId, now, now, textPhaseOf(item.data),
           ).lastInsertRowid,
         );
         batch.inserted.add(item.knowledgeBaseId, 'queued', priority);
