@@ -88,9 +88,9 @@ function sleepText(ms: number): Promise<void> {
 
 /**
  * The text lane (docs/pipeline.md, "Two phases"): pushed items' text written for keyword search
- * while this thread's embedding pass works on earlier ones. It takes turns of the event loop with
- * the embedding pass, which turns it before each model call (embedInBatches): a slice of
- * TEXT_SLICE_MS per call of 0.1–0.5 s, and all the time it wants while the thread waits.
+ * while this thread waits for work or embeds a long batch. The embedding pass drains the text
+ * that waits before each claim (run); within a batch it turns the event loop before each model
+ * call (embedInBatches), and the lane takes a slice of TEXT_SLICE_MS then.
  */
 async function textLane(deps: TextPassDeps): Promise<void> {
   let diskWait = 0;
@@ -121,7 +121,8 @@ async function run(): Promise<void> {
   const extractor = new FileExtractor(config.extraction ?? DEFAULT_EXTRACTION);
   const files = { originals: new Originals(config.dataDir), extractor };
   const deps = { db, runs, index, embedder, overlapTokens: config.overlapTokens, clock: Date.now, files };
-  const text = textLane({ db, index, phase: prepareTextPhase(db), embedder, overlapTokens: config.overlapTokens, clock: Date.now });
+  const textDeps: TextPassDeps = { db, index, phase: prepareTextPhase(db), embedder, overlapTokens: config.overlapTokens, clock: Date.now };
+  const text = textLane(textDeps);
   // A text lane that fails ends the thread as any unexpected error does (the pool replaces it).
   let textFailed: unknown = null;
   text.catch((error: unknown) => {
@@ -144,6 +145,10 @@ async function run(): Promise<void> {
         diskWait = 0;
         send({ type: 'disk-ok' });
       }
+      // Text before vectors: what was pushed while the last batch was embedded becomes searchable
+      // by keyword before the next batch is claimed, a turn of the event loop after each slice
+      // letting search's queries in (docs/pipeline.md, "Two phases").
+      while (!stopping && runTextPass(textDeps, TEXT_SLICE_MS)) await new Promise((resolve) => setImmediate(resolve));
       const jobs = runs.claim(config.batchJobs, Date.now(), config.workers);
       if (jobs.length === 0) {
         // Due jobs left unclaimed wait for a batch in hand to end (a crash suspect runs alone; large
