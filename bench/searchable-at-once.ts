@@ -2,8 +2,8 @@
  * Searchable at once (docs/pipeline.md, "Two phases"): 2,000 products pushed as fast as the server
  * acknowledges them (bulks of --bulk, one after another); 40 of them, spread over the backlog, each
  * hold a word no other item holds. For each of those, the time from the acknowledgement of its
- * push to the first keyword search, and the first hybrid search, that finds it (each outstanding
- * word searched in turn, one search at a time). Meanwhile semantic searches, one at a time, while
+ * push to the first keyword search, and the first hybrid search, that finds it (two searchers, one
+ * per mode, each searching the words not found yet in turn, one search at a time). Meanwhile semantic searches, one at a time, while
  * the pipeline embeds the backlog, then the same number once it is idle; the process tree's peak RSS.
  *
  * Usage: node --import tsx bench/searchable-at-once.ts [--items 2000 --marked 40 --bulk 20 --workers 2]
@@ -81,7 +81,6 @@ try {
   await call(server, 'POST', `/knowledge-bases/${KB}/search`, { query: 'bread', mode: 'semantic', topK: 5 });
 
   const marked: Marked[] = [];
-  const outstanding = new Set<Marked>();
   let pushing = true;
   const pushedAt = performance.now();
   const pushes = (async () => {
@@ -94,7 +93,6 @@ try {
         if (!word) continue;
         const entry: Marked = { word, externalId: item.externalId, ackAt, pendingAtAck: start + k + 1 };
         marked.push(entry);
-        outstanding.add(entry);
       }
     }
     pushing = false;
@@ -104,25 +102,19 @@ try {
     const res = await call(server, 'POST', `/knowledge-bases/${KB}/search`, { query: entry.word, mode, topK: 3 });
     return (res.results as Array<{ externalId: string }>).some((r) => r.externalId === entry.externalId);
   };
-  // One search at a time: each outstanding word by keyword until found, then by hybrid search.
-  const finder = (async () => {
-    while ((pushing || outstanding.size > 0) && performance.now() - pushedAt < FIND_TIMEOUT_MS) {
-      if (outstanding.size === 0) {
-        await new Promise((r) => setTimeout(r, 5));
-        continue;
+  // Two finders, each one search at a time, so that a hybrid search waiting for its query's vector
+  // never delays a keyword search: each outstanding word by keyword until found; by hybrid likewise.
+  const finder = (mode: 'keyword' | 'hybrid') =>
+    (async () => {
+      const key = mode === 'keyword' ? 'keywordMs' : 'hybridMs';
+      const waiting = () => marked.filter((m) => m[key] === undefined);
+      while ((pushing || waiting().length > 0) && performance.now() - pushedAt < FIND_TIMEOUT_MS) {
+        const entries = waiting();
+        if (entries.length === 0) await new Promise((r) => setTimeout(r, 5));
+        for (const entry of entries) if (await found(entry, mode)) entry[key] = performance.now() - entry.ackAt;
       }
-      for (const entry of [...outstanding]) {
-        const mode = entry.keywordMs === undefined ? 'keyword' : 'hybrid';
-        if (!(await found(entry, mode))) continue;
-        const ms = performance.now() - entry.ackAt;
-        if (mode === 'keyword') entry.keywordMs = ms;
-        else {
-          entry.hybridMs = ms;
-          outstanding.delete(entry);
-        }
-      }
-    }
-  })();
+    })();
+  const finders = Promise.all([finder('keyword'), finder('hybrid')]);
 
   // Semantic searches one at a time while the backlog is embedded (from the first acknowledgement on).
   const duringMs: number[] = [];
@@ -138,7 +130,7 @@ try {
     if (!drained) duringMs.push(performance.now() - started);
   }
   await draining;
-  await finder;
+  await finders;
   const indexingSeconds = (performance.now() - pushedAt) / 1000;
   const pushSeconds = Math.max(...marked.map((m) => m.ackAt)) - pushedAt;
   const idleMs: number[] = [];
