@@ -138,6 +138,24 @@ describe('two phases: text searchable at once, vectors after', () => {
     t = null;
   });
 
+  it('an item left in its text phase by a job that failed is not skipped when pushed again unchanged: the push completes it', async () => {
+    const s = await setup();
+    t = s.t;
+    await s.push('hours', 'Opening hours', 'Open from seven to noon.');
+    s.textPass();
+    const [job] = s.deps.runs.claim(8, Date.now());
+    s.deps.runs.recordFailure(job!, 'the model failed', Date.now(), true);
+    assert.equal((await s.state('hours')).indexing, 'text');
+    const again = await s.push('hours', 'Opening hours', 'Open from seven to noon.');
+    assert.equal(again.status, 200);
+    assert.equal((await s.call('GET', '/jobs/cms-hours')).body.status, 'queued', 'not settled as skipped: its vectors are missing');
+    await s.embedPass();
+    assert.equal((await s.state('hours')).indexing, 'complete');
+    assert.equal(s.vectorsOf('hours'), 1);
+    await s.t.close();
+    t = null;
+  });
+
   it('hybrid search ranks an item still without vectors by its keywords: first when keyword search ranks it first, neither buried nor lifted', async () => {
     const s = await setup();
     t = s.t;

@@ -41,7 +41,8 @@ export function prepareEnqueue(db: Db): (pushes: PushInput[], opts: EnqueueOptio
   const lanes = new LaneClock();
   // What a push needs to know about its item, in one lookup: its queued job, if any, and
   // otherwise whether the active model (the last parameter; NULL for none) has already indexed
-  // this very content with no run under way, so the push can settle as skipped at once.
+  // this very content, vectors included (an item left in its text phase by a job that failed is
+  // not), with no run under way, so the push can settle as skipped at once.
   const itemState = db.prepare<
     [string, string, string, string, string | null],
     { queued_id: number | null; queued_key: number | null; queued_priority: number | null; unchanged: number }
@@ -49,7 +50,7 @@ export function prepareEnqueue(db: Db): (pushes: PushInput[], opts: EnqueueOptio
     `SELECT q.id AS queued_id, q.sort_key AS queued_key, q.priority AS queued_priority,
        q.id IS NULL AND EXISTS (SELECT 1 FROM items i
          WHERE i.knowledge_base_id = k.kb AND i.integration_id = k.integ AND i.external_id = k.ext
-           AND i.content_hash = k.hash AND i.embedder_id = k.model
+           AND i.content_hash = k.hash AND i.embedder_id = k.model AND i.indexing = 'complete'
            AND NOT EXISTS (SELECT 1 FROM jobs j WHERE j.knowledge_base_id = k.kb
              AND j.integration_id = k.integ AND j.external_id = k.ext AND j.status = 'processing')) AS unchanged
      FROM (SELECT ? AS kb, ? AS integ, ? AS ext, ? AS hash, ? AS model) k
