@@ -1,4 +1,5 @@
 import type { IngestItem } from '../../common/contract/ingest.ts';
+import { isDiskFull } from '../domain/disk-condition.ts';
 import type { Embedder } from '../embedders/embedder.ts';
 import type { Db } from '../storage/db.ts';
 import type { IndexRepo, TextItem } from '../storage/index-repo.ts';
@@ -27,8 +28,9 @@ const CLAIM_JOBS = 32;
  * rows (IndexRepo.writeText), so keyword search finds them before the embedding pass reaches
  * them. Runs claim after claim for about `budgetMs`; true when jobs may still wait.
  *
- * A job this pass cannot prepare is left to the embedding pass, which writes text and vectors
- * together and reports the failure as every run does.
+ * A job this pass cannot prepare or write is left to the embedding pass, which writes text and
+ * vectors together and reports the failure as every run does; a full disk is thrown (the worker
+ * waits), its jobs given back to the text phase.
  */
 export function runTextPass(deps: TextPassDeps, budgetMs: number): boolean {
   const until = performance.now() + budgetMs;
@@ -37,21 +39,41 @@ export function runTextPass(deps: TextPassDeps, budgetMs: number): boolean {
     if (jobs.length === 0) return false;
     const texts = jobs.map((job) => ({ job, item: prepare(job, deps) }));
     try {
-      deps.db
-        .transaction(() => {
-          const now = deps.clock();
-          for (const { job, item } of texts) {
-            if (item) deps.index.writeText(item, now);
-            deps.phase.done(job.id, job.seq);
-          }
-        })
-        .immediate();
+      write(texts, deps);
     } catch (error) {
-      deps.phase.release(jobs.map((job) => job.id));
-      throw error;
+      if (isDiskFull(error)) {
+        deps.phase.release(jobs.map((job) => job.id));
+        throw error;
+      }
+      // One of them cannot be written: each alone, and one that fails is left to the embedding
+      // pass, whose failures are counted and reported (a text phase never ends the worker).
+      for (const [i, text] of texts.entries()) {
+        try {
+          write([text], deps);
+        } catch (alone) {
+          if (isDiskFull(alone)) {
+            deps.phase.release(jobs.slice(i).map((job) => job.id));
+            throw alone;
+          }
+          write([{ job: text.job, item: null }], deps);
+        }
+      }
     }
   } while (performance.now() < until);
   return true;
+}
+
+/** The texts' writes and their jobs' flags, in one transaction. */
+function write(texts: Array<{ job: JobRow; item: TextItem | null }>, deps: TextPassDeps): void {
+  deps.db
+    .transaction(() => {
+      const now = deps.clock();
+      for (const { job, item } of texts) {
+        if (item) deps.index.writeText(item, now);
+        deps.phase.done(job.id, job.seq);
+      }
+    })
+    .immediate();
 }
 
 /** The job's text as the item's text phase, or null when there is none to write. */
