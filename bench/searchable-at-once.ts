@@ -101,6 +101,8 @@ try {
   // Two finders, one per mode, each one search at a time, so that a hybrid search waiting for its
   // query's vector never delays a keyword search. Each search asks for every word not found yet
   // at once (each marked item holds one of them), so a word is looked for in every search.
+  /** How long each of the finders' searches took: a found time includes the search that found it. */
+  const finderSearchMs = { keyword: [] as number[], hybrid: [] as number[] };
   const finder = (mode: 'keyword' | 'hybrid') =>
     (async () => {
       const key = mode === 'keyword' ? 'keywordMs' : 'hybridMs';
@@ -112,8 +114,10 @@ try {
           continue;
         }
         const query = entries.map((e) => e.word).join(' ');
+        const asked = performance.now();
         const res = await call(server, 'POST', `/knowledge-bases/${KB}/search`, { query, mode, topK: entries.length + 10 });
         const at = performance.now();
+        finderSearchMs[mode].push(at - asked);
         const ids = new Set((res.results as Array<{ externalId: string }>).map((r) => r.externalId));
         for (const entry of entries) if (ids.has(entry.externalId)) entry[key] = at - entry.ackAt;
       }
@@ -164,6 +168,8 @@ try {
         notFoundInTime: missing,
         keywordFoundMs: summary(marked.flatMap((m) => (m.keywordMs === undefined ? [] : [m.keywordMs]))),
         hybridFoundMs: summary(marked.flatMap((m) => (m.hybridMs === undefined ? [] : [m.hybridMs]))),
+        finderKeywordSearchMs: summary(finderSearchMs.keyword),
+        finderHybridSearchMs: summary(finderSearchMs.hybrid),
         semanticSearchWhileEmbeddingMs: summary(duringMs),
         semanticSearchIdleMs: summary(idleMs),
         peakTreeMb: Math.round(sampler.overall()!.totalMb),
