@@ -116,6 +116,8 @@ export type AdminItemDetail = AdminItemSummary & {
   sourceData: Record<string, unknown> | null;
   contentHash: string;
   embedder: string;
+  /** 'text' while its passages wait for their vectors (found by keyword already), then 'complete'. */
+  indexing: 'text' | 'complete';
   createdAt: string;
   chunks: Array<{ id: number; position: number; text: string; tokenCount: number; page?: number; section?: string }>;
   jobs: JobView[];

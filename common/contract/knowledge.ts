@@ -69,6 +69,11 @@ export const itemDetailSchema = itemSummarySchema
     sourceData: z.record(z.string(), z.unknown()).nullable(),
     contentHash: z.string(),
     embedder: z.string(),
+    indexing: z
+      .enum(['text', 'complete'])
+      .describe(
+        'How far indexing has come: `text` while its passages wait for their vectors (keyword search, and hybrid search by its keywords, find it already), `complete` once semantic search does too.',
+      ),
     createdAt: z.string(),
     chunks: z.array(chunkSchema),
     latestJob: jobSchema.nullable(),

@@ -12,6 +12,11 @@ export type BatchPlan = {
    * batches are cut where the total is least; without it, texts go in runs of `batchSize`.
    */
   callCost?: (size: number, tokens: number) => number;
+  /**
+   * The most texts the next call may take, read before each call (at most `batchSize`): a
+   * pipeline worker makes its calls short while search's queries wait for them (Embedder.limitCalls).
+   */
+  callLimit?: () => number;
 };
 
 /**
@@ -24,17 +29,28 @@ export async function embedInBatches(texts: string[], plan: BatchPlan): Promise<
   const sorted = texts
     .map((text, index) => ({ index, tokens: Math.min(plan.countTokens(text), plan.maxTokens) }))
     .sort((a, b) => a.tokens - b.tokens);
-  const sizes = plan.callCost
-    ? cheapestBatchSizes(sorted.map((entry) => entry.tokens), plan.batchSize, plan.callCost)
-    : fixedBatchSizes(sorted.length, plan.batchSize);
+  const cut = (from: number, limit: number) =>
+    plan.callCost
+      ? cheapestBatchSizes(sorted.slice(from).map((entry) => entry.tokens), limit, plan.callCost)
+      : fixedBatchSizes(sorted.length - from, limit);
+  let limit = Math.min(plan.batchSize, plan.callLimit?.() ?? plan.batchSize);
+  let sizes = cut(0, limit);
   const vectors = new Array<Float32Array>(texts.length);
   let start = 0;
-  for (const size of sizes) {
-    const indices = sorted.slice(start, start + size).map((entry) => entry.index);
+  while (start < sorted.length) {
     // One turn of the thread's event loop before each model call: a model call settles in promise
     // callbacks only, so without it a pipeline worker took in a search's query (or a stop) only
     // once the whole claim was embedded, not after the call in hand.
-    if (start > 0) await new Promise((resolve) => setImmediate(resolve));
+    if (start > 0) {
+      await new Promise((resolve) => setImmediate(resolve));
+      const now = Math.min(plan.batchSize, plan.callLimit?.() ?? plan.batchSize);
+      if (now !== limit) {
+        limit = now;
+        sizes = cut(start, limit);
+      }
+    }
+    const size = sizes.shift()!;
+    const indices = sorted.slice(start, start + size).map((entry) => entry.index);
     start += size;
     const batch = await plan.embedBatch(indices.map((i) => texts[i]!));
     if (batch.length !== indices.length) throw new Error(`Model returned ${batch.length} vectors for ${indices.length} texts`);

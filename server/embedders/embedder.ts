@@ -13,5 +13,10 @@ export interface Embedder {
   countTokens: TokenCounter;
   /** One vector per text, same order, each of length `dimension` and unit length. */
   embed(texts: string[]): Promise<Float32Array[]>;
+  /**
+   * Caps the texts of each model call by what `limit` says before the call (null: the model's own
+   * batch size). A pipeline worker shortens its calls while search's queries wait for them.
+   */
+  limitCalls?(limit: () => number | null): void;
   close(): Promise<void>;
 }

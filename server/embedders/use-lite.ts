@@ -46,8 +46,10 @@ export async function createUseLiteEmbedder(options: UseLiteOptions = {}): Promi
   const tokenizer = { encode: remembered(new SentencePieceTokenizer(vocabulary), ENCODINGS_KEPT) };
   model.tokenizer = tokenizer as unknown as typeof model.tokenizer;
   const countTokens = (text: string) => tokenizer.encode(asOneLine(text)).length;
+  let callLimit: () => number | null = () => null;
   const plan = {
     batchSize: options.batchSize ?? DEFAULT_BATCH_SIZE,
+    callLimit: () => callLimit() ?? plan.batchSize,
     maxTokens: MAX_TOKENS,
     countTokens,
     callCost: useLiteCallCost,
@@ -60,6 +62,9 @@ export async function createUseLiteEmbedder(options: UseLiteOptions = {}): Promi
     maxTokens: MAX_TOKENS,
     countTokens,
     embed: (texts) => embedInBatches(texts, plan),
+    limitCalls(limit) {
+      callLimit = limit;
+    },
     async close() {
       model.model.dispose();
     },

@@ -26,6 +26,7 @@ export function indexedItemView(row: ItemRow, reader: ItemReadRepo) {
     sourceData: row.source_data ? (JSON.parse(row.source_data) as Record<string, unknown>) : null,
     contentHash: row.content_hash,
     embedder: row.embedder_id,
+    indexing: row.indexing,
     createdAt: isoTime(row.created_at),
     chunks: reader.chunks(row.id).map((c) => ({
       id: c.id,

@@ -57,6 +57,8 @@ type Prepared = {
   replacedOriginal: string | null;
   /** Said on the finished job: how its text was obtained when that is worth knowing (OCR). */
   note?: string;
+  /** The stored item, when the text phase wrote it: its chunks may hold vectors carried over from the version before. */
+  textPhase: number | null;
 };
 
 /** A file job that cannot succeed: its reason, and whether trying again is pointless. */
@@ -100,12 +102,13 @@ export async function processBatch(jobs: JobRow[], deps: PipelineDeps): Promise<
   for (const job of jobs) {
     report.cost += JOB_OVERHEAD_CHARACTERS;
     const stored = index.storedVersion(identityOf(job));
-    if (stored.seq >= job.seq) {
+    // The text phase may have written this very version already: its vectors are still to come.
+    if (stored.seq > job.seq || (stored.seq === job.seq && stored.indexing !== 'text')) {
       runs.finish(job.id, 'cancelled', deps.clock(), JOB_NOTES.superseded);
       report.cancelled++;
       continue;
     }
-    const unchanged = stored.contentHash === job.content_hash && stored.embedderId === embedder.id;
+    const unchanged = stored.contentHash === job.content_hash && stored.embedderId === embedder.id && stored.indexing === 'complete';
     if (unchanged && job.force_refresh === 0) {
       runs.finish(job.id, 'skipped', deps.clock());
       report.skipped++;
@@ -115,7 +118,8 @@ export async function processBatch(jobs: JobRow[], deps: PipelineDeps): Promise<
       const data = JSON.parse(job.data) as IngestItem['data'];
       const chunkOptions = { maxTokens: embedder.maxTokens, overlapTokens: deps.overlapTokens, countTokens: embedder.countTokens };
       const item = fileOf(data) ? await prepareFile(job, data, chunkOptions, deps) : prepareItem(job, data, chunkOptions);
-      prepared.push({ job, data, ...item, replacedOriginal: stored.originalSha256 });
+      const textPhase = stored.indexing === 'text' && stored.itemId !== null ? stored.itemId : null;
+      prepared.push({ job, data, ...item, replacedOriginal: stored.originalSha256, textPhase });
       report.cost += jobCost(item.original ? { title: item.title, content: item.text } : data) - JOB_OVERHEAD_CHARACTERS;
     } catch (error) {
       const final = error instanceof JobFailure && error.final;
@@ -194,6 +198,14 @@ export function embedHash(text: string): string {
 async function embedAll(prepared: Prepared[], deps: PipelineDeps, report: BatchReport): Promise<Map<string, Float32Array>> {
   const vectors = new Map<string, Float32Array>();
   const missing = new Map<string, string>();
+  for (const item of prepared) {
+    if (item.textPhase === null || item.job.force_refresh === 1) continue;
+    for (const [hash, vector] of deps.index.storedVectors(item.textPhase)) {
+      if (vectors.has(hash)) continue;
+      vectors.set(hash, vector);
+      report.chunksFromCache++;
+    }
+  }
   for (const chunk of prepared.flatMap((p) => p.chunks)) {
     const hash = embedHash(chunk.embedText);
     if (vectors.has(hash) || missing.has(hash)) continue;

@@ -7,6 +7,7 @@ import type { QueryEmbedder } from '../embedders/query-embedder.ts';
 import type { EmbeddingModel } from '../indexes/embedding-model.ts';
 import type { Db } from '../storage/db.ts';
 import { JobRuns } from '../storage/jobs/job-runs.ts';
+import { prepareTextPhase } from '../storage/jobs/text-phase.ts';
 import type { BatchReport } from './process-batch.ts';
 import { WorkerPool } from './worker-pool.ts';
 
@@ -41,6 +42,9 @@ export async function startPipeline(
   log: (message: string) => void = (message) => process.stderr.write(`${message}\n`),
 ): Promise<Pipeline> {
   const runs = new JobRuns(services.db);
+  const textPhase = prepareTextPhase(services.db);
+  // Text phases a crash interrupted wait again (a text written already is refused by its seq).
+  textPhase.release();
   // Queuing webhook events writes to SQLite from the pool's message handler: an error there (the
   // database busy past its timeout) costs those events, said in the log, never the server.
   const tellWebhooks = (queue: () => void) => {
@@ -68,6 +72,8 @@ export async function startPipeline(
       if (report.ended.length > 0) tellWebhooks(() => services.webhooks?.jobsEnded(report.ended));
     },
     onWorkerLost: (jobIds, cause) => {
+      // A text lane's slice runs in one turn of its thread: what it held, the others may take.
+      textPhase.release();
       const recovered = runs.recoverStale(Date.now(), { jobIds, ...(cause === undefined ? {} : { cause }) });
       if (recovered > 0) log(`Recovered ${recovered} job(s) a pipeline worker held when it stopped: queued again to run one at a time, or settled.`);
       // A job that crashed its worker too often fails as a poison here, not in a batch report.

@@ -238,7 +238,7 @@ export class SearchService {
           ? this.candidateSimilarity(knowledgeBaseId, queryVector, keyword, options)
           : this.semanticItems(knowledgeBaseId, queryVector, pool, options.sourceTypes);
     const ranked =
-      mode === 'keyword' ? keyword : mode === 'semantic' ? semantic : this.fuse(keyword, semantic, language);
+      mode === 'keyword' ? keyword : mode === 'semantic' ? semantic : this.fuse(keyword, semantic, language, this.repo.textPhaseItems(keyword.map((r) => r.id)));
     const top = options.focus ? focused(ranked, options.focus, options.topK) : ranked.slice(0, options.topK);
     if (options.focus && queryVector) this.addFocusSimilarity(options.focus.itemId, queryVector, chunkSimilarity);
     const items = this.repo.items(top.map((r) => r.id));
@@ -379,13 +379,18 @@ export class SearchService {
     return [...everyWord, ...anyWord.filter((r) => !first.has(r.id))].slice(0, pool);
   }
 
-  private fuse(keyword: Ranked, semantic: Ranked, language: KeywordLanguage): Ranked {
+  /**
+   * Keyword and semantic rankings fused. `textOnly`: keyword candidates whose vectors are still to
+   * come (their text phase is indexed, docs/pipeline.md "Two phases"): the semantic side cannot
+   * score them, so they are fused by their keyword score alone rather than as if dissimilar.
+   */
+  private fuse(keyword: Ranked, semantic: Ranked, language: KeywordLanguage, textOnly: ReadonlySet<number>): Ranked {
     const denseWeight = language === 'en' ? this.hybrid.denseWeight : (this.hybrid.otherLanguagesDenseWeight ?? this.hybrid.denseWeight);
     const weights = [1 - denseWeight, denseWeight];
     const fused =
       this.hybrid.method === 'rrf'
-        ? reciprocalRankFusion([keyword, semantic], weights)
-        : minMaxFusion([keyword, semantic], weights);
+        ? reciprocalRankFusion([keyword, semantic], weights, undefined, textOnly)
+        : minMaxFusion([keyword, semantic], weights, textOnly);
     return this.hybrid.keywordFirst ? keywordCandidatesFirst(fused, keyword) : fused;
   }
 

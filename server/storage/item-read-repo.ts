@@ -16,6 +16,8 @@ export type ItemRow = {
   content_hash: string;
   chunk_count: number;
   embedder_id: string;
+  /** 'text' while its chunks wait for their vectors (keyword search finds it already), then 'complete'. */
+  indexing: 'text' | 'complete';
   created_at: number;
   updated_at: number;
   /** SHA-256 of the uploaded file it was extracted from (files as knowledge), else null. */

@@ -41,6 +41,9 @@ export class SearchRepo {
       chunkOwners: db.prepare<[string], { id: number; item_id: number }>(
         'SELECT id, item_id FROM chunks WHERE item_id IN (SELECT value FROM json_each(?))',
       ),
+      textPhaseItems: db.prepare<[string], { id: number }>(
+        "SELECT id FROM items WHERE id IN (SELECT value FROM json_each(?)) AND indexing = 'text'",
+      ),
       items: db.prepare<[string], ItemSummaryRow>(
         `SELECT id, knowledge_base_id, integration_id, external_id, source_type, title, url, updated_at, chunk_count
          FROM items WHERE id IN (SELECT value FROM json_each(?))`,
@@ -83,6 +86,12 @@ export class SearchRepo {
   /** The item of each chunk of these items, by chunk id. */
   chunkOwners(itemIds: number[]): Map<number, number> {
     return new Map(this.stmts.chunkOwners.all(JSON.stringify(itemIds)).map((r) => [r.id, r.item_id]));
+  }
+
+  /** Those of these items whose text is indexed and whose vectors are still to come (items.indexing). */
+  textPhaseItems(itemIds: number[]): Set<number> {
+    if (itemIds.length === 0) return new Set();
+    return new Set(this.stmts.textPhaseItems.all(JSON.stringify(itemIds)).map((r) => r.id));
   }
 
   items(ids: number[]): Map<number, ItemSummaryRow> {

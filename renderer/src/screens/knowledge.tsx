@@ -306,6 +306,10 @@ function ItemDetail({ knowledgeBaseId, integrationId, externalId }: { knowledgeB
                   <dt>Embedding model</dt>
                   <dd>{data.embedder}</dd>
                 </div>
+                <div>
+                  <dt>Indexing</dt>
+                  <dd>{data.indexing === 'text' ? 'text indexed: found by keyword, meaning still to come' : 'complete'}</dd>
+                </div>
               </>
             ) : null}
           </dl>

@@ -1,5 +1,6 @@
 import type { EnqueueOptions, EnqueueResult, PushInput } from '../../domain/job-queue.ts';
 import { jobCost, LaneClock, laneOf } from '../../domain/fair-queue.ts';
+import { fileOf } from '../../domain/file-items.ts';
 import { contentHash, jobIdOf, priorityLevel, sortKey } from '../../domain/jobs.ts';
 import type { Db } from '../db.ts';
 import { prepareNextItemSeq } from '../item-seq.ts';
@@ -8,6 +9,14 @@ import { prepareAddUsage } from '../usage-repo.ts';
 import { InsertedJobs, prepareCountInserted } from './job-counts.ts';
 import { prepareReplace } from './replace.ts';
 import { SETTLED_DATA } from './sql.ts';
+
+/**
+ * A pushed item's text is indexed by the workers' text pass as soon as it is queued (1); an
+ * uploaded file's only once the embedding pass has read it (0): reading a file is the slow part.
+ */
+function textPhaseOf(data: PushInput['items'][number]['data']): 0 | 1 {
+  return fileOf(data) ? 0 : 1;
+}
 
 /** What one enqueue transaction gathers: knowledge bases it created, jobs it inserted. */
 type Batch = { createdKbs: Set<string>; inserted: InsertedJobs };
@@ -32,7 +41,8 @@ export function prepareEnqueue(db: Db): (pushes: PushInput[], opts: EnqueueOptio
   const lanes = new LaneClock();
   // What a push needs to know about its item, in one lookup: its queued job, if any, and
   // otherwise whether the active model (the last parameter; NULL for none) has already indexed
-  // this very content with no run under way, so the push can settle as skipped at once.
+  // this very content, vectors included (an item left in its text phase by a job that failed is
+  // not), with no run under way, so the push can settle as skipped at once.
   const itemState = db.prepare<
     [string, string, string, string, string | null],
     { queued_id: number | null; queued_key: number | null; queued_priority: number | null; unchanged: number }
@@ -40,7 +50,7 @@ export function prepareEnqueue(db: Db): (pushes: PushInput[], opts: EnqueueOptio
     `SELECT q.id AS queued_id, q.sort_key AS queued_key, q.priority AS queued_priority,
        q.id IS NULL AND EXISTS (SELECT 1 FROM items i
          WHERE i.knowledge_base_id = k.kb AND i.integration_id = k.integ AND i.external_id = k.ext
-           AND i.content_hash = k.hash AND i.embedder_id = k.model
+           AND i.content_hash = k.hash AND i.embedder_id = k.model AND i.indexing = 'complete'
            AND NOT EXISTS (SELECT 1 FROM jobs j WHERE j.knowledge_base_id = k.kb
              AND j.integration_id = k.integ AND j.external_id = k.ext AND j.status = 'processing')) AS unchanged
      FROM (SELECT ? AS kb, ? AS integ, ? AS ext, ? AS hash, ? AS model) k
@@ -50,12 +60,12 @@ export function prepareEnqueue(db: Db): (pushes: PushInput[], opts: EnqueueOptio
   // The common case of a push, with positional parameters: binding fourteen named values
   // from an object cost more than the rest of the statement's preparation.
   const insertQueued = db.prepare<
-    [string, string, string, string, string, string, string, number, number, number, number, number, number, number, string | null, number, number]
+    [string, string, string, string, string, string, string, number, number, number, number, number, number, number, string | null, number, number, number]
   >(
     `INSERT INTO jobs (job_id, knowledge_base_id, integration_id, external_id, source_type, data,
        content_hash, force_refresh, priority, seq, enqueued_at, sort_key, status, max_attempts, run_at,
-       api_key_id, created_at, updated_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'queued', ?, ?, ?, ?, ?)`,
+       api_key_id, created_at, updated_at, text_pending)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'queued', ?, ?, ?, ?, ?, ?)`,
   );
   // Settled jobs keep no payload (SETTLED_DATA).
   const insertSkipped = db.prepare<
@@ -88,7 +98,7 @@ export function prepareEnqueue(db: Db): (pushes: PushInput[], opts: EnqueueOptio
         key = replace({
           id: state.queued_id, queuedKey: state.queued_key!, queuedPriority: state.queued_priority!,
           sourceType: item.sourceType, data: JSON.stringify(item.data), contentHash: hash, forceRefresh, priority, seq: itemSeq,
-          maxAttempts: opts.maxAttempts, apiKeyId: push.apiKeyId, now,
+          maxAttempts: opts.maxAttempts, apiKeyId: push.apiKeyId, now, textPending: textPhaseOf(item.data),
         });
         id = state.queued_id;
       } else if (state.unchanged && !forceRefresh) {
@@ -108,7 +118,7 @@ export function prepareEnqueue(db: Db): (pushes: PushInput[], opts: EnqueueOptio
         id = Number(
           insertQueued.run(
             jobId, item.knowledgeBaseId, item.integrationId, item.externalId, item.sourceType, JSON.stringify(item.data), hash,
-            forceRefresh, priority, itemSeq, now, key, opts.maxAttempts, now, push.apiKeyId, now, now,
+            forceRefresh, priority, itemSeq, now, key, opts.maxAttempts, now, push.apiKeyId, now, now, textPhaseOf(item.data),
           ).lastInsertRowid,
         );
         batch.inserted.add(item.knowledgeBaseId, 'queued', priority);

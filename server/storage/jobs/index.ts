@@ -35,3 +35,4 @@ export { prepareRecoverStale } from './recover-stale.ts';
 export { prepareReplace } from './replace.ts';
 export { prepareRequeueAll } from './requeue-all.ts';
 export { prepareRetry } from './retry.ts';
+export { prepareTextPhase, type TextPhase } from './text-phase.ts';

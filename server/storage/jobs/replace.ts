@@ -17,6 +17,8 @@ export type Replacement = {
   maxAttempts: number;
   apiKeyId: string | null;
   now: number;
+  /** The new payload's text phase waits for the workers' text pass (jobs.text_pending). */
+  textPending: 0 | 1;
 };
 
 /**
@@ -30,7 +32,7 @@ export function prepareReplace(db: Db): (replacement: Replacement) => number {
     `UPDATE jobs SET source_type = @sourceType, data = @data, content_hash = @contentHash,
        force_refresh = @forceRefresh, priority = @priority, seq = @seq, sort_key = @sortKey,
        attempts = 0, max_attempts = @maxAttempts, run_at = @now, last_error = NULL, errors = '[]',
-       api_key_id = @apiKeyId, updated_at = @now
+       api_key_id = @apiKeyId, updated_at = @now, text_pending = @textPending
      WHERE id = @id`,
   );
   return ({ queuedKey, queuedPriority, ...fields }) => {

@@ -124,8 +124,11 @@ export function inspect(dataDir: string, full = true) {
   try {
     const n = (sql: string) => (db.prepare(sql).get() as { n: number }).n;
     const vec = (db.prepare("SELECT name FROM sqlite_master WHERE name LIKE 'chunk_vectors_%' AND sql LIKE '%vec0%'").get() as { name: string } | undefined)?.name;
-    // Every indexed item has all its chunks, its keyword row and every chunk's vector and keyword
-    // row; nothing in an index belongs to no item. Any violation is a half-indexed item.
+    // Every indexed item has all its chunks, its keyword row and every chunk's keyword row, and
+    // once complete every chunk's vector (an item between its two phases, indexing 'text', waits
+    // for them: docs/pipeline.md); nothing in an index belongs to no item. Any violation is a
+    // half-indexed item.
+    const complete = "SELECT c.id FROM chunks c JOIN items i ON i.id = c.item_id WHERE i.indexing = 'complete'";
     const halfIndexed =
       n('SELECT count(*) AS n FROM items i WHERE chunk_count != (SELECT count(*) FROM chunks c WHERE c.item_id = i.id)') +
       n('SELECT count(*) AS n FROM items WHERE id NOT IN (SELECT rowid FROM items_fts)') +
@@ -134,9 +137,9 @@ export function inspect(dataDir: string, full = true) {
       n('SELECT count(*) AS n FROM chunks_fts WHERE rowid NOT IN (SELECT id FROM chunks)') +
       n('SELECT count(*) AS n FROM chunks WHERE item_id NOT IN (SELECT id FROM items)') +
       (vec
-        ? n(`SELECT count(*) AS n FROM chunks WHERE id NOT IN (SELECT chunk_id FROM ${vec})`) +
+        ? n(`SELECT count(*) AS n FROM (${complete}) WHERE id NOT IN (SELECT chunk_id FROM ${vec})`) +
           n(`SELECT count(*) AS n FROM ${vec} WHERE chunk_id NOT IN (SELECT id FROM chunks)`)
-        : n('SELECT count(*) AS n FROM chunks'));
+        : n(`SELECT count(*) AS n FROM (${complete})`));
     const byStatus = Object.fromEntries(
       (db.prepare('SELECT status, count(*) AS n FROM jobs GROUP BY status').all() as Array<{ status: string; n: number }>).map((r) => [r.status, r.n]),
     );
@@ -147,6 +150,8 @@ export function inspect(dataDir: string, full = true) {
       byStatus,
       items,
       duplicates: n("SELECT count(*) AS n FROM (SELECT 1 FROM items GROUP BY knowledge_base_id, integration_id, external_id HAVING count(*) > 1)"),
+      /** Items whose text is indexed and whose vectors are still to come. */
+      textPhase: n("SELECT count(*) AS n FROM items WHERE indexing = 'text'"),
     };
   } finally {
     db.close();
@@ -394,6 +399,7 @@ export async function runCrashCampaign(options: CrashOptions): Promise<CrashRepo
   const f = report.final;
   if (f.integrity !== 'ok') report.problems.push(`final integrity_check: ${f.integrity}`);
   if (f.halfIndexed) report.problems.push(`${f.halfIndexed} half-indexed rows at the end`);
+  if (closed.textPhase) report.problems.push(`${closed.textPhase} items never got their vectors`);
   if (f.pendingJobs) report.problems.push(`${f.pendingJobs} jobs never reached a final state`);
   const poisonFailed = report.poison?.status === 'failed' ? 1 : 0;
   if ((closed.byStatus.failed ?? 0) > poisonFailed) report.problems.push(`${(closed.byStatus.failed ?? 0) - poisonFailed} acknowledged jobs failed`);

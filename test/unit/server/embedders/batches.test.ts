@@ -62,4 +62,19 @@ describe('batches: where the texts of one embed call are cut into model calls', 
     channel.port1.close();
     assert.deepEqual(order, ['call of 2', 'message', 'call of 2', 'call of 1']);
   });
+
+  it('reads its call limit before each call: once a query waits, the calls left take one text each', async () => {
+    const calls: number[] = [];
+    let limit = 8;
+    const embedBatch = async (texts: string[]) => {
+      calls.push(texts.length);
+      limit = 1; // a query came in during this call
+      return texts.map(() => Float32Array.of(1));
+    };
+    const texts = Array.from({ length: 11 }, (_, i) => `text ${i}`);
+    const vectors = await embedInBatches(texts, { batchSize: 8, maxTokens: 128, countTokens: () => 1, embedBatch, callLimit: () => limit });
+    assert.deepEqual(calls, [8, 1, 1, 1]);
+    assert.equal(vectors.length, 11);
+    assert.ok(vectors.every((v) => v instanceof Float32Array));
+  });
 });
