@@ -85,6 +85,28 @@ function identityOf(job: JobRow) {
   return { knowledgeBaseId: job.knowledge_base_id, integrationId: job.integration_id, externalId: job.external_id };
 }
 
+/** What the item's row keeps (both phases write it): its job, and what the pipeline read of it. */
+export function itemRow(
+  job: JobRow,
+  data: IngestItem['data'],
+  read: { title: string; content: string; text: string; original: string | null },
+  embedderId: string,
+) {
+  return {
+    ...identityOf(job),
+    sourceType: job.source_type,
+    title: read.title,
+    content: read.content,
+    text: read.text,
+    url: data.url ?? null,
+    sourceData: data.sourceData ? JSON.stringify(data.sourceData) : null,
+    contentHash: job.content_hash,
+    seq: job.seq,
+    embedderId,
+    originalSha256: read.original,
+  };
+}
+
 function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
@@ -243,20 +265,7 @@ function writeItem(item: Prepared, vectors: Map<string, Float32Array>, deps: Pip
     .transaction(() => {
       const now = deps.clock();
       const written = deps.index.writeItem(
-        {
-          ...identityOf(job),
-          sourceType: job.source_type,
-          title: item.title,
-          content: item.content,
-          text: item.text,
-          url: data.url ?? null,
-          sourceData: data.sourceData ? JSON.stringify(data.sourceData) : null,
-          contentHash: job.content_hash,
-          seq: job.seq,
-          embedderId: deps.embedder.id,
-          chunks,
-          originalSha256: item.original,
-        },
+        { ...itemRow(job, data, item, deps.embedder.id), chunks },
         now,
       );
       const outcome = written ? 'succeeded' : 'cancelled';

@@ -6,7 +6,7 @@ import type { IndexRepo, TextItem } from '../storage/index-repo.ts';
 import type { JobRow } from '../storage/jobs/job-row.ts';
 import type { TextPhase } from '../storage/jobs/text-phase.ts';
 import { chunkItem } from './chunk.ts';
-import { embedHash } from './process-batch.ts';
+import { embedHash, itemRow } from './process-batch.ts';
 import { normalizeItem } from './normalize.ts';
 
 export type TextPassDeps = {
@@ -93,20 +93,8 @@ function prepare(job: JobRow, deps: TextPassDeps): TextItem | null {
       tokenCount: chunk.tokenCount,
       embedHash: embedHash(chunk.embedText),
     }));
-    return {
-      ...identity,
-      sourceType: job.source_type,
-      title: normalized.title,
-      content: data.content,
-      text: normalized.text,
-      url: data.url ?? null,
-      sourceData: data.sourceData ? JSON.stringify(data.sourceData) : null,
-      contentHash: job.content_hash,
-      seq: job.seq,
-      embedderId: deps.embedder.id,
-      chunks,
-      originalSha256: null,
-    };
+    const read = { title: normalized.title, content: data.content, text: normalized.text, original: null };
+    return { ...itemRow(job, data, read, deps.embedder.id), chunks };
   } catch {
     return null;
   }
