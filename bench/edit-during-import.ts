@@ -10,6 +10,7 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { call, startServerChild, stopServerChild, tempDir, type ServerChild } from './lib/server-child.ts';
+import { loaf } from './lib/loaves.ts';
 
 const { values } = parseArgs({
   options: {
@@ -24,24 +25,7 @@ const itemCount = Number(values.items);
 const KB = 'shop';
 const SEARCH_TIMEOUT_MS = 30 * 60_000;
 
-/** A product of about 450 characters; every one different, so nothing comes from the embedding cache. */
-function product(i: number) {
-  return {
-    integrationId: 'webshop',
-    knowledgeBaseId: KB,
-    sourceType: 'PRODUCT',
-    externalId: `sku-${i}`,
-    data: {
-      title: `Loaf ${i}`,
-      content:
-        `Loaf ${i} is baked every morning from flour of mill ${i % 37} with a crust of grade ${i % 11}. ` +
-        `It keeps for ${2 + (i % 5)} days in a paper bag and freezes well for a month. ` +
-        `Batch ${i * 13} uses seeds from farm ${i % 23}; allergens are listed on shelf ${i % 17}. ` +
-        `Ask for slicing at the counter; whole loaves weigh ${400 + (i % 9) * 50} grams.`,
-      sourceData: { price: `${(2 + (i % 40) / 10).toFixed(2)} EUR` },
-    },
-  };
-}
+const product = (i: number) => loaf(i, KB, { priced: true });
 
 const pendingOf = async (server: ServerChild): Promise<number> =>
   ((await call(server, 'GET', '/knowledge-bases')).data as Array<{ id: string; pendingJobs: number }>).find((kb) => kb.id === KB)?.pendingJobs ?? 0;

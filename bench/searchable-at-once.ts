@@ -12,6 +12,7 @@
 import { parseArgs } from 'node:util';
 import { call, drain, percentile, startServerChild, stopServerChild, tempDir } from './lib/server-child.ts';
 import { TreeRssSampler } from './lib/tree-rss.ts';
+import { loaf } from './lib/loaves.ts';
 
 const { values } = parseArgs({
   options: {
@@ -39,25 +40,7 @@ function markWord(n: number): string {
 const step = Math.floor(itemCount / markedCount);
 const markOf = (i: number): string | null => (i % step === step - 1 && i / step < markedCount ? markWord(i) : null);
 
-/** A product of about 450 characters; every one different, so nothing comes from the embedding cache. */
-function product(i: number) {
-  const mark = markOf(i);
-  return {
-    integrationId: 'webshop',
-    knowledgeBaseId: KB,
-    sourceType: 'PRODUCT',
-    externalId: `sku-${i}`,
-    data: {
-      title: `Loaf ${i}`,
-      content:
-        `Loaf ${i} is baked every morning from flour of mill ${i % 37} with a crust of grade ${i % 11}. ` +
-        `It keeps for ${2 + (i % 5)} days in a paper bag and freezes well for a month. ` +
-        `Batch ${i * 13} uses seeds from farm ${i % 23}; allergens are listed on shelf ${i % 17}. ` +
-        (mark ? `Its baker calls it the ${mark} loaf. ` : '') +
-        `Ask for slicing at the counter; whole loaves weigh ${400 + (i % 9) * 50} grams.`,
-    },
-  };
-}
+const product = (i: number) => loaf(i, KB, { mark: markOf(i) });
 
 const QUESTIONS = [
   'how long does the bread stay fresh',
