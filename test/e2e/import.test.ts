@@ -4,6 +4,7 @@ import path from 'node:path';
 import { describe, it } from 'node:test';
 import { REPO_ROOT } from '../helpers/server-process.ts';
 import { useDashboardSession } from './dashboard-session.ts';
+import { until } from './until.ts';
 
 const FIXTURE = path.join(REPO_ROOT, 'test/fixtures/e2e/faq-import.csv');
 const KB = 'support';
@@ -147,7 +148,8 @@ describe('file import end to end (real server, real Chromium)', { timeout: 400_0
     fs.writeFileSync(products, 'sku,name,description,price\nrye-1,Rye bread,Dark rye bread with seeds.,3.20\nspelt-2,,Spelt rolls baked fresh each morning. Gluten free.,0.90\n');
     await app.page.getByLabel('File (CSV, JSON or JSONL)').setInputFiles(products);
     await app.page.getByTestId('file-summary').filter({ hasText: 'products-2026-11.csv' }).waitFor();
-    assert.equal(await app.page.getByLabel('sourceType').inputValue(), 'PRODUCT');
+    // The form fills in its guesses for the new file after showing it: wait for them, then read.
+    await until(async () => (await app.page.getByLabel('sourceType').inputValue()) === 'PRODUCT', 'the source type guessed from the file', { page: app.page });
     assert.equal(await app.page.getByLabel('Knowledge base', { exact: true }).inputValue(), KB, 'the only knowledge base there is');
     assert.equal(await app.page.getByLabel('Integration', { exact: true }).inputValue(), 'products', 'named after the file, without its date');
     await app.page.getByText('New integration in this knowledge base: the import creates "products".').waitFor();

@@ -235,14 +235,16 @@ export class Assistant {
     // "is it possible to get gluten-free bread?" names its own subject, found anywhere (the page's item first).
     // "How much do they cost?" after "Do you have croissants?" is about the item the answer to that
     // cited, as "this" is about the page's item (earlier-turn.ts).
-    const earlier = pointsBack(req.question, language, focus !== null) ? await this.previousTurnItem(knowledgeBaseId, req, language, signal) : null;
+    const only = focus !== null && refersToItem(req.question, language) && !namesOwnSubject(req.question, language);
+    // The page's item wins over the previous turn's: "and how wide is it?" after the visitor moved
+    // to another product is about the product shown now.
+    const earlier = !only && pointsBack(req.question, language, focus !== null) ? await this.previousTurnItem(knowledgeBaseId, req, language, signal) : null;
     // Its subject is the item, named by its title: "cost" of the "Butter croissant". When that item
     // does not answer it (the answer is in another passage of the same subject), it is read as before.
     if (earlier !== null) {
       const about = await this.analyzeReading(knowledgeBaseId, req, [earlier.title], language, signal, { itemId: earlier.id, only: true });
       if (this.answers(about)) return about;
     }
-    const only = focus !== null && refersToItem(req.question, language) && !namesOwnSubject(req.question, language);
     const reading = (context: string[]) =>
       this.analyzeReading(knowledgeBaseId, req, context, language, signal, focus && { itemId: focus.itemId, only });
     const context = only ? [] : contextTurns(req.question, req.conversation, language);
