@@ -142,6 +142,17 @@ describe('asking with the page as context, one way for every asker (real server,
       assert.match(res.body.answer, /180 cm/);
     });
 
+    it("answers \"and how wide is it?\" about the page's item, not the one the conversation was about", async () => {
+      const conversation = [
+        { role: 'user', content: 'How long is the alpine scarf?' },
+        { role: 'assistant', content: 'It is 180 cm long and 30 cm wide. [1]' },
+      ];
+      const res = await ask({ question: 'and how wide is it?', conversation, context: { externalId: 'coastal-scarf' } });
+      assert.equal(res.body.citations[0]?.externalId, 'coastal-scarf', res.body.answer);
+      assert.match(res.body.answer, /45 cm wide/);
+      assert.doesNotMatch(res.body.answer, /30 cm/);
+    });
+
     it('still searches the whole knowledge base for a question that names its own subject', async () => {
       const res = await ask({ question: 'How many working days does delivery take?', context: { externalId: 'alpine-scarf' } });
       assert.equal(res.body.answered, true, res.body.answer);
