@@ -1,5 +1,6 @@
 import { citationPlace as placeAfterTitle } from '../../common/citation-place.ts';
 import type { VisitorCitation, WidgetStrings } from '../../common/contract/widget.ts';
+import { webLink } from '../../common/web-link.ts';
 import { renderAnswerText } from './answer-text.ts';
 import { ICONS, el, icon } from './dom.ts';
 
@@ -15,17 +16,6 @@ export function botMessage(text: string): HTMLElement {
   return bubble;
 }
 
-/** A citation's URL as a link target: http and https only (never `javascript:` or `data:`). */
-export function safeHref(url: string | null): string | null {
-  if (!url) return null;
-  try {
-    const parsed = new URL(url);
-    return parsed.protocol === 'http:' || parsed.protocol === 'https:' ? parsed.href : null;
-  } catch {
-    return null;
-  }
-}
-
 /** Where in a document the cited passage is, after its title: ", page 2" or ", Returns › Damaged goods". */
 export function citationPlace(citation: VisitorCitation, strings: WidgetStrings): string {
   return placeAfterTitle(citation, strings.page);
@@ -34,7 +24,7 @@ export function citationPlace(citation: VisitorCitation, strings: WidgetStrings)
 export function sourcesList(citations: VisitorCitation[], strings: WidgetStrings): HTMLElement {
   const list = el('ol');
   for (const citation of citations) {
-    const href = safeHref(citation.url);
+    const href = webLink(citation.url);
     const title = citation.title || href || String(citation.number);
     const place = citationPlace(citation, strings);
     list.append(

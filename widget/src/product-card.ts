@@ -1,6 +1,6 @@
 import type { VisitorProduct, WidgetStrings } from '../../common/contract/widget.ts';
+import { webLink } from '../../common/web-link.ts';
 import { el } from './dom.ts';
-import { safeHref } from './messages.ts';
 
 /**
  * The product an answer is about, shown under the answering line: its title (a link to its page
@@ -8,7 +8,7 @@ import { safeHref } from './messages.ts';
  * named "Product: <title>" in the widget's language, so a screen reader announces what the card is about.
  */
 export function productCard(product: VisitorProduct, strings: WidgetStrings): HTMLElement {
-  const href = safeHref(product.url);
+  const href = webLink(product.url);
   const title = href ? el('a', { href, target: '_blank', rel: 'noopener noreferrer nofollow' }, product.title) : product.title;
   const card = el('div', { class: 'product', role: 'group', 'aria-label': `${strings.product}: ${product.title}` }, el('p', { class: 'product-title' }, title));
   if (product.price) card.append(el('p', { class: 'product-price' }, product.price));

@@ -1,5 +1,6 @@
 import type { AskEvent, AskRequest, AskResponse, Citation } from '../../../common/contract/ask.ts';
 import type { VisitorCitation, VisitorProduct } from '../../../common/contract/widget.ts';
+import { webLink } from '../../../common/web-link.ts';
 import type { DashboardConversations } from '../../domain/dashboard-conversations.ts';
 import type { VisitorConversations } from '../../domain/visitor-conversations.ts';
 import type { ContextItemRepo, ContextItemRow } from '../../storage/context-item-repo.ts';
@@ -224,16 +225,6 @@ export function visitorCitations(citations: Citation[]): VisitorCitation[] {
     ...(c.page !== undefined ? { page: c.page } : {}),
     ...(c.section !== undefined ? { section: c.section } : {}),
   }));
-}
-
-function webLink(url: string | null): string | null {
-  if (!url) return null;
-  try {
-    const parsed = new URL(url);
-    return parsed.protocol === 'http:' || parsed.protocol === 'https:' ? parsed.href : null;
-  } catch {
-    return null;
-  }
 }
 
 /** A product's price as `sourceData` holds it (`price`, with `currency` when given), or null. */
