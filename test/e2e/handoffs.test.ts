@@ -1,16 +1,14 @@
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { AxeBuilder } from '@axe-core/playwright';
 import type { BrowserContext, Page } from 'playwright-core';
 import { isFinalJobStatus, type JobStatus } from '../../common/contract/jobs.ts';
 import { ENGLISH_WIDGET_TEXTS, WIDGET_MESSAGES, WIDGET_TEXTS } from '../../common/contract/widget-texts.ts';
 import { verifySignature } from '../../server/webhooks/signing.ts';
-import { CLI, cliEnv } from '../helpers/server-process.ts';
+import { runCli } from '../helpers/server-process.ts';
 import { useDashboardSession } from './dashboard-session.ts';
+import { serveShop, type Site, startWebhookReceiver } from './loopback.ts';
 import { until } from './until.ts';
 import { widgetOverflow } from './widget-overflow.ts';
 
@@ -34,30 +32,12 @@ const REPLY = 'Yes: we bake wedding cakes to order, with two weeks notice. Call 
 const NAME = '<img src=x onerror="window.__handoffXss=1">Grete';
 const EMAIL = 'grete@example.org';
 
-type Site = { url: string; close(): Promise<void> };
-
-async function startShopSite(snippet: () => string): Promise<Site> {
-  const server = http.createServer((_req, res) => {
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-    res.end(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Rye &amp; Co.</title></head><body><h1>Rye &amp; Co.</h1>${snippet()}</body></html>`);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () => new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve()))),
-  };
-}
-
-function cli(dataDir: string, args: string[]): string {
-  const run = spawnSync(process.execPath, [CLI, ...args], { env: cliEnv(dataDir), encoding: 'utf8' });
-  assert.equal(run.status, 0, run.stderr);
-  return run.stdout;
-}
+const startShopSite = (snippet: () => string) =>
+  serveShop(() => `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Rye &amp; Co.</title></head><body><h1>Rye &amp; Co.</h1>${snippet()}</body></html>`);
 
 describe('handoffs: a visitor the assistant cannot answer is answered by the shop (real server, Chromium, webhook on loopback)', { timeout: 300_000 }, () => {
   const app = useDashboardSession({ signInOwner: true, apiKey: { name: 'Shop', scopes: 'iq:import,iq:read' } });
-  const received: Array<{ body: string; signature: string }> = [];
-  let receiver: http.Server;
+  let receiver: Awaited<ReturnType<typeof startWebhookReceiver>> | undefined;
   let shop: Site;
   let widgetId = '';
   let secret = '';
@@ -66,17 +46,9 @@ describe('handoffs: a visitor the assistant cannot answer is answered by the sho
 
   before(async () => {
     fs.mkdirSync(SHOTS, { recursive: true });
-    receiver = http.createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (chunk: Buffer) => chunks.push(chunk));
-      req.on('end', () => {
-        received.push({ body: Buffer.concat(chunks).toString('utf8'), signature: String(req.headers['x-localiq-signature']) });
-        res.end('ok');
-      });
-    });
-    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-    const receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
-    secret = (JSON.parse(cli(app.dataDir, ['webhooks', 'create', '--url', receiverUrl, '--events', 'handoff.created', '--json'])) as { secret: string }).secret;
+    receiver = await startWebhookReceiver();
+    const receiverUrl = `${receiver.url}/hooks`;
+    secret = (JSON.parse(runCli(app.dataDir, ['webhooks', 'create', '--url', receiverUrl, '--events', 'handoff.created', '--json'])) as { secret: string }).secret;
 
     const api = (path: string, init: RequestInit = {}) =>
       fetch(`${app.server.url}${path}`, { ...init, headers: { 'x-api-key': app.apiKey, 'content-type': 'application/json', ...init.headers } });
@@ -96,14 +68,14 @@ describe('handoffs: a visitor the assistant cannot answer is answered by the sho
     }, 'the item is indexed', { ms: 120_000 });
 
     shop = await startShopSite(() => `<script src="${app.server.url}/widget.js" data-widget="${widgetId}" async></script>`);
-    widgetId = (JSON.parse(cli(app.dataDir, ['widgets', 'create', '--name', 'Rye & Co.', '--knowledge-base', KB, '--origin', shop.url, '--fallback', FALLBACK, '--json'])) as { id: string }).id;
+    widgetId = (JSON.parse(runCli(app.dataDir, ['widgets', 'create', '--name', 'Rye & Co.', '--knowledge-base', KB, '--origin', shop.url, '--fallback', FALLBACK, '--json'])) as { id: string }).id;
     visitor = await app.browser.newContext({ viewport: { width: 1280, height: 800 } });
   });
 
   after(async () => {
     await visitor?.close();
     await shop?.close();
-    await new Promise<void>((resolve) => (receiver ? receiver.close(() => resolve()) : resolve()));
+    await receiver?.close();
     assert.deepEqual([...app.pageErrors, ...visitorErrors], [], 'no uncaught script errors');
   });
 
@@ -155,8 +127,8 @@ describe('handoffs: a visitor the assistant cannot answer is answered by the sho
     await page.screenshot({ path: `${SHOTS}/handoff-sent.png` });
     await page.close();
 
-    await until(async () => received.length > 0, 'the webhook receiver had a delivery', { ms: 30_000 });
-    const delivery = received[0]!;
+    await until(async () => receiver!.received.length > 0, 'the webhook receiver had a delivery', { ms: 30_000 });
+    const delivery = receiver!.received[0]!;
     assert.ok(verifySignature(delivery.body, secret, delivery.signature), 'the signature checks out against the raw body');
     const [event] = (JSON.parse(delivery.body) as { events: Array<{ type: string; data: Record<string, unknown> }> }).events;
     assert.equal(event!.type, 'handoff.created');
@@ -236,7 +208,7 @@ describe('handoffs: a visitor the assistant cannot answer is answered by the sho
     const germanShop = await startShopSite(() => `<script src="${app.server.url}/widget.js" data-widget="${germanId}" async></script>`);
     const other = await app.browser.newContext({ viewport: { width: 390, height: 844 }, locale: 'de-DE' });
     try {
-      germanId = (JSON.parse(cli(app.dataDir, ['widgets', 'create', '--name', 'Roggen & Co.', '--knowledge-base', KB, '--origin', germanShop.url, '--language', 'de', '--json'])) as { id: string }).id;
+      germanId = (JSON.parse(runCli(app.dataDir, ['widgets', 'create', '--name', 'Roggen & Co.', '--knowledge-base', KB, '--origin', germanShop.url, '--language', 'de', '--json'])) as { id: string }).id;
       const page = await other.newPage();
       page.setDefaultTimeout(30_000);
       page.on('pageerror', (error) => visitorErrors.push(error.message));

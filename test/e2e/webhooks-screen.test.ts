@@ -1,11 +1,10 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { verifySignature } from '../../server/webhooks/signing.ts';
 import { item } from '../helpers/temp-data.ts';
 import { useDashboardSession } from './dashboard-session.ts';
+import { startWebhookReceiver } from './loopback.ts';
 import { shootWidths } from './screenshots.ts';
 import { until } from './until.ts';
 
@@ -14,23 +13,14 @@ const failureShot = `${SHOTS}/failure.png`;
 
 describe('the Webhooks panel in Settings (real server, real Chromium, a receiver on loopback)', { timeout: 240_000 }, () => {
   const app = useDashboardSession({ signInOwner: true, apiKey: { name: 'Shop', scopes: 'iq:import,iq:read' } });
-  const received: Array<{ body: string; signature: string }> = [];
-  let receiver: http.Server;
+  let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
   let receiverUrl = '';
   before(async () => {
     fs.mkdirSync(SHOTS, { recursive: true });
-    receiver = http.createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (chunk: Buffer) => chunks.push(chunk));
-      req.on('end', () => {
-        received.push({ body: Buffer.concat(chunks).toString('utf8'), signature: String(req.headers['x-localiq-signature']) });
-        res.end('ok');
-      });
-    });
-    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-    receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/localiq`;
+    receiver = await startWebhookReceiver();
+    receiverUrl = `${receiver.url}/localiq`;
   });
-  after(() => new Promise<void>((resolve) => receiver.close(() => resolve())));
+  after(() => receiver.close());
 
   let secret = '';
 
@@ -57,9 +47,9 @@ describe('the Webhooks panel in Settings (real server, real Chromium, a receiver
       body: JSON.stringify(item({ externalId: 'rye' }, { title: 'Rye bread', content: 'Dark rye bread, baked every morning.' })),
     });
     assert.ok(res.ok, await res.text());
-    await until(async () => received.length > 0, 'the receiver had a delivery', { ms: 60_000, server: app.server });
-    assert.ok(verifySignature(received[0]!.body, secret, received[0]!.signature));
-    assert.equal(JSON.parse(received[0]!.body).events[0].type, 'job.succeeded');
+    await until(async () => receiver.received.length > 0, 'the receiver had a delivery', { ms: 60_000, server: app.server });
+    assert.ok(verifySignature(receiver.received[0]!.body, secret, receiver.received[0]!.signature));
+    assert.equal(JSON.parse(receiver.received[0]!.body).events[0].type, 'job.succeeded');
     const { page } = app;
     const panel = page.getByRole('region', { name: 'Webhooks' });
     await until(

@@ -1,8 +1,5 @@
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { AxeBuilder } from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
@@ -10,9 +7,10 @@ import { ENGLISH_WIDGET_TEXTS, WIDGET_MESSAGES, WIDGET_TEXTS } from '../../commo
 import { isFinalJobStatus, type JobStatus } from '../../common/contract/jobs.ts';
 import { pdfFile } from '../helpers/document-fixtures.ts';
 import { WIDGET_BUNDLE } from '../helpers/fake-widget-api.ts';
-import { CLI, cliEnv, type ServerProcess, startServerProcess, waitForExit } from '../helpers/server-process.ts';
+import { runCli, type ServerProcess, startServerProcess, waitForExit } from '../helpers/server-process.ts';
 import { tempDataDir } from '../helpers/temp-data.ts';
 import { launchChromium } from './browser.ts';
+import { serveShop, type Site } from './loopback.ts';
 import { until } from './until.ts';
 import { widgetOverflow } from './widget-overflow.ts';
 
@@ -48,31 +46,14 @@ const PRICE_LIST_PAGES = [
   ['Gift vouchers are sold in steps of 25 EUR and never expire.'],
 ];
 
-type Site = { url: string; close(): Promise<void> };
-
 /** A shop's page on its own port, embedding the snippet a shop pastes (written once the widget exists). */
-async function startShopSite(snippet: () => string): Promise<Site> {
-  const server = http.createServer((_req, res) => {
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-    res.end(
+const startShopSite = (snippet: () => string) =>
+  serveShop(
+    () =>
       '<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">' +
-        '<title>Rye &amp; Co.</title></head><body><main><h1>Rye &amp; Co. bakery</h1><p>Fresh bread every morning.</p></main>' +
-        `${snippet()}</body></html>`,
-    );
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () => new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve()))),
-  };
-}
-
-/** Runs the CLI on the server's data folder, as an operator would beside the running server. */
-function cli(dataDir: string, args: string[]): string {
-  const run = spawnSync(process.execPath, [CLI, ...args], { env: cliEnv(dataDir), encoding: 'utf8' });
-  assert.equal(run.status, 0, run.stderr);
-  return run.stdout;
-}
+      '<title>Rye &amp; Co.</title></head><body><main><h1>Rye &amp; Co. bakery</h1><p>Fresh bread every morning.</p></main>' +
+      `${snippet()}</body></html>`,
+  );
 
 describe('visitor widget against the real server (Chromium, shop page on another origin)', { timeout: 300_000 }, () => {
   let dataDir = '';
@@ -92,7 +73,7 @@ describe('visitor widget against the real server (Chromium, shop page on another
     fs.mkdirSync(SHOTS, { recursive: true });
     dataDir = tempDataDir();
     server = await startServerProcess(dataDir, { LOCALIQ_WORKERS: '1' });
-    apiKey = JSON.parse(cli(dataDir, ['keys', 'create', '--name', 'Shop sync', '--scopes', 'iq:import,iq:read,usage:read', '--json'])).value;
+    apiKey = JSON.parse(runCli(dataDir, ['keys', 'create', '--name', 'Shop sync', '--scopes', 'iq:import,iq:read,usage:read', '--json'])).value;
 
     const jobIds: string[] = [];
     for (const { externalId, sourceType, ...data } of ITEMS) {
@@ -111,7 +92,7 @@ describe('visitor widget against the real server (Chromium, shop page on another
     const snippet = () => `<script src="${server.url}/widget.js" data-widget="${widgetId}" async></script>`;
     shop = await startShopSite(snippet);
     stranger = await startShopSite(snippet);
-    const created = cli(dataDir, ['widgets', 'create', '--name', 'Rye & Co. assistant', '--knowledge-base', KB, '--origin', shop.url, '--fallback', FALLBACK, '--json']);
+    const created = runCli(dataDir, ['widgets', 'create', '--name', 'Rye & Co. assistant', '--knowledge-base', KB, '--origin', shop.url, '--fallback', FALLBACK, '--json']);
     widgetId = (JSON.parse(created) as { id: string }).id;
     browser = await launchChromium();
   });
@@ -246,7 +227,7 @@ describe('visitor widget against the real server (Chromium, shop page on another
     let germanId = '';
     const germanShop = await startShopSite(() => `<script src="${server.url}/widget.js" data-widget="${germanId}" async></script>`);
     try {
-      const created = cli(dataDir, [
+      const created = runCli(dataDir, [
         'widgets', 'create', '--name', 'Roggen & Co.', '--knowledge-base', KB, '--origin', germanShop.url,
         '--language', 'de', '--text', 'send=Ab damit', '--text', `title=${HOSTILE_TITLE}`, '--json',
       ]);

@@ -1,17 +1,15 @@
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { AxeBuilder } from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
 import { ENGLISH_WIDGET_TEXTS } from '../../common/contract/widget-texts.ts';
 import { isFinalJobStatus, type JobStatus } from '../../common/contract/jobs.ts';
 import { WIDGET_BUNDLE } from '../helpers/fake-widget-api.ts';
-import { CLI, cliEnv, type ServerProcess, startServerProcess, waitForExit } from '../helpers/server-process.ts';
+import { runCli, type ServerProcess, startServerProcess, waitForExit } from '../helpers/server-process.ts';
 import { tempDataDir } from '../helpers/temp-data.ts';
 import { launchChromium } from './browser.ts';
+import { serveShop, type Site } from './loopback.ts';
 import { until } from './until.ts';
 
 /**
@@ -25,30 +23,13 @@ const SHOTS = '/tmp/widget-product-shots';
 const KB = 'scarves';
 const S = ENGLISH_WIDGET_TEXTS;
 
-type Site = { url: string; close(): Promise<void> };
-
 /** A shop on its own port: every path is a page with the snippet; `/lookbook` names an item by its id. */
-async function startShop(snippet: (path: string) => string): Promise<Site> {
-  const server = http.createServer((req, res) => {
-    const path = new URL(req.url ?? '/', 'http://shop').pathname;
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-    res.end(
+const startShop = (snippet: (path: string) => string) =>
+  serveShop(
+    (path) =>
       '<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">' +
-        `<title>Scarves</title></head><body><main><h1>Scarves</h1><p>${path}</p></main>${snippet(path)}</body></html>`,
-    );
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () => new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve()))),
-  };
-}
-
-function cli(dataDir: string, args: string[]): string {
-  const run = spawnSync(process.execPath, [CLI, ...args], { env: cliEnv(dataDir), encoding: 'utf8' });
-  assert.equal(run.status, 0, run.stderr);
-  return run.stdout;
-}
+      `<title>Scarves</title></head><body><main><h1>Scarves</h1><p>${path}</p></main>${snippet(path)}</body></html>`,
+  );
 
 describe('the widget on a product page (Chromium, real server)', { timeout: 300_000 }, () => {
   let dataDir = '';
@@ -67,7 +48,7 @@ describe('the widget on a product page (Chromium, real server)', { timeout: 300_
     fs.mkdirSync(SHOTS, { recursive: true });
     dataDir = tempDataDir();
     server = await startServerProcess(dataDir, { LOCALIQ_WORKERS: '1' });
-    apiKey = JSON.parse(cli(dataDir, ['keys', 'create', '--name', 'Shop sync', '--scopes', 'iq:import,iq:read', '--json'])).value;
+    apiKey = JSON.parse(runCli(dataDir, ['keys', 'create', '--name', 'Shop sync', '--scopes', 'iq:import,iq:read', '--json'])).value;
     shop = await startShop((path) => {
       const named = path === '/lookbook' ? ' data-external-id="alpine-scarf"' : '';
       return `<script src="${server.url}/widget.js" data-widget="${widgetId}"${named} async></script>`;
@@ -96,7 +77,7 @@ describe('the widget on a product page (Chromium, real server)', { timeout: 300_
       assert.deepEqual(statuses, ['succeeded', 'succeeded']);
       return true;
     }, 'the products are indexed', { ms: 120_000 });
-    const created = cli(dataDir, ['widgets', 'create', '--name', 'Scarf shop', '--knowledge-base', KB, '--origin', shop.url, '--json']);
+    const created = runCli(dataDir, ['widgets', 'create', '--name', 'Scarf shop', '--knowledge-base', KB, '--origin', shop.url, '--json']);
     widgetId = (JSON.parse(created) as { id: string }).id;
     browser = await launchChromium();
   });

@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -8,7 +7,7 @@ import type { Browser, Page } from 'playwright-core';
 import { ENGLISH_WIDGET_TEXTS } from '../../common/contract/widget-texts.ts';
 import { PROXIES, type RunningProxy, freePort, proxyInstalled, startDocumentedProxy } from '../helpers/documented-proxies.ts';
 import { WIDGET_BUNDLE } from '../helpers/fake-widget-api.ts';
-import { CLI, cliEnv, type ServerProcess, startServerProcess, waitForExit } from '../helpers/server-process.ts';
+import { runCli, type ServerProcess, startServerProcess, waitForExit } from '../helpers/server-process.ts';
 import { suiteSkipWhereMissing } from '../helpers/skip-where-missing.ts';
 import { tempDataDir } from '../helpers/temp-data.ts';
 import { KB, pushBakery } from './bakery.ts';
@@ -25,12 +24,6 @@ import { until } from './until.ts';
 
 const S = ENGLISH_WIDGET_TEXTS;
 const SHOTS = '/tmp/widget-proxy-shots';
-
-function cli(dataDir: string, args: string[]): string {
-  const run = spawnSync(process.execPath, [CLI, ...args], { env: cliEnv(dataDir), encoding: 'utf8' });
-  assert.equal(run.status, 0, run.stderr);
-  return run.stdout;
-}
 
 /** The shop's own page, with the snippet as README step 4 shows it (the shop's address + /assistant/widget.js). */
 function writeShopPage(siteRoot: string, snippetSrc: string, widgetId: string): void {
@@ -62,7 +55,7 @@ describe('the widget behind a proxy path prefix (README steps 1-5, Chromium, rea
       LOCALIQ_PUBLIC_PORT: String(publicPort),
       LOCALIQ_TRUSTED_PROXY: '127.0.0.1',
     });
-    const apiKey = JSON.parse(cli(dataDir, ['keys', 'create', '--name', 'Shop sync', '--scopes', 'iq:import,iq:read', '--json'])).value as string;
+    const apiKey = JSON.parse(runCli(dataDir, ['keys', 'create', '--name', 'Shop sync', '--scopes', 'iq:import,iq:read', '--json'])).value as string;
     await pushBakery(server.url, apiKey);
     browser = await launchChromium();
   });
@@ -119,7 +112,7 @@ describe('the widget behind a proxy path prefix (README steps 1-5, Chromium, rea
         fs.chmodSync(siteRoot, 0o755);
         proxy = await startDocumentedProxy(kind, { upstreamPort: publicPort, siteRoot });
         // README step 1: the widget for the site's address as the browser shows it.
-        widgetId = JSON.parse(cli(dataDir, ['widgets', 'create', '--name', `Shop (${kind})`, '--knowledge-base', KB, '--origin', proxy.origin, '--json'])).id;
+        widgetId = JSON.parse(runCli(dataDir, ['widgets', 'create', '--name', `Shop (${kind})`, '--knowledge-base', KB, '--origin', proxy.origin, '--json'])).id;
         // README step 4.
         writeShopPage(siteRoot, `${proxy.base}/widget.js`, widgetId);
       });

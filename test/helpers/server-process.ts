@@ -1,4 +1,5 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import assert from 'node:assert/strict';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -16,6 +17,13 @@ export function cliEnv(dataDir: string, extra: Record<string, string> = {}): Nod
     LOCALIQ_WORKERS: '0',
     ...extra,
   };
+}
+
+/** Runs the CLI on a data folder, as an operator would beside the running server; its output (it must succeed). */
+export function runCli(dataDir: string, args: string[]): string {
+  const run = spawnSync(process.execPath, [CLI, ...args], { env: cliEnv(dataDir), encoding: 'utf8' });
+  assert.equal(run.status, 0, run.stderr);
+  return run.stdout;
 }
 
 export type ServerProcess = { child: ChildProcess; url: string; output: () => string };
