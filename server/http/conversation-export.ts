@@ -31,19 +31,26 @@ const CSV_COLUMNS = [
   'contactPhone',
 ] as const satisfies ReadonlyArray<keyof ConversationExportRow>;
 
-/**
- * One row per question: what was asked, what was answered, from which conversation and who asked
- * (the widget, or the dashboard user's name). Never an address or its hash, nor a user's id.
- */
-function exportRow(conversation: OwnerConversation, turn: ConversationTurnRecord): ConversationExportRow {
+/** The columns every row of a conversation repeats: which conversation, where and when it started. */
+function conversationColumns(conversation: OwnerConversation) {
   return {
     conversationId: conversation.id,
     source: conversation.source,
     widgetId: conversation.widgetId,
     widgetName: conversation.widgetName,
     origin: conversation.origin,
-    userName: conversation.user?.name ?? null,
     startedAt: isoTime(conversation.startedAt),
+  };
+}
+
+/**
+ * One row per question: what was asked, what was answered, from which conversation and who asked
+ * (the widget, or the dashboard user's name). Never an address or its hash, nor a user's id.
+ */
+function exportRow(conversation: OwnerConversation, turn: ConversationTurnRecord): ConversationExportRow {
+  return {
+    ...conversationColumns(conversation),
+    userName: conversation.user?.name ?? null,
     answerId: turn.id,
     askedAt: isoTime(turn.askedAt),
     knowledgeBaseId: turn.knowledgeBaseId,
@@ -63,13 +70,8 @@ function exportRow(conversation: OwnerConversation, turn: ConversationTurnRecord
 /** A handoff's row: its question, the shop's reply as the answer, and the contact details given (personal data, as the owner exports it). */
 export function handoffRow(conversation: OwnerConversation, handoff: HandoffRecord): ConversationExportRow {
   return {
-    conversationId: conversation.id,
-    source: conversation.source,
-    widgetId: conversation.widgetId,
-    widgetName: conversation.widgetName,
-    origin: conversation.origin,
+    ...conversationColumns(conversation),
     userName: null,
-    startedAt: isoTime(conversation.startedAt),
     answerId: handoff.id,
     askedAt: isoTime(handoff.createdAt),
     knowledgeBaseId: handoff.knowledgeBaseId,

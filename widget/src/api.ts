@@ -1,4 +1,4 @@
-import type { PublicWidgetConfig, VisitorAskRequest, VisitorCitation, VisitorProduct, VisitorSession } from '../../common/contract/widget.ts';
+import type { PublicWidgetConfig, VisitorAskEvent, VisitorAskRequest, VisitorSession } from '../../common/contract/widget.ts';
 import type { HandoffRequest, VisitorHandoffList } from '../../common/contract/handoffs.ts';
 import { readEvents } from './sse.ts';
 
@@ -22,14 +22,8 @@ export class WidgetError extends Error {
   }
 }
 
-export type AnswerDone = {
-  answerId: string;
-  answered: boolean;
-  answer: string;
-  citations: VisitorCitation[];
-  correctedQuery?: string;
-  product?: VisitorProduct;
-};
+/** The `done` event of a visitor's ask, as the contract defines it. */
+export type AnswerDone = Omit<Extract<VisitorAskEvent, { type: 'done' }>, 'type'>;
 export type SessionStore = { get(): VisitorSession | null; set(session: VisitorSession | null): void };
 
 /** A token this close to its expiry is renewed before use rather than refused mid-question. */
