@@ -1,12 +1,12 @@
 import { Suspense, useCallback, useEffect, useState } from 'react';
 import { ROLE_LABELS, type SessionInfo, type SetupStatus } from '../../common/contract/admin.ts';
 import { ErrorAnswer } from '../../common/contract/errors.ts';
-import { del, get, setCsrfToken, setSignedOutHandler } from './api.ts';
+import { del, get, setCsrfToken, setSignedOutHandler } from './api/client.ts';
 import { useRoute } from './router.ts';
 import { SCREENS } from './screens/index.ts';
-import { SetupScreen, SignInScreen } from './screens/auth.tsx';
-import { BackupWarning } from './screens/backup-settings.tsx';
-import { DiskWarning } from './screens/disk-warning.tsx';
+import { SetupScreen, SignInScreen } from './screens/auth/auth.tsx';
+import { BackupWarning } from './screens/settings/backup-settings.tsx';
+import { DiskWarning } from './components/disk-warning.tsx';
 import { SessionContext } from './session.tsx';
 import { useOpenHandoffs } from './components/handoff-count.tsx';
 

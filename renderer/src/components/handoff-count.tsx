@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { HandoffCounts } from '../../../common/contract/handoffs.ts';
-import { get } from '../api.ts';
+import { get } from '../api/client.ts';
 
 /** How often the navigation asks for the count of open handoffs. */
 const POLL_MS = 30_000;

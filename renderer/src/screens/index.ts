@@ -1,16 +1,16 @@
 import { type ComponentType, lazy } from 'react';
-import { ChatScreen } from './chat.tsx';
-import { ConsoleScreen } from './console.tsx';
-import { ContentGapsScreen } from './content-gaps.tsx';
-import { ConversationsScreen } from './conversations.tsx';
-import { ImportScreen } from './import.tsx';
-import { InboxScreen } from './inbox.tsx';
-import { KeysScreen } from './keys.tsx';
-import { KnowledgeScreen } from './knowledge.tsx';
-import { MonitorScreen } from './monitor.tsx';
-import { SettingsScreen } from './settings.tsx';
-import { SourcesScreen } from './sources.tsx';
-import { WidgetsScreen } from './widgets.tsx';
+import { ChatScreen } from './chat/chat.tsx';
+import { ConsoleScreen } from './console/console.tsx';
+import { ContentGapsScreen } from './content-gaps/content-gaps.tsx';
+import { ConversationsScreen } from './conversations/conversations.tsx';
+import { ImportScreen } from './import/import.tsx';
+import { InboxScreen } from './inbox/inbox.tsx';
+import { KeysScreen } from './keys/keys.tsx';
+import { KnowledgeScreen } from './knowledge/knowledge.tsx';
+import { MonitorScreen } from './ingestion/monitor.tsx';
+import { SettingsScreen } from './settings/settings.tsx';
+import { SourcesScreen } from './sources/sources.tsx';
+import { WidgetsScreen } from './widgets/widgets.tsx';
 
 /**
  * The dashboard's screens, in navigation order. Adding a screen is one entry here: `path` is the
@@ -31,6 +31,6 @@ export const SCREENS: Screen[] = [
   { path: 'import', label: 'Import', component: ImportScreen },
   { path: 'sources', label: 'Websites', component: SourcesScreen },
   // Its chart library is most of the dashboard's code: loaded when the screen is first opened.
-  { path: 'usage', label: 'Usage', component: lazy(() => import('./usage.tsx').then((m) => ({ default: m.UsageScreen }))) },
+  { path: 'usage', label: 'Usage', component: lazy(() => import('./usage/usage.tsx').then((m) => ({ default: m.UsageScreen }))) },
   { path: 'settings', label: 'Settings', component: SettingsScreen },
 ];
