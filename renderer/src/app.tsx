@@ -1,7 +1,8 @@
 import { Suspense, useCallback, useEffect, useState } from 'react';
-import { ROLE_LABELS, type SessionInfo, type SetupStatus } from '../../common/contract/admin.ts';
+import { ROLE_LABELS, type SessionInfo } from '../../common/contract/admin.ts';
 import { ErrorAnswer } from '../../common/contract/errors.ts';
-import { del, get, setCsrfToken, setSignedOutHandler } from './api/client.ts';
+import { setCsrfToken, setSignedOutHandler } from './api/client.ts';
+import { getSession, getSetupStatus, signOut as endSession } from './api/session.ts';
 import { useRoute } from './router.ts';
 import { SCREENS } from './screens/index.ts';
 import { SetupScreen, SignInScreen } from './screens/auth/auth.tsx';
@@ -29,8 +30,8 @@ export function App() {
     });
     (async () => {
       try {
-        if ((await get<SetupStatus>('/setup')).needsOwner) return setState({ kind: 'setup' });
-        signedIn(await get<SessionInfo>('/session'));
+        if ((await getSetupStatus()).needsOwner) return setState({ kind: 'setup' });
+        signedIn(await getSession());
       } catch (e) {
         if (e instanceof ErrorAnswer && e.status === 401) setState({ kind: 'signin' });
         else setState({ kind: 'error', message: e instanceof Error ? e.message : String(e) });
@@ -39,7 +40,7 @@ export function App() {
   }, [signedIn]);
 
   const signOut = useCallback(async () => {
-    await del('/session').catch(() => undefined);
+    await endSession().catch(() => undefined);
     setCsrfToken(null);
     setState({ kind: 'signin' });
   }, []);

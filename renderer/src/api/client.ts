@@ -1,6 +1,12 @@
 import { ADMIN_PREFIX, CSRF_HEADER } from '../../../common/contract/admin.ts';
 import { ErrorAnswer } from '../../../common/contract/errors.ts';
 
+/**
+ * The one HTTP client of the admin API (`/admin/api`): the session's CSRF token, the contract's
+ * error shape (`ErrorAnswer`) for every refusal, and the sign-in page when the session is gone.
+ * Only the modules beside it (`api/<resource>.ts`) call it: a screen calls a resource's function,
+ * never a path.
+ */
 
 /**
  * The CSRF token lives in memory only (never in localStorage): it comes with the session and is
@@ -93,6 +99,16 @@ export async function postStream(
 
 /** Path segments are user data (ids may hold slashes or spaces). */
 export const seg = (value: string) => encodeURIComponent(value);
+
+/** A query string (`?a=1&b=2`, or '' when empty) from the fields that are set: an empty filter is no filter. */
+export function queryString(fields: Record<string, unknown>): string {
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(fields)) {
+    if (value !== undefined && value !== null && value !== '') params.set(name, String(value));
+  }
+  const text = params.toString();
+  return text ? `?${text}` : '';
+}
 
 /**
  * POST of a multipart form through XMLHttpRequest, the one browser API that reports upload

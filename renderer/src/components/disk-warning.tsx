@@ -1,6 +1,5 @@
 import { useEffect } from 'react';
-import type { DiskConditionView } from '../../../common/contract/admin.ts';
-import { get } from '../api/client.ts';
+import { getDiskCondition } from '../api/settings.ts';
 import { useLoad } from './ui.tsx';
 import { formatBytes } from '../format.ts';
 
@@ -12,7 +11,7 @@ const DISK_CHECK_MS = 15_000;
  * and processing waits, which no screen would otherwise explain.
  */
 export function DiskWarning() {
-  const { data, reload } = useLoad((signal) => get<DiskConditionView>('/disk', signal), []);
+  const { data, reload } = useLoad((signal) => getDiskCondition(signal), []);
   useEffect(() => {
     const timer = setInterval(reload, DISK_CHECK_MS);
     return () => clearInterval(timer);

@@ -1,6 +1,5 @@
 import { useEffect, useState } from 'react';
-import type { HandoffCounts } from '../../../common/contract/handoffs.ts';
-import { get } from '../api/client.ts';
+import { getHandoffCounts } from '../api/handoffs.ts';
 
 /** How often the navigation asks for the count of open handoffs. */
 const POLL_MS = 30_000;
@@ -17,7 +16,7 @@ export function useOpenHandoffs(): number {
     let stopped = false;
     const load = async () => {
       try {
-        const counts = await get<HandoffCounts>('/handoffs/count');
+        const counts = await getHandoffCounts();
         if (stopped) return;
         setOpen(counts.open);
         void window.localiq?.handoffsWaiting?.(counts.open).catch(() => undefined);

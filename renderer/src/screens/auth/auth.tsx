@@ -1,6 +1,6 @@
 import { type FormEvent, useState } from 'react';
 import { PASSWORD_MIN_LENGTH, type SessionInfo } from '../../../../common/contract/admin.ts';
-import { post } from '../../api/client.ts';
+import { setUpOwner, signIn as startSession } from '../../api/session.ts';
 import { ErrorNote, errorText } from '../../components/ui.tsx';
 
 type Props = { onSignedIn: (session: SessionInfo) => void };
@@ -18,10 +18,10 @@ function Field({ id, label, ...input }: { id: string; label: string } & React.In
 function useSignIn(onSignedIn: Props['onSignedIn']) {
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const signIn = async (path: '/setup' | '/session', body: { username: string; password: string }) => {
+  const signIn = async (send: typeof startSession, body: { username: string; password: string }) => {
     setBusy(true);
     try {
-      onSignedIn(await post<SessionInfo>(path, body));
+      onSignedIn(await send(body));
     } catch (e) {
       setError(errorText(e));
     } finally {
@@ -39,7 +39,7 @@ export function SetupScreen({ onSignedIn }: Props) {
     const form = new FormData(event.currentTarget);
     const password = String(form.get('password'));
     if (password !== String(form.get('confirm'))) return setError('The two passwords differ.');
-    await signIn('/setup', { username: String(form.get('username')), password });
+    await signIn(setUpOwner, { username: String(form.get('username')), password });
   };
   return (
     <main className="auth">
@@ -74,7 +74,7 @@ export function SignInScreen({ onSignedIn, sessionEnded = false }: Props & { ses
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
-    await signIn('/session', { username: String(form.get('username')), password: String(form.get('password')) });
+    await signIn(startSession, { username: String(form.get('username')), password: String(form.get('password')) });
   };
   return (
     <main className="auth">

@@ -1,9 +1,10 @@
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { citationPlace } from '../../../../common/citation-place.ts';
-import type { AdminKnowledgeBase, Citation } from '../../../../common/contract/admin.ts';
+import type { Citation } from '../../../../common/contract/admin.ts';
 import type { AskContext } from '../../../../common/contract/ask.ts';
 import type { DashboardAnswer } from '../../../../common/contract/conversations.ts';
-import { get, postStream, put, seg } from '../../api/client.ts';
+import { rateAnswer } from '../../api/conversations.ts';
+import { askKnowledgeBase, listKnowledgeBases } from '../../api/knowledge-bases.ts';
 import { CodeBlock, EmptyState, ErrorNote, errorText, PageHeader, useLoad } from '../../components/ui.tsx';
 import { curlExample } from '../../components/curl-example.ts';
 import { itemHref } from '../knowledge/knowledge.tsx';
@@ -74,7 +75,7 @@ function AnswerText({ text, citations }: { text: string; citations: Citation[] }
 }
 
 export function ChatScreen() {
-  const kbs = useLoad((signal) => get<{ data: AdminKnowledgeBase[] }>('/knowledge-bases', signal), []);
+  const kbs = useLoad((signal) => listKnowledgeBases(signal), []);
   const [knowledgeBaseId, setKnowledgeBaseId] = useState(remembered.knowledgeBaseId);
   const [turns, setTurns] = useState<Turn[]>(remembered.turns);
   const [conversationId, setConversationId] = useState<string | null>(remembered.conversationId);
@@ -132,8 +133,8 @@ export function ChatScreen() {
     setBusy(true);
     abort.current = new AbortController();
     try {
-      await postStream(
-        `/knowledge-bases/${seg(knowledgeBaseId)}/ask`,
+      await askKnowledgeBase(
+        knowledgeBaseId,
         {
           question,
           stream: true,
@@ -174,7 +175,7 @@ export function ChatScreen() {
     const turn = turns[index];
     if (!turn?.answerId || !conversationId) return;
     try {
-      await put(`/conversations/${seg(conversationId)}/answers/${seg(turn.answerId)}/feedback`, { rating });
+      await rateAnswer(conversationId, turn.answerId, { rating });
       update(index, { feedback: rating });
     } catch (e) {
       update(index, { error: errorText(e) });

@@ -1,7 +1,8 @@
 import { type FormEvent, useState } from 'react';
-import type { AdminKnowledgeBase, AdminWidgetList } from '../../../../common/contract/admin.ts';
-import type { AdminContentGap, AdminContentGapReport, WriteAnswerResult } from '../../../../common/contract/content-gaps.ts';
-import { get, post } from '../../api/client.ts';
+import type { AdminContentGap, WriteAnswerResult } from '../../../../common/contract/content-gaps.ts';
+import { getContentGapReport, writeGapAnswer } from '../../api/content-gaps.ts';
+import { listKnowledgeBases } from '../../api/knowledge-bases.ts';
+import { listWidgets } from '../../api/widgets.ts';
 import { FilterSelect } from '../../components/filter-select.tsx';
 import { EmptyState, ErrorNote, Modal, PageHeader, errorText, useLoad } from '../../components/ui.tsx';
 import { formatDate, formatNumber } from '../../format.ts';
@@ -18,15 +19,10 @@ export function ContentGapsScreen() {
   const [knowledgeBaseId, setKnowledgeBaseId] = useState('');
   const [writing, setWriting] = useState<AdminContentGap | null>(null);
   const [written, setWritten] = useState<string | null>(null);
-  const widgets = useLoad((signal) => get<AdminWidgetList>('/widgets', signal), []);
-  const kbs = useLoad((signal) => get<{ data: AdminKnowledgeBase[] }>('/knowledge-bases', signal), []);
+  const widgets = useLoad((signal) => listWidgets(signal), []);
+  const kbs = useLoad((signal) => listKnowledgeBases(signal), []);
   const report = useLoad(
-    (signal) => {
-      const params = new URLSearchParams({ status });
-      if (widgetId) params.set('widgetId', widgetId);
-      if (knowledgeBaseId) params.set('knowledgeBaseId', knowledgeBaseId);
-      return get<AdminContentGapReport>(`/content-gaps?${params}`, signal);
-    },
+    (signal) => getContentGapReport({ status, widgetId, knowledgeBaseId }, signal),
     [status, widgetId, knowledgeBaseId],
   );
   const gaps = report.data?.data ?? [];
@@ -173,7 +169,7 @@ function AnswerForm({ gap, onCancel, onWritten }: { gap: AdminContentGap; onCanc
     setBusy(true);
     setError(null);
     try {
-      onWritten(await post<WriteAnswerResult>(`/content-gaps/${gap.id}/answer`, { title, content, externalId, ...(url.trim() ? { url: url.trim() } : {}) }));
+      onWritten(await writeGapAnswer(gap.id, { title, content, externalId, ...(url.trim() ? { url: url.trim() } : {}) }));
     } catch (err) {
       setError(errorText(err));
     } finally {

@@ -1,7 +1,15 @@
 import { type FormEvent, useState } from 'react';
-import { ADMIN_PREFIX, type AdminKnowledgeBase, type AdminWidgetList } from '../../../../common/contract/admin.ts';
-import type { AdminConversation, AdminConversationList, AdminConversationSummary } from '../../../../common/contract/conversations.ts';
-import { del, get, post, seg } from '../../api/client.ts';
+import type { AdminConversationSummary } from '../../../../common/contract/conversations.ts';
+import {
+  conversationExportUrl,
+  type ConversationListQuery,
+  deleteConversation,
+  deleteOlderConversations,
+  getConversation,
+  listConversations,
+} from '../../api/conversations.ts';
+import { listKnowledgeBases } from '../../api/knowledge-bases.ts';
+import { listWidgets } from '../../api/widgets.ts';
 import { FilterSelect } from '../../components/filter-select.tsx';
 import { Badge, Confirm, DataTable, EmptyState, ErrorNote, PageHeader, errorText, useLoad } from '../../components/ui.tsx';
 import { formatDate } from '../../format.ts';
@@ -19,18 +27,18 @@ const SOURCES = [
 /** Kept while the dashboard is open, so coming back from a conversation finds the same list. */
 let lastFilters = NO_FILTERS;
 
-/** The query string of a filter set (dates are whole days in the browser's time zone). */
-function filterParams(f: Filters): URLSearchParams {
-  const params = new URLSearchParams();
-  if (f.source) params.set('source', f.source);
-  if (f.widgetId) params.set('widgetId', f.widgetId);
-  if (f.knowledgeBaseId) params.set('knowledgeBaseId', f.knowledgeBaseId);
-  if (f.from) params.set('from', new Date(`${f.from}T00:00`).toISOString());
-  if (f.to) params.set('to', new Date(new Date(`${f.to}T00:00`).getTime() + 86_400_000).toISOString());
-  if (f.unanswered) params.set('unanswered', 'true');
-  if (f.thumbsDown) params.set('thumbsDown', 'true');
-  if (f.q.trim()) params.set('q', f.q.trim());
-  return params;
+/** The query of a filter set (dates are whole days in the browser's time zone); what is left empty is not sent. */
+function filterQuery(f: Filters): ConversationListQuery {
+  return {
+    source: (f.source || undefined) as ConversationListQuery['source'],
+    widgetId: f.widgetId || undefined,
+    knowledgeBaseId: f.knowledgeBaseId || undefined,
+    from: f.from ? new Date(`${f.from}T00:00`).toISOString() : undefined,
+    to: f.to ? new Date(new Date(`${f.to}T00:00`).getTime() + 86_400_000).toISOString() : undefined,
+    unanswered: f.unanswered ? 'true' : undefined,
+    thumbsDown: f.thumbsDown ? 'true' : undefined,
+    q: f.q.trim() || undefined,
+  };
 }
 
 /** `#/conversations` and `#/conversations/<id>`. */
@@ -47,10 +55,10 @@ function ConversationList() {
   const [deleting, setDeleting] = useState(false);
   const [olderThan, setOlderThan] = useState('');
   const [deleted, setDeleted] = useState<number | null>(null);
-  const widgets = useLoad((signal) => get<AdminWidgetList>('/widgets', signal), []);
-  const kbs = useLoad((signal) => get<{ data: AdminKnowledgeBase[] }>('/knowledge-bases', signal), []);
+  const widgets = useLoad((signal) => listWidgets(signal), []);
+  const kbs = useLoad((signal) => listKnowledgeBases(signal), []);
   const page = useLoad(async (signal) => {
-    const result = await get<AdminConversationList>(`/conversations?${filterParams(filters)}`, signal);
+    const result = await listConversations(filterQuery(filters), signal);
     setMore({ rows: [], cursor: result.nextCursor, error: null });
     return result;
   }, [filters]);
@@ -63,19 +71,13 @@ function ConversationList() {
   const loadMore = async () => {
     if (!more.cursor) return;
     try {
-      const params = filterParams(filters);
-      params.set('cursor', more.cursor);
-      const next = await get<AdminConversationList>(`/conversations?${params}`);
+      const next = await listConversations({ ...filterQuery(filters), cursor: more.cursor });
       setMore({ rows: [...more.rows, ...next.data], cursor: next.nextCursor, error: null });
     } catch (e) {
       setMore({ ...more, error: errorText(e) });
     }
   };
-  const exportHref = (format: 'csv' | 'jsonl') => {
-    const params = filterParams(filters);
-    params.set('format', format);
-    return `${ADMIN_PREFIX}/conversations/export?${params}`;
-  };
+  const exportHref = (format: 'csv' | 'jsonl') => conversationExportUrl({ ...filterQuery(filters), format });
   const set = <K extends keyof Filters>(key: K, value: Filters[K]) => setDraft({ ...draft, [key]: value });
 
   return (
@@ -209,7 +211,7 @@ function ConversationList() {
         onCancel={() => setDeleting(false)}
         onConfirm={async () => {
           if (!olderThan) throw new Error('Choose a day first.');
-          const result = await post<{ deleted: number }>('/conversations/delete-older', { before: new Date(`${olderThan}T00:00`).toISOString() });
+          const result = await deleteOlderConversations({ before: new Date(`${olderThan}T00:00`).toISOString() });
           setDeleted(result.deleted);
           setDeleting(false);
           page.reload();
@@ -246,7 +248,7 @@ function Outcome({ conversation: c }: { conversation: AdminConversationSummary }
 
 function ConversationPage({ id }: { id: string }) {
   const { session } = useSession();
-  const loaded = useLoad((signal) => get<AdminConversation>(`/conversations/${seg(id)}`, signal), [id]);
+  const loaded = useLoad((signal) => getConversation(id, signal), [id]);
   const [confirming, setConfirming] = useState(false);
   const c = loaded.data;
   return (
@@ -339,7 +341,7 @@ function ConversationPage({ id }: { id: string }) {
         message={<p>Its questions, answers and ratings are deleted for good. The usage counts keep counting them.</p>}
         onCancel={() => setConfirming(false)}
         onConfirm={async () => {
-          await del(`/conversations/${seg(id)}`);
+          await deleteConversation(id);
           setConfirming(false);
           navigate('conversations');
         }}

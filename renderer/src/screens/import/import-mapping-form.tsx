@@ -1,7 +1,6 @@
 import { useId } from 'react';
-import type { AdminIntegration } from '../../../../common/contract/admin.ts';
 import { SOURCE_TYPES, type SourceType } from '../../../../common/contract/ingest.ts';
-import { get, seg } from '../../api/client.ts';
+import { listIntegrations } from '../../api/knowledge-bases.ts';
 import { useLoad } from '../../components/ui.tsx';
 
 /** The mapping as edited: '' means "not mapped"; sourceData is a list so rows keep their order. */
@@ -68,7 +67,7 @@ export function MappingForm({
   const existingKb = knowledgeBases.includes(target.knowledgeBaseId);
   const integrations = useLoad(
     (signal) =>
-      existingKb ? get<{ data: AdminIntegration[] }>(`/knowledge-bases/${seg(target.knowledgeBaseId)}/integrations`, signal) : Promise.resolve({ data: [] }),
+      existingKb ? listIntegrations(target.knowledgeBaseId, signal) : Promise.resolve({ data: [] }),
     [target.knowledgeBaseId, existingKb],
   );
   const knownIntegrations = (integrations.data?.data ?? []).map((i) => i.id);

@@ -1,7 +1,6 @@
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { importMappingSchema, importTargetSchema } from '../../../../common/import/import-mapping.ts';
-import type { AdminKnowledgeBase } from '../../../../common/contract/admin.ts';
-import { get } from '../../api/client.ts';
+import { listKnowledgeBases } from '../../api/knowledge-bases.ts';
 import { Confirm, ErrorNote, PageHeader, useLoad } from '../../components/ui.tsx';
 import { useSession } from '../../session.tsx';
 import { formatNumber } from '../../format.ts';
@@ -63,7 +62,7 @@ export function ImportScreen() {
   const fileId = useId();
   const syncId = useId();
   const { session } = useSession();
-  const knowledgeBases = useLoad((signal) => get<{ data: AdminKnowledgeBase[] }>('/knowledge-bases', signal), []);
+  const knowledgeBases = useLoad((signal) => listKnowledgeBases(signal), []);
   const knownKbs = (knowledgeBases.data?.data ?? []).map((kb) => kb.id);
   const [file, setFile] = useState<File | null>(null);
   const [format, setFormat] = useState<ImportFormat | null>(null);
@@ -116,7 +115,7 @@ export function ImportScreen() {
       setColumns(found);
       setMapping({ ...EMPTY_MAPPING, ...guessMapping(found) });
       // Read again: an import or a push since the screen opened may have created one.
-      const current = await get<{ data: AdminKnowledgeBase[] }>('/knowledge-bases');
+      const current = await listKnowledgeBases();
       knowledgeBases.setData(current);
       setTarget(guessTarget(chosen.name, found, current.data.map((kb) => kb.id)));
     } catch (e) {

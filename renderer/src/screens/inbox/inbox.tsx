@@ -1,6 +1,6 @@
 import { type FormEvent, useId, useState } from 'react';
-import type { AdminHandoff, AdminHandoffList, HandoffReplyResult } from '../../../../common/contract/handoffs.ts';
-import { get, post, seg } from '../../api/client.ts';
+import type { AdminHandoff } from '../../../../common/contract/handoffs.ts';
+import { listHandoffs, replyToHandoff } from '../../api/handoffs.ts';
 import { HANDOFFS_CHANGED } from '../../components/handoff-count.tsx';
 import { ErrorNote, errorText, PageHeader, useLoad } from '../../components/ui.tsx';
 import { formatDate } from '../../format.ts';
@@ -21,7 +21,7 @@ const FILTERS: Array<[Filter, string]> = [
  */
 export function InboxScreen() {
   const [filter, setFilter] = useState<Filter>('open');
-  const { data, error, setData } = useLoad((signal) => get<AdminHandoffList>(`/handoffs?status=${filter}`, signal), [filter]);
+  const { data, error, setData } = useLoad((signal) => listHandoffs({ status: filter }, signal), [filter]);
 
   const replied = (handoff: AdminHandoff) => {
     if (!data) return;
@@ -67,7 +67,7 @@ function HandoffCard({ handoff, onReplied }: { handoff: AdminHandoff; onReplied:
     setBusy(true);
     setProblem(null);
     try {
-      const result = await post<HandoffReplyResult>(`/handoffs/${seg(handoff.id)}/reply`, { text, saveAsAnswer: form.get('saveAsAnswer') === 'on' });
+      const result = await replyToHandoff(handoff.id, { text, saveAsAnswer: form.get('saveAsAnswer') === 'on' });
       setSaved(result.curatedAnswerId);
       onReplied(result.handoff);
     } catch (e) {

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
-import { ADMIN_PREFIX, JOB_STATUSES, type JobView, type MonitorSnapshot } from '../../../../common/contract/admin.ts';
-import { post } from '../../api/client.ts';
+import { JOB_STATUSES, type JobView, type MonitorSnapshot } from '../../../../common/contract/admin.ts';
+import { MONITOR_EVENTS_URL, retryJob } from '../../api/jobs.ts';
 import { Badge, CodeBlock, EmptyState, ErrorNote, errorText, PageHeader, DataTable } from '../../components/ui.tsx';
 import { formatDate, formatDuration, formatNumber } from '../../format.ts';
 import { useSession } from '../../session.tsx';
@@ -12,7 +12,7 @@ function useMonitor(): { snapshot: MonitorSnapshot | null; live: boolean } {
   const [snapshot, setSnapshot] = useState<MonitorSnapshot | null>(null);
   const [live, setLive] = useState(false);
   useEffect(() => {
-    const source = new EventSource(`${ADMIN_PREFIX}/events`);
+    const source = new EventSource(MONITOR_EVENTS_URL);
     source.addEventListener('snapshot', (event) => {
       setSnapshot(JSON.parse((event as MessageEvent<string>).data) as MonitorSnapshot);
       setLive(true);
@@ -34,7 +34,7 @@ function RetryButton({ job, onError }: { job: JobView; onError: (message: string
       onClick={async () => {
         setBusy(true);
         try {
-          await post('/jobs/retry', { knowledgeBaseId: job.knowledgeBaseId, integrationId: job.integrationId, externalId: job.externalId });
+          await retryJob({ knowledgeBaseId: job.knowledgeBaseId, integrationId: job.integrationId, externalId: job.externalId });
           onError(null);
         } catch (e) {
           onError(errorText(e));

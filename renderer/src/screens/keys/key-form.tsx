@@ -1,7 +1,7 @@
 import { type FormEvent, useState } from 'react';
 import { type CreatedKey, SCOPE_DESCRIPTIONS, SCOPES, type Scope } from '../../../../common/contract/admin.ts';
 import { ErrorAnswer } from '../../../../common/contract/errors.ts';
-import { post } from '../../api/client.ts';
+import { createKey } from '../../api/keys.ts';
 import { KnowledgeBasePicker, type KnowledgeBasePickerText } from '../../components/knowledge-base-picker.tsx';
 import { ErrorNote, errorText } from '../../components/ui.tsx';
 
@@ -85,7 +85,7 @@ export function CreateKeyForm({ knowledgeBases, onCreated, onCancel }: { knowled
     setError(null);
     try {
       onCreated(
-        await post<CreatedKey>('/keys', {
+        await createKey({
           name: draft.name,
           description,
           scopes: draft.scopes,

@@ -1,6 +1,7 @@
 import { useState } from 'react';
-import { type AdminKey, type AdminKnowledgeBase, type CreatedKey, SCOPE_DESCRIPTIONS } from '../../../../common/contract/admin.ts';
-import { get, post } from '../../api/client.ts';
+import { type AdminKey, type CreatedKey, SCOPE_DESCRIPTIONS } from '../../../../common/contract/admin.ts';
+import { listKeys, revokeKey, rotateKey } from '../../api/keys.ts';
+import { listKnowledgeBases } from '../../api/knowledge-bases.ts';
 import { Badge, CodeBlock, Confirm, CopyButton, EmptyState, ErrorNote, Modal, PageHeader, useLoad, DataTable } from '../../components/ui.tsx';
 import { formatDate, formatRelative } from '../../format.ts';
 import { useSession } from '../../session.tsx';
@@ -51,8 +52,8 @@ function KeyValuePanel({ created, knowledgeBases, onDone }: { created: CreatedKe
 
 export function KeysScreen() {
   const { session } = useSession();
-  const keys = useLoad((signal) => get<{ data: AdminKey[] }>('/keys', signal), []);
-  const kbs = useLoad((signal) => get<{ data: AdminKnowledgeBase[] }>('/knowledge-bases', signal), []);
+  const keys = useLoad((signal) => listKeys(signal), []);
+  const kbs = useLoad((signal) => listKnowledgeBases(signal), []);
   const [creating, setCreating] = useState(false);
   const [created, setCreated] = useState<CreatedKey | null>(null);
   const [revoking, setRevoking] = useState<AdminKey | null>(null);
@@ -167,7 +168,7 @@ export function KeysScreen() {
         }
         onCancel={() => setRevoking(null)}
         onConfirm={async () => {
-          await post(`/keys/${encodeURIComponent(revoking!.id)}/revoke`);
+          await revokeKey(revoking!.id);
           setRevoking(null);
           keys.reload();
         }}
@@ -191,7 +192,7 @@ export function KeysScreen() {
         }
         onCancel={() => setRotating(null)}
         onConfirm={async () => {
-          const result = await post<CreatedKey>(`/keys/${encodeURIComponent(rotating!.id)}/rotate`, { graceHours });
+          const result = await rotateKey(rotating!.id, { graceHours });
           setRotating(null);
           setCreated(result);
           keys.reload();

@@ -1,6 +1,6 @@
 import { type FormEvent, useId, useState } from 'react';
-import type { CuratedAnswerList, CuratedAnswerView } from '../../../../common/contract/curated-answers.ts';
-import { del, get, post, put, seg } from '../../api/client.ts';
+import type { CuratedAnswerView } from '../../../../common/contract/curated-answers.ts';
+import { addCuratedAnswer, deleteCuratedAnswer, listCuratedAnswers, replaceCuratedAnswer } from '../../api/curated-answers.ts';
 import { Confirm, DataTable, ErrorNote, errorText, useLoad } from '../../components/ui.tsx';
 import { useSession } from '../../session.tsx';
 
@@ -18,8 +18,7 @@ const lines = (text: string) =>
  */
 export function CuratedAnswersPanel({ knowledgeBaseId }: { knowledgeBaseId: string }) {
   const { session } = useSession();
-  const path = `/knowledge-bases/${seg(knowledgeBaseId)}/answers`;
-  const { data, error, setData } = useLoad((signal) => get<CuratedAnswerList>(path, signal), [path]);
+  const { data, error, setData } = useLoad((signal) => listCuratedAnswers(knowledgeBaseId, signal), [knowledgeBaseId]);
   const [editing, setEditing] = useState<CuratedAnswerView | 'new' | null>(null);
   const [deleting, setDeleting] = useState<CuratedAnswerView | null>(null);
   const headingId = useId();
@@ -72,7 +71,7 @@ export function CuratedAnswersPanel({ knowledgeBaseId }: { knowledgeBaseId: stri
       ) : null}
       {!session.canManage ? <p className="hint">Only the Owner and Admins change curated answers.</p> : null}
       {editing !== null ? (
-        <CuratedAnswerForm path={path} answer={editing === 'new' ? null : editing} onSaved={saved} onCancel={() => setEditing(null)} />
+        <CuratedAnswerForm knowledgeBaseId={knowledgeBaseId} answer={editing === 'new' ? null : editing} onSaved={saved} onCancel={() => setEditing(null)} />
       ) : null}
       <Confirm
         title="Delete this curated answer?"
@@ -81,7 +80,7 @@ export function CuratedAnswersPanel({ knowledgeBaseId }: { knowledgeBaseId: stri
         confirmLabel="Delete"
         onCancel={() => setDeleting(null)}
         onConfirm={async () => {
-          await del(`${path}/${deleting!.id}`);
+          await deleteCuratedAnswer(knowledgeBaseId, deleting!.id);
           setData({ data: (data?.data ?? []).filter((a) => a.id !== deleting!.id) });
           setDeleting(null);
         }}
@@ -91,12 +90,12 @@ export function CuratedAnswersPanel({ knowledgeBaseId }: { knowledgeBaseId: stri
 }
 
 function CuratedAnswerForm({
-  path,
+  knowledgeBaseId,
   answer,
   onSaved,
   onCancel,
 }: {
-  path: string;
+  knowledgeBaseId: string;
   answer: CuratedAnswerView | null;
   onSaved: (answer: CuratedAnswerView) => void;
   onCancel: () => void;
@@ -116,7 +115,7 @@ function CuratedAnswerForm({
     setBusy(true);
     setProblem(null);
     try {
-      onSaved(answer ? await put<CuratedAnswerView>(`${path}/${answer.id}`, body) : await post<CuratedAnswerView>(path, body));
+      onSaved(answer ? await replaceCuratedAnswer(knowledgeBaseId, answer.id, body) : await addCuratedAnswer(knowledgeBaseId, body));
     } catch (e) {
       setProblem(errorText(e));
     } finally {

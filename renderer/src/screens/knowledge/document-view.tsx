@@ -1,11 +1,10 @@
 import { useEffect, useRef } from 'react';
-import { ADMIN_PREFIX, type AdminItemDetail, type AdminOriginal } from '../../../../common/contract/admin.ts';
-import { get, seg } from '../../api/client.ts';
+import type { AdminItemDetail, AdminOriginal } from '../../../../common/contract/admin.ts';
+import { getItem, type ItemIdentity, originalUrl } from '../../api/items.ts';
 import { EmptyState, ErrorNote, PageHeader, useLoad } from '../../components/ui.tsx';
 import { formatBytes } from '../../format.ts';
 import { href } from '../../router.ts';
 
-type ItemIdentity = { knowledgeBaseId: string; integrationId: string; externalId: string };
 /** Where in a document to open it: a page (PDF) or a section ("Returns › Damaged goods"). */
 export type DocumentPlace = { page?: number | undefined; section?: string | undefined };
 
@@ -15,12 +14,6 @@ export function documentHref(item: ItemIdentity, at: DocumentPlace = {}): string
   if (at.page !== undefined) return href(...base, 'page', String(at.page));
   if (at.section) return href(...base, 'section', at.section);
   return href(...base);
-}
-
-/** Where the dashboard serves the item's uploaded file; a PDF opens at `#page=N` in the browser's viewer. */
-export function originalUrl(item: ItemIdentity, original: AdminOriginal, page?: number): string {
-  const url = `${ADMIN_PREFIX}/knowledge-bases/${seg(item.knowledgeBaseId)}/items/${seg(item.integrationId)}/${seg(item.externalId)}/original`;
-  return original.kind === 'pdf' && page !== undefined ? `${url}#page=${page}` : url;
 }
 
 type Chunk = AdminItemDetail['chunks'][number];
@@ -69,8 +62,7 @@ export function OriginalLink({ item, original, page, className }: { item: ItemId
 
 /** An item read as a document: its pages or sections with their text, and its original file. */
 export function DocumentView({ item, at }: { item: ItemIdentity; at: DocumentPlace }) {
-  const path = `/knowledge-bases/${seg(item.knowledgeBaseId)}/items/${seg(item.integrationId)}/${seg(item.externalId)}`;
-  const { data, error } = useLoad((signal) => get<(AdminItemDetail & { indexed: true }) | { indexed: false }>(path, signal), [path]);
+  const { data, error } = useLoad((signal) => getItem(item, signal), [item.knowledgeBaseId, item.integrationId, item.externalId]);
   const detail = data?.indexed ? data : null;
   const parts = detail ? documentParts(detail.chunks) : [];
   const target = useRef<HTMLElement>(null);

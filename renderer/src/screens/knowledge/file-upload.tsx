@@ -3,7 +3,8 @@ import { ErrorAnswer } from '../../../../common/contract/errors.ts';
 import { FILE_LIMITS, fileSkipReason, SUPPORTED_FILE_EXTENSIONS } from '../../../../common/contract/files.ts';
 import { isFinalJobStatus, JOB_NOTES, type JobView } from '../../../../common/contract/jobs.ts';
 import { limitSize } from '../../../../common/contract/limits.ts';
-import { get, postForm, seg } from '../../api/client.ts';
+import { uploadFile } from '../../api/items.ts';
+import { getJob } from '../../api/jobs.ts';
 import { formatBytes, formatNumber } from '../../format.ts';
 import { chosenFiles, droppedFiles, type PickedFile } from './dropped-files.ts';
 import { documentHref } from './document-view.tsx';
@@ -117,7 +118,7 @@ export function FileUploadPanel({ knowledgeBaseId, onIndexed }: { knowledgeBaseI
       const form = new FormData();
       form.append('externalId', path);
       form.append('file', file, file.name);
-      postForm<{ jobIds: string[] }>(`/knowledge-bases/${seg(knowledgeBaseId)}/files`, form, (sent) => live.current && update(id, { sent }))
+      uploadFile(knowledgeBaseId, form, (sent) => live.current && update(id, { sent }))
         .then((ack) => live.current && update(id, { phase: 'queued', sent: upload.bytes, jobId: ack.jobIds[0] ?? null }))
         .catch((error: unknown) => live.current && update(id, { phase: 'failed', reason: refusal(error) }))
         .finally(() => {
@@ -142,8 +143,7 @@ export function FileUploadPanel({ knowledgeBaseId, onIndexed }: { knowledgeBaseI
       for (const upload of open) {
         polledAt.current.set(upload.id, Date.now());
         try {
-          const query = new URLSearchParams({ knowledgeBaseId, integrationId: INTEGRATION });
-          const job = await get<JobView>(`/jobs/${seg(upload.jobId!)}?${query}`);
+          const job = await getJob(upload.jobId!, { knowledgeBaseId, integrationId: INTEGRATION });
           const phase = phaseOfJob(job);
           if (!live.current) return;
           // A failed job's reason is its error; one that ended otherwise may have a note (OCR, superseded).

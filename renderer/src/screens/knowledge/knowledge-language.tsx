@@ -3,9 +3,8 @@ import {
   KEYWORD_LANGUAGE_NAMES,
   KEYWORD_LANGUAGES,
   type KeywordLanguage,
-  type KnowledgeBaseSettingsView,
 } from '../../../../common/contract/knowledge.ts';
-import { get, patch, seg } from '../../api/client.ts';
+import { getKnowledgeBaseSettings, updateKnowledgeBaseSettings } from '../../api/knowledge-bases.ts';
 import { ErrorNote, errorText, useLoad } from '../../components/ui.tsx';
 import { formatNumber } from '../../format.ts';
 import { useSession } from '../../session.tsx';
@@ -20,8 +19,7 @@ const PROGRESS_POLL_MS = 1_000;
  */
 export function KnowledgeLanguagePanel({ knowledgeBaseId }: { knowledgeBaseId: string }) {
   const { session } = useSession();
-  const path = `/knowledge-bases/${seg(knowledgeBaseId)}/settings`;
-  const { data, error, setData, reload } = useLoad((signal) => get<KnowledgeBaseSettingsView>(path, signal), [path]);
+  const { data, error, setData, reload } = useLoad((signal) => getKnowledgeBaseSettings(knowledgeBaseId, signal), [knowledgeBaseId]);
   const [saveError, setSaveError] = useState<string | null>(null);
   const reindexing = data?.keywordIndex.reindexing ?? null;
   useEffect(() => {
@@ -33,7 +31,7 @@ export function KnowledgeLanguagePanel({ knowledgeBaseId }: { knowledgeBaseId: s
     event.preventDefault();
     const language = String(new FormData(event.currentTarget).get('language')) as KeywordLanguage;
     try {
-      setData(await patch<KnowledgeBaseSettingsView>(path, { language }));
+      setData(await updateKnowledgeBaseSettings(knowledgeBaseId, { language }));
       setSaveError(null);
     } catch (e) {
       setSaveError(errorText(e));

@@ -1,13 +1,8 @@
 import { type FormEvent, useCallback, useState } from 'react';
-import {
-  type AdminItemDetail,
-  type AdminIntegration,
-  type AdminItemSummary,
-  type AdminKnowledgeBase,
-  type JobView,
-  SOURCE_TYPES,
-} from '../../../../common/contract/admin.ts';
-import { del, get, seg } from '../../api/client.ts';
+import { type AdminItemSummary, type JobView, SOURCE_TYPES } from '../../../../common/contract/admin.ts';
+import type { SourceType } from '../../../../common/contract/ingest.ts';
+import { deleteItem, getItem, type ItemDeletion, listItems } from '../../api/items.ts';
+import { listIntegrations, listKnowledgeBases } from '../../api/knowledge-bases.ts';
 import { Badge, CodeBlock, Confirm, EmptyState, ErrorNote, PageHeader, useLoad, DataTable } from '../../components/ui.tsx';
 import { JobError } from '../../components/job-text.tsx';
 import { formatDate, formatNumber } from '../../format.ts';
@@ -47,7 +42,7 @@ function NewKnowledgeBaseForm() {
 
 function KnowledgeBaseList() {
   const { session } = useSession();
-  const { data, error } = useLoad((signal) => get<{ data: AdminKnowledgeBase[] }>('/knowledge-bases', signal), []);
+  const { data, error } = useLoad((signal) => listKnowledgeBases(signal), []);
   return (
     <>
       <PageHeader title="Knowledge bases" />
@@ -94,24 +89,21 @@ function ItemList({ knowledgeBaseId }: { knowledgeBaseId: string }) {
   const [filter, setFilter] = useState({ q: '', sourceType: '', integrationId: '' });
   const [pages, setPages] = useState<AdminItemSummary[][]>([]);
   const [cursor, setCursor] = useState<string | null>(null);
-  const query = (extra: Record<string, string> = {}) => {
-    const params = new URLSearchParams();
-    for (const [k, v] of Object.entries({ ...filter, ...extra })) if (v) params.set(k, v);
-    return `/knowledge-bases/${seg(knowledgeBaseId)}/items?${params}`;
-  };
+  // An empty field is no filter: the query string leaves it out.
+  const query = (extra: { cursor?: string } = {}) => ({ ...filter, sourceType: (filter.sourceType || undefined) as SourceType | undefined, ...extra });
   const { session } = useSession();
   const { error, reload } = useLoad(
     async (signal) => {
-      const page = await get<{ data: AdminItemSummary[]; nextCursor: string | null }>(query(), signal);
+      const page = await listItems(knowledgeBaseId, query(), signal);
       setPages([page.data]);
       setCursor(page.nextCursor);
       return page;
     },
     [knowledgeBaseId, filter],
   );
-  const integrations = useLoad((signal) => get<{ data: AdminIntegration[] }>(`/knowledge-bases/${seg(knowledgeBaseId)}/integrations`, signal), [knowledgeBaseId]);
+  const integrations = useLoad((signal) => listIntegrations(knowledgeBaseId, signal), [knowledgeBaseId]);
   // A knowledge base named here for its first upload has no settings or synonyms until its first item.
-  const knowledgeBases = useLoad((signal) => get<{ data: AdminKnowledgeBase[] }>('/knowledge-bases', signal), [knowledgeBaseId]);
+  const knowledgeBases = useLoad((signal) => listKnowledgeBases(signal), [knowledgeBaseId]);
   const exists = knowledgeBases.data?.data.some((kb) => kb.id === knowledgeBaseId) ?? false;
   const onIndexed = useCallback(() => {
     reload();
@@ -120,7 +112,7 @@ function ItemList({ knowledgeBaseId }: { knowledgeBaseId: string }) {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [reload]);
   const more = async () => {
-    const page = await get<{ data: AdminItemSummary[]; nextCursor: string | null }>(query({ cursor: cursor! }));
+    const page = await listItems(knowledgeBaseId, query({ cursor: cursor! }));
     setPages((p) => [...p, page.data]);
     setCursor(page.nextCursor);
   };
@@ -233,13 +225,6 @@ export function JobTable({ jobs, caption }: { jobs: JobView[]; caption: string }
   );
 }
 
-/** When and by whom an item was deleted (a key, or a dashboard user); null unless it was. */
-type ItemDeletion = { at: string; byKey: { id: string; name: string | null; prefix: string } | null; byUser: string | null } | null;
-
-type ItemDetailResponse =
-  | (AdminItemDetail & { indexed: true })
-  | { indexed: false; deleted: ItemDeletion; jobs: JobView[]; knowledgeBaseId: string; integrationId: string; externalId: string };
-
 function deletedBy(deletion: NonNullable<ItemDeletion>): string {
   if (deletion.byKey) return `the API key ${deletion.byKey.name ? `"${deletion.byKey.name}" ` : ''}(${deletion.byKey.prefix})`;
   return deletion.byUser ? deletion.byUser : 'a user since removed';
@@ -247,8 +232,8 @@ function deletedBy(deletion: NonNullable<ItemDeletion>): string {
 
 function ItemDetail({ knowledgeBaseId, integrationId, externalId }: { knowledgeBaseId: string; integrationId: string; externalId: string }) {
   const { session } = useSession();
-  const path = `/knowledge-bases/${seg(knowledgeBaseId)}/items/${seg(integrationId)}/${seg(externalId)}`;
-  const { data, error } = useLoad((signal) => get<ItemDetailResponse>(path, signal), [path]);
+  const item = { knowledgeBaseId, integrationId, externalId };
+  const { data, error } = useLoad((signal) => getItem(item, signal), [knowledgeBaseId, integrationId, externalId]);
   const [confirming, setConfirming] = useState(false);
   return (
     <>
@@ -355,7 +340,7 @@ function ItemDetail({ knowledgeBaseId, integrationId, externalId }: { knowledgeB
         message={<p>The item, its chunks and vectors are removed, and a queued or running job for it is cancelled. Pushing it again brings it back.</p>}
         onCancel={() => setConfirming(false)}
         onConfirm={async () => {
-          await del(path);
+          await deleteItem(item);
           setConfirming(false);
           navigate('knowledge', knowledgeBaseId);
         }}

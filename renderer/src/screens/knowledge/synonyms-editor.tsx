@@ -1,6 +1,6 @@
 import { type FormEvent, useId, useState } from 'react';
-import { formatSynonymLines, parseSynonymLines, type Synonyms } from '../../../../common/contract/synonyms.ts';
-import { get, put, seg } from '../../api/client.ts';
+import { formatSynonymLines, parseSynonymLines } from '../../../../common/contract/synonyms.ts';
+import { getSynonyms, saveSynonyms } from '../../api/synonyms.ts';
 import { ErrorNote, errorText, useLoad } from '../../components/ui.tsx';
 import { useSession } from '../../session.tsx';
 
@@ -11,8 +11,7 @@ import { useSession } from '../../session.tsx';
  */
 export function SynonymsEditor({ knowledgeBaseId }: { knowledgeBaseId: string }) {
   const { session } = useSession();
-  const path = `/knowledge-bases/${seg(knowledgeBaseId)}/synonyms`;
-  const { data, error, setData } = useLoad((signal) => get<Synonyms>(path, signal), [path]);
+  const { data, error, setData } = useLoad((signal) => getSynonyms(knowledgeBaseId, signal), [knowledgeBaseId]);
   const [problems, setProblems] = useState<string[]>([]);
   const [saved, setSaved] = useState<string | null>(null);
   const ids = { heading: useId(), field: useId(), help: useId(), problems: useId() };
@@ -24,7 +23,7 @@ export function SynonymsEditor({ knowledgeBaseId }: { knowledgeBaseId: string })
     setProblems(errors);
     if (errors.length) return;
     try {
-      const next = await put<Synonyms>(path, { sets });
+      const next = await saveSynonyms(knowledgeBaseId, { sets });
       setData(next);
       setSaved(next.sets.length ? `Saved ${next.sets.length} synonym set${next.sets.length === 1 ? '' : 's'}. The next search uses them.` : 'Saved: no synonyms.');
     } catch (e) {

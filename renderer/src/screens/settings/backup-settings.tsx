@@ -1,6 +1,6 @@
 import { type FormEvent, useEffect, useState } from 'react';
-import { ADMIN_PREFIX, type AdminBackupState } from '../../../../common/contract/admin.ts';
-import { api, get, post } from '../../api/client.ts';
+import type { AdminBackupState } from '../../../../common/contract/admin.ts';
+import { BACKUP_DOWNLOAD_URL, getBackupState, runBackup, saveBackupSchedule } from '../../api/backup.ts';
 import { ErrorNote, errorText, useLoad } from '../../components/ui.tsx';
 import { formatBytes, formatDate } from '../../format.ts';
 
@@ -40,7 +40,7 @@ function ScheduleForm({ state, onSaved }: { state: AdminBackupState; onSaved: (n
     const form = new FormData(event.currentTarget);
     try {
       onSaved(
-        await api<AdminBackupState>('PUT', '/backup/schedule', {
+        await saveBackupSchedule({
           enabled: form.get('enabled') === 'on',
           folder: String(form.get('folder') ?? '').trim() || null,
           hour: Number(form.get('hour')),
@@ -86,14 +86,14 @@ function ScheduleForm({ state, onSaved }: { state: AdminBackupState; onSaved: (n
 
 /** The Owner's only: a backup holds every user's password hash and every key's hash. */
 export function BackupPanel() {
-  const { data, error, setData } = useLoad((signal) => get<AdminBackupState>('/backup/schedule', signal), []);
+  const { data, error, setData } = useLoad((signal) => getBackupState(signal), []);
   const [runError, setRunError] = useState<string | null>(null);
   const [running, setRunning] = useState(false);
   const [saved, setSaved] = useState(false);
   const runNow = async () => {
     setRunning(true);
     try {
-      setData(await post<AdminBackupState>('/backup/run'));
+      setData(await runBackup());
       setRunError(null);
     } catch (e) {
       setRunError(errorText(e));
@@ -109,7 +109,7 @@ export function BackupPanel() {
         while it runs.
       </p>
       <p>
-        <a className="button secondary" href={`${ADMIN_PREFIX}/backup`} download>
+        <a className="button secondary" href={BACKUP_DOWNLOAD_URL} download>
           Download a backup
         </a>
       </p>
@@ -148,7 +148,7 @@ export function BackupPanel() {
  * its panel): a backup that fails unnoticed is no backup. Checked on load and every five minutes.
  */
 export function BackupWarning() {
-  const { data, reload } = useLoad((signal) => get<AdminBackupState>('/backup/schedule', signal), []);
+  const { data, reload } = useLoad((signal) => getBackupState(signal), []);
   useEffect(() => {
     const timer = setInterval(reload, WARNING_CHECK_MS);
     return () => clearInterval(timer);

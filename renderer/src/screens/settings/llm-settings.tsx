@@ -1,16 +1,13 @@
 import { type FormEvent, useState } from 'react';
-import { get, api } from '../../api/client.ts';
+import { getLlmSettings, type LlmSaved, saveLlmSettings } from '../../api/settings.ts';
 import { ErrorNote, errorText, useLoad } from '../../components/ui.tsx';
 import { useSession } from '../../session.tsx';
 
-type LlmView = { baseUrl: string | null; model: string | null; hasApiKey: boolean; timeoutMs: number };
-/** What saving answers: the settings, whether the stored key was removed, and the endpoint's test. */
-type LlmSaved = LlmView & { apiKeyRemoved: boolean; test: { ok: boolean; message: string } | null };
 
 /** The optional language model: without one, answers are extractive (cited passages). */
 export function LlmSettingsPanel() {
   const { session } = useSession();
-  const { data, error, setData } = useLoad((signal) => get<LlmView>('/settings/llm', signal), []);
+  const { data, error, setData } = useLoad((signal) => getLlmSettings(signal), []);
   const [saveError, setSaveError] = useState<string | null>(null);
   const [saved, setSaved] = useState<LlmSaved | null>(null);
   const submit = async (event: FormEvent<HTMLFormElement>) => {
@@ -19,7 +16,7 @@ export function LlmSettingsPanel() {
     const apiKey = String(form.get('apiKey') ?? '');
     const clearKey = form.get('clearKey') === 'on';
     try {
-      const next = await api<LlmSaved>('PUT', '/settings/llm', {
+      const next = await saveLlmSettings({
         baseUrl: String(form.get('baseUrl') ?? '') || null,
         model: String(form.get('model') ?? '') || null,
         timeoutMs: Math.round(Number(form.get('timeout')) * 1000),

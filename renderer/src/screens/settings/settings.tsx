@@ -1,6 +1,8 @@
 import { type FormEvent, useState } from 'react';
-import { type AdminSettings, type AdminUser, PASSWORD_MIN_LENGTH, ROLE_LABELS } from '../../../../common/contract/admin.ts';
-import { del, get, patch, post } from '../../api/client.ts';
+import { type AdminUser, PASSWORD_MIN_LENGTH, ROLE_LABELS } from '../../../../common/contract/admin.ts';
+import { changePassword } from '../../api/session.ts';
+import { getSettings } from '../../api/settings.ts';
+import { addUser, listUsers, removeUser, setUserRole } from '../../api/users.ts';
 import { Confirm, ErrorNote, errorText, PageHeader, useLoad, DataTable } from '../../components/ui.tsx';
 import { formatDate } from '../../format.ts';
 import { useSession } from '../../session.tsx';
@@ -9,7 +11,7 @@ import { LlmSettingsPanel } from './llm-settings.tsx';
 import { WebhooksPanel } from './webhook-settings.tsx';
 
 function ServerPanel() {
-  const { data, error } = useLoad((signal) => get<AdminSettings>('/settings', signal), []);
+  const { data, error } = useLoad((signal) => getSettings(signal), []);
   return (
     <section className="panel" aria-labelledby="server-heading">
       <h2 id="server-heading">Server</h2>
@@ -57,7 +59,7 @@ function ServerPanel() {
 
 function UsersPanel() {
   const { session } = useSession();
-  const users = useLoad((signal) => get<{ data: AdminUser[] }>('/users', signal), []);
+  const users = useLoad((signal) => listUsers(signal), []);
   const [error, setError] = useState<string | null>(null);
   const [removing, setRemoving] = useState<AdminUser | null>(null);
   const me = session.user;
@@ -69,7 +71,7 @@ function UsersPanel() {
     const formEl = event.currentTarget;
     const form = new FormData(formEl);
     try {
-      await post('/users', { username: String(form.get('username')), password: String(form.get('password')), role: String(form.get('role')) });
+      await addUser({ username: String(form.get('username')), password: String(form.get('password')), role: String(form.get('role')) as 'admin' | 'member' });
       formEl.reset();
       setError(null);
       users.reload();
@@ -97,7 +99,7 @@ function UsersPanel() {
                   value={u.role}
                   onChange={async (e) => {
                     try {
-                      await patch(`/users/${encodeURIComponent(u.id)}`, { role: e.target.value });
+                      await setUserRole(u.id, { role: e.target.value as 'admin' | 'member' });
                       users.reload();
                     } catch (err) {
                       setError(errorText(err));
@@ -154,7 +156,7 @@ function UsersPanel() {
         message={<p>{removing?.username} is signed out and can no longer sign in.</p>}
         onCancel={() => setRemoving(null)}
         onConfirm={async () => {
-          await del(`/users/${encodeURIComponent(removing!.id)}`);
+          await removeUser(removing!.id);
           setRemoving(null);
           users.reload();
         }}
@@ -171,7 +173,7 @@ function PasswordPanel() {
     const formEl = event.currentTarget;
     const form = new FormData(formEl);
     try {
-      await post('/session/password', { currentPassword: String(form.get('current')), newPassword: String(form.get('next')) });
+      await changePassword({ currentPassword: String(form.get('current')), newPassword: String(form.get('next')) });
       formEl.reset();
       setError(null);
       setMessage('Password changed. Your other sessions were signed out.');

@@ -3,10 +3,9 @@ import {
   type AdminWebhook,
   type CreatedWebhook,
   WEBHOOK_EVENTS,
-  type WebhookAttemptView,
   webhookUrlProblem,
 } from '../../../../common/contract/webhooks.ts';
-import { del, get, post, seg } from '../../api/client.ts';
+import { addWebhook, deleteWebhook, listWebhookDeliveries, listWebhooks } from '../../api/webhooks.ts';
 import { Badge, Confirm, CopyButton, DataTable, ErrorNote, errorText, useLoad } from '../../components/ui.tsx';
 import { formatDate } from '../../format.ts';
 
@@ -29,7 +28,7 @@ function LastDelivery({ webhook }: { webhook: AdminWebhook }) {
 
 /** The delivery log of one webhook: each attempt, newest first. */
 function DeliveryLog({ webhook }: { webhook: AdminWebhook }) {
-  const log = useLoad((signal) => get<{ data: WebhookAttemptView[] }>(`/webhooks/${seg(webhook.id)}/deliveries`, signal), [webhook.id]);
+  const log = useLoad((signal) => listWebhookDeliveries(webhook.id, signal), [webhook.id]);
   return (
     <div data-testid="webhook-log">
       <h3>Deliveries to {webhook.url}</h3>
@@ -64,7 +63,7 @@ function DeliveryLog({ webhook }: { webhook: AdminWebhook }) {
  * (docs/webhooks.md). The signing secret is shown once, right after creation.
  */
 export function WebhooksPanel() {
-  const hooks = useLoad((signal) => get<{ data: AdminWebhook[] }>('/webhooks', signal), []);
+  const hooks = useLoad((signal) => listWebhooks(signal), []);
   const [error, setError] = useState<string | null>(null);
   const [created, setCreated] = useState<CreatedWebhook | null>(null);
   const [removing, setRemoving] = useState<AdminWebhook | null>(null);
@@ -80,7 +79,7 @@ export function WebhooksPanel() {
     if (problem) return setError(`The address ${problem}.`);
     if (events.length === 0) return setError('Choose at least one event.');
     try {
-      setCreated(await post<CreatedWebhook>('/webhooks', { url, events }));
+      setCreated(await addWebhook({ url, events }));
       formEl.reset();
       setError(null);
       hooks.reload();
@@ -166,7 +165,7 @@ export function WebhooksPanel() {
         message={<p>No more events are sent to {removing?.url}; deliveries still pending are dropped.</p>}
         onCancel={() => setRemoving(null)}
         onConfirm={async () => {
-          await del(`/webhooks/${seg(removing!.id)}`);
+          await deleteWebhook(removing!.id);
           if (showing?.id === removing!.id) setShowing(null);
           setRemoving(null);
           hooks.reload();

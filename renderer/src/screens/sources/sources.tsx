@@ -1,6 +1,6 @@
 import { type FormEvent, useEffect, useState } from 'react';
 import type { AdminWebsiteSource, AdminWebsiteSync } from '../../../../common/contract/sources.ts';
-import { del, get, post } from '../../api/client.ts';
+import { addSource, listSources, removeSource, syncSource } from '../../api/sources.ts';
 import { Badge, Confirm, DataTable, EmptyState, ErrorNote, errorText, Modal, PageHeader, useLoad } from '../../components/ui.tsx';
 import { formatRelative } from '../../format.ts';
 import { useSession } from '../../session.tsx';
@@ -23,7 +23,7 @@ function AddSourceForm({ isOwner, onCancel, onAdded }: { isOwner: boolean; onCan
     setBusy(true);
     setError(null);
     try {
-      await post('/sources', { startUrl, knowledgeBaseId, every: every || null, maxPages, include: lines(include), exclude: lines(exclude), allowPrivateNetwork });
+      await addSource({ startUrl, knowledgeBaseId, every: every || null, maxPages, include: lines(include), exclude: lines(exclude), allowPrivateNetwork });
       onAdded();
     } catch (e) {
       setError(errorText(e));
@@ -105,7 +105,7 @@ function SyncCell({ sync }: { sync: AdminWebsiteSync | null }) {
 /** Websites crawled into knowledge bases: each with its last sync's results, live while it runs. */
 export function SourcesScreen() {
   const { session } = useSession();
-  const sources = useLoad((signal) => get<{ sources: AdminWebsiteSource[] }>('/sources', signal), []);
+  const sources = useLoad((signal) => listSources(signal), []);
   const [adding, setAdding] = useState(false);
   const [removing, setRemoving] = useState<AdminWebsiteSource | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -160,7 +160,7 @@ export function SourcesScreen() {
                       aria-label={`Sync ${source.startUrl} now`}
                       onClick={async () => {
                         try {
-                          await post(`/sources/${encodeURIComponent(source.id)}/sync`);
+                          await syncSource(source.id);
                           reload();
                         } catch (e) {
                           setError(errorText(e));
@@ -201,7 +201,7 @@ export function SourcesScreen() {
         }
         onCancel={() => setRemoving(null)}
         onConfirm={async () => {
-          await del(`/sources/${encodeURIComponent(removing!.id)}`);
+          await removeSource(removing!.id);
           setRemoving(null);
           reload();
         }}

@@ -1,15 +1,14 @@
 import { type ReactNode, useState } from 'react';
 import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
-import type { z } from 'zod';
-import type { AdminKey, AdminKnowledgeBase, AdminWidgetList } from '../../../../common/contract/admin.ts';
-import type { usageResponseSchema } from '../../../../common/contract/usage.ts';
-import { get } from '../../api/client.ts';
+import { listKeys } from '../../api/keys.ts';
+import { listKnowledgeBases } from '../../api/knowledge-bases.ts';
+import { getUsage, type UsageResponse } from '../../api/usage.ts';
+import { listWidgets } from '../../api/widgets.ts';
 import { FilterSelect } from '../../components/filter-select.tsx';
 import { DataTable, EmptyState, ErrorNote, PageHeader, useLoad } from '../../components/ui.tsx';
 import { formatNumber } from '../../format.ts';
 import { VisitorUsageSection } from './usage-visitors.tsx';
 
-type UsageResponse = z.infer<typeof usageResponseSchema>;
 type Totals = UsageResponse['totals'];
 
 /** One row of a per-key or per-knowledge-base table. */
@@ -48,21 +47,16 @@ export function UsageScreen() {
   const [knowledgeBaseId, setKnowledgeBaseId] = useState('');
   const [widgetId, setWidgetId] = useState('');
   const [granularity, setGranularity] = useState<'day' | 'hour'>('day');
-  const widgets = useLoad((signal) => get<AdminWidgetList>('/widgets', signal), []);
-  const keys = useLoad((signal) => get<{ data: AdminKey[] }>('/keys', signal), []);
-  const kbs = useLoad((signal) => get<{ data: AdminKnowledgeBase[] }>('/knowledge-bases', signal), []);
+  const widgets = useLoad((signal) => listWidgets(signal), []);
+  const keys = useLoad((signal) => listKeys(signal), []);
+  const kbs = useLoad((signal) => listKnowledgeBases(signal), []);
   const usage = useLoad(
     (signal) => {
-      const params = new URLSearchParams({ granularity });
       const day = 86_400_000;
       const bucket = granularity === 'day' ? day : 3_600_000;
       const to = Math.ceil((Date.now() + 1) / bucket) * bucket;
-      params.set('to', new Date(to).toISOString());
-      params.set('from', new Date(to - days * day).toISOString());
-      if (keyId) params.set('keyId', keyId);
-      if (knowledgeBaseId) params.set('knowledgeBaseId', knowledgeBaseId);
-      if (widgetId) params.set('widgetId', widgetId);
-      return get<UsageResponse>(`/usage?${params}`, signal);
+      const period = { to: new Date(to).toISOString(), from: new Date(to - days * day).toISOString() };
+      return getUsage({ granularity, ...period, keyId, knowledgeBaseId, widgetId }, signal);
     },
     [days, keyId, knowledgeBaseId, widgetId, granularity],
   );

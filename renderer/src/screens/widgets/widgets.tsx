@@ -1,6 +1,8 @@
 import { useEffect, useState } from 'react';
-import type { AdminKnowledgeBase, AdminSettings, AdminWidget, AdminWidgetList } from '../../../../common/contract/admin.ts';
-import { del, get, patch, post, seg } from '../../api/client.ts';
+import type { AdminWidget } from '../../../../common/contract/admin.ts';
+import { listKnowledgeBases } from '../../api/knowledge-bases.ts';
+import { getSettings } from '../../api/settings.ts';
+import { createWidget, deleteWidget, getWidget, listWidgets, updateWidget } from '../../api/widgets.ts';
 import { Badge, CodeBlock, Confirm, DataTable, EmptyState, ErrorNote, PageHeader, useLoad } from '../../components/ui.tsx';
 import { href, navigate } from '../../router.ts';
 import { useSession } from '../../session.tsx';
@@ -10,7 +12,7 @@ import { WidgetEditor } from './widgets-form.tsx';
 const justCreated = new Set<string>();
 
 function useKnowledgeBases(): string[] {
-  const kbs = useLoad((signal) => get<{ data: AdminKnowledgeBase[] }>('/knowledge-bases', signal), []);
+  const kbs = useLoad((signal) => listKnowledgeBases(signal), []);
   return (kbs.data?.data ?? []).map((kb) => kb.id);
 }
 
@@ -24,7 +26,7 @@ export function WidgetsScreen({ route }: { route: string[] }) {
 
 function WidgetList() {
   const { session } = useSession();
-  const widgets = useLoad((signal) => get<AdminWidgetList>('/widgets', signal), []);
+  const widgets = useLoad((signal) => listWidgets(signal), []);
   const list = widgets.data?.data ?? [];
   return (
     <>
@@ -93,7 +95,7 @@ function NewWidget() {
         readOnly={false}
         submitLabel="Create widget"
         save={async (input) => {
-          const created = await post<AdminWidget>('/widgets', input);
+          const created = await createWidget(input);
           justCreated.add(created.id);
           navigate('widgets', created.id);
         }}
@@ -140,15 +142,15 @@ function SnippetPanel({ widget, publicListener }: { widget: AdminWidget; publicL
 
 function WidgetPage({ id }: { id: string }) {
   const { session } = useSession();
-  const loaded = useLoad((signal) => get<AdminWidget>(`/widgets/${seg(id)}`, signal), [id]);
-  const settings = useLoad((signal) => get<AdminSettings>('/settings', signal), []);
+  const loaded = useLoad((signal) => getWidget(id, signal), [id]);
+  const settings = useLoad((signal) => getSettings(signal), []);
   const knowledgeBases = useKnowledgeBases();
   const [confirming, setConfirming] = useState<'disable' | 'delete' | null>(null);
   const [toggleError, setToggleError] = useState<string | null>(null);
   const widget = loaded.data;
   const canManage = session.canManage;
   const setEnabled = async (enabled: boolean) => {
-    loaded.setData(await patch<AdminWidget>(`/widgets/${seg(id)}`, { enabled }));
+    loaded.setData(await updateWidget(id, { enabled }));
   };
 
   return (
@@ -185,7 +187,7 @@ function WidgetPage({ id }: { id: string }) {
             knowledgeBases={knowledgeBases}
             readOnly={!canManage}
             submitLabel="Save changes"
-            save={async (input) => loaded.setData(await patch<AdminWidget>(`/widgets/${seg(id)}`, input))}
+            save={async (input) => loaded.setData(await updateWidget(id, input))}
             onCancel={() => navigate('widgets')}
           />
         </>
@@ -219,7 +221,7 @@ function WidgetPage({ id }: { id: string }) {
         }
         onCancel={() => setConfirming(null)}
         onConfirm={async () => {
-          await del(`/widgets/${seg(id)}`);
+          await deleteWidget(id);
           setConfirming(null);
           navigate('widgets');
         }}
