@@ -1,7 +1,8 @@
 import { type FormEvent, useId, useState } from 'react';
 import type { CuratedAnswerView } from '../../../../common/contract/curated-answers.ts';
 import { addCuratedAnswer, deleteCuratedAnswer, listCuratedAnswers, replaceCuratedAnswer } from '../../api/curated-answers.ts';
-import { Confirm, DataTable, ErrorNote, errorText, useLoad } from '../../components/ui.tsx';
+import { ConfirmDelete } from '../../components/confirm-delete.tsx';
+import { DataTable, ErrorNote, errorText, useLoad } from '../../components/ui.tsx';
 import { useSession } from '../../session.tsx';
 
 /** The wordings of the "Also asked as" field: one per line, blank lines dropped. */
@@ -73,17 +74,16 @@ export function CuratedAnswersPanel({ knowledgeBaseId }: { knowledgeBaseId: stri
       {editing !== null ? (
         <CuratedAnswerForm knowledgeBaseId={knowledgeBaseId} answer={editing === 'new' ? null : editing} onSaved={saved} onCancel={() => setEditing(null)} />
       ) : null}
-      <Confirm
+      <ConfirmDelete
+        target={deleting}
         title="Delete this curated answer?"
-        open={deleting !== null}
-        message={<p>Visitors asking “{deleting?.question}” will be answered from your content again.</p>}
         confirmLabel="Delete"
-        onCancel={() => setDeleting(null)}
-        onConfirm={async () => {
-          await deleteCuratedAnswer(knowledgeBaseId, deleting!.id);
-          setData({ data: (data?.data ?? []).filter((a) => a.id !== deleting!.id) });
-          setDeleting(null);
+        message={(answer) => <p>Visitors asking “{answer.question}” will be answered from your content again.</p>}
+        remove={async (answer) => {
+          await deleteCuratedAnswer(knowledgeBaseId, answer.id);
+          setData({ data: (data?.data ?? []).filter((a) => a.id !== answer.id) });
         }}
+        onClose={() => setDeleting(null)}
       />
     </section>
   );

@@ -3,7 +3,8 @@ import { type AdminUser, PASSWORD_MIN_LENGTH, ROLE_LABELS } from '../../../../co
 import { changePassword } from '../../api/session.ts';
 import { getSettings } from '../../api/settings.ts';
 import { addUser, listUsers, removeUser, setUserRole } from '../../api/users.ts';
-import { Confirm, ErrorNote, errorText, PageHeader, useLoad, DataTable } from '../../components/ui.tsx';
+import { ConfirmDelete } from '../../components/confirm-delete.tsx';
+import { ErrorNote, errorText, PageHeader, useLoad, DataTable } from '../../components/ui.tsx';
 import { formatDate } from '../../format.ts';
 import { useSession } from '../../session.tsx';
 import { BackupPanel } from './backup-settings.tsx';
@@ -149,17 +150,16 @@ function UsersPanel() {
           </button>
         </form>
       ) : null}
-      <Confirm
+      <ConfirmDelete
+        target={removing}
         title="Remove this user?"
-        open={removing !== null}
         confirmLabel="Remove user"
-        message={<p>{removing?.username} is signed out and can no longer sign in.</p>}
-        onCancel={() => setRemoving(null)}
-        onConfirm={async () => {
-          await removeUser(removing!.id);
-          setRemoving(null);
+        message={(user) => <p>{user.username} is signed out and can no longer sign in.</p>}
+        remove={async (user) => {
+          await removeUser(user.id);
           users.reload();
         }}
+        onClose={() => setRemoving(null)}
       />
     </section>
   );

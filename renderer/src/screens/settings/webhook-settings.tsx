@@ -6,7 +6,8 @@ import {
   webhookUrlProblem,
 } from '../../../../common/contract/webhooks.ts';
 import { addWebhook, deleteWebhook, listWebhookDeliveries, listWebhooks } from '../../api/webhooks.ts';
-import { Badge, Confirm, CopyButton, DataTable, ErrorNote, errorText, useLoad } from '../../components/ui.tsx';
+import { ConfirmDelete } from '../../components/confirm-delete.tsx';
+import { Badge, CopyButton, DataTable, ErrorNote, errorText, useLoad } from '../../components/ui.tsx';
 import { formatDate } from '../../format.ts';
 
 const EVENT_HELP: Record<(typeof WEBHOOK_EVENTS)[number], string> = {
@@ -158,18 +159,17 @@ export function WebhooksPanel() {
           Add webhook
         </button>
       </form>
-      <Confirm
+      <ConfirmDelete
+        target={removing}
         title="Delete this webhook?"
-        open={removing !== null}
         confirmLabel="Delete webhook"
-        message={<p>No more events are sent to {removing?.url}; deliveries still pending are dropped.</p>}
-        onCancel={() => setRemoving(null)}
-        onConfirm={async () => {
-          await deleteWebhook(removing!.id);
-          if (showing?.id === removing!.id) setShowing(null);
-          setRemoving(null);
+        message={(webhook) => <p>No more events are sent to {webhook.url}; deliveries still pending are dropped.</p>}
+        remove={async (webhook) => {
+          await deleteWebhook(webhook.id);
+          if (showing?.id === webhook.id) setShowing(null);
           hooks.reload();
         }}
+        onClose={() => setRemoving(null)}
       />
     </section>
   );

@@ -1,7 +1,8 @@
 import { type FormEvent, useEffect, useState } from 'react';
 import type { AdminWebsiteSource, AdminWebsiteSync } from '../../../../common/contract/sources.ts';
 import { addSource, listSources, removeSource, syncSource } from '../../api/sources.ts';
-import { Badge, Confirm, DataTable, EmptyState, ErrorNote, errorText, Modal, PageHeader, useLoad } from '../../components/ui.tsx';
+import { ConfirmDelete } from '../../components/confirm-delete.tsx';
+import { Badge, DataTable, EmptyState, ErrorNote, errorText, Modal, PageHeader, useLoad } from '../../components/ui.tsx';
 import { formatRelative } from '../../format.ts';
 import { useSession } from '../../session.tsx';
 
@@ -189,22 +190,21 @@ export function SourcesScreen() {
           }}
         />
       </Modal>
-      <Confirm
+      <ConfirmDelete
+        target={removing}
         title="Remove this website?"
-        open={removing !== null}
         confirmLabel="Remove website"
-        message={
+        message={(source) => (
           <p>
-            <strong>{removing?.startUrl}</strong> is no longer synced and the items of its pages are deleted from{' '}
-            <strong>{removing?.knowledgeBaseId}</strong>.
+            <strong>{source.startUrl}</strong> is no longer synced and the items of its pages are deleted from{' '}
+            <strong>{source.knowledgeBaseId}</strong>.
           </p>
-        }
-        onCancel={() => setRemoving(null)}
-        onConfirm={async () => {
-          await removeSource(removing!.id);
-          setRemoving(null);
+        )}
+        remove={async (source) => {
+          await removeSource(source.id);
           reload();
         }}
+        onClose={() => setRemoving(null)}
       />
     </>
   );
