@@ -120,6 +120,25 @@ describe('layering', () => {
     assert.ok(violations('server/cli', (target) => under(target, 'server/storage')).length > 0, 'the guard sees the CLI\'s imports');
   });
 
+  it('the dashboard reaches the admin API only through renderer/src/api: a screen calls a resource\'s function, never a path', () => {
+    const CLIENT = 'renderer/src/api/client.ts';
+    // Outside api/, the app shell may hand the session's CSRF token and sign-out handler to the client; nothing else.
+    const SESSION_STATE = ['setCsrfToken', 'setSignedOutHandler'];
+    const files = sourceFiles(path.join(ROOT, 'renderer/src'));
+    const clientUsers = files.filter((file) => resolvedImports(file).some(({ target }) => target === CLIENT));
+    assert.ok(clientUsers.some((file) => path.relative(ROOT, file) === 'renderer/src/api/widgets.ts'), 'the guard sees the API modules\' imports');
+    const outside = (file: string) => !under(path.relative(ROOT, file), 'renderer/src/api');
+    const wrongNames = clientUsers.filter(outside).flatMap((file) => {
+      const source = fs.readFileSync(file, 'utf8');
+      const names = [...source.matchAll(/^\s*import\s*\{([^}]*)\}\s*from\s*['"][^'"]*api\/client\.ts['"]/gm)].flatMap((m) => m[1]!.split(',').map((n) => n.trim()).filter(Boolean));
+      if (!names.length) return [`${path.relative(ROOT, file)} imports the HTTP client without naming what`];
+      return names.filter((name) => !SESSION_STATE.includes(name)).map((name) => `${path.relative(ROOT, file)} imports ${name} from the HTTP client`);
+    });
+    assert.deepEqual(wrongNames, []);
+    const adminUrls = files.filter(outside).filter((file) => /\bADMIN_PREFIX\b/.test(fs.readFileSync(file, 'utf8')));
+    assert.deepEqual(adminUrls.map((file) => path.relative(ROOT, file)), [], 'admin API addresses are built in renderer/src/api');
+  });
+
   it('has no import circles: a module never loads itself through what it imports (types aside)', () => {
     const graph = new Map<string, string[]>();
     for (const folder of ['common', 'server', 'renderer', 'widget', 'electron']) {
