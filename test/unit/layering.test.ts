@@ -139,6 +139,14 @@ describe('layering', () => {
     assert.deepEqual(adminUrls.map((file) => path.relative(ROOT, file)), [], 'admin API addresses are built in renderer/src/api');
   });
 
+  it('in the dashboard, api/ builds on nothing of it and components/ on no screen', () => {
+    const dashboardImports = (folder: string, forbidden: (target: string) => boolean) =>
+      violations(folder, (target) => under(target, 'renderer/src') && forbidden(target));
+    assert.deepEqual(dashboardImports('renderer/src/api', (target) => !under(target, 'renderer/src/api')), []);
+    assert.deepEqual(dashboardImports('renderer/src/components', (target) => under(target, 'renderer/src/screens')), []);
+    assert.ok(dashboardImports('renderer/src/components', (target) => under(target, 'renderer/src/api')).length > 0, 'the guard sees the components\' imports');
+  });
+
   it('has no import circles: a module never loads itself through what it imports (types aside)', () => {
     const graph = new Map<string, string[]>();
     for (const folder of ['common', 'server', 'renderer', 'widget', 'electron']) {
