@@ -13,7 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { createEmbedder } from '../server/embedders/index.ts';
-import { ftsQuery, searchWords } from '../server/retrieval/query-terms.ts';
+import { ftsQuery, searchWords } from '../server/language/query-words.ts';
 import { loadConfig } from '../server/config.ts';
 import { openServices, type Services } from '../server/services.ts';
 import { IndexRepo } from '../server/storage/index-repo.ts';

@@ -19,7 +19,7 @@ import { loadConfig } from '../server/config.ts';
 import { SearchService } from '../server/retrieval/search.ts';
 import { SearchSettings } from '../server/retrieval/search-settings.ts';
 import { SynonymStore } from '../server/retrieval/synonyms.ts';
-import { searchWords } from '../server/retrieval/query-terms.ts';
+import { searchWords } from '../server/language/query-words.ts';
 import { openServices } from '../server/services.ts';
 import { SearchRepo } from '../server/storage/search-repo.ts';
 import type { SettingsRepo } from '../server/storage/settings-repo.ts';

@@ -5,7 +5,7 @@
  * never corrects them. Short queries are a question's content words only (what a shop visitor
  * types into a search box).
  */
-import { searchWords } from '../../server/retrieval/query-terms.ts';
+import { searchWords } from '../../server/language/query-words.ts';
 
 const QWERTY_ROWS = ['qwertyuiop', 'asdfghjkl', 'zxcvbnm'];
 const SHARE = 0.5;

@@ -1,5 +1,6 @@
 import type { KeywordLanguage } from '../../common/contract/knowledge.ts';
-import { type AnalyzedLanguage, isAnalyzed, keywordText } from '../domain/keyword-language.ts';
+import { INDEX_WORD } from '../language/index-words.ts';
+import { type AnalyzedLanguage, isAnalyzed, keywordText } from '../language/keyword-language.ts';
 import { type Db, openReader } from '../storage/db.ts';
 import { FtsTokenizer } from '../storage/fts-tokenizer.ts';
 import { type ItemText, itemTextFeed } from '../storage/item-text-feed.ts';
@@ -26,8 +27,6 @@ const COUNTED_DOCUMENTS = 1_000;
 const MOST_LOOKUPS = 8;
 /** Distinct written words remembered per index as learned; past this the set starts again. */
 const WRITTEN_SEEN_LIMIT = 500_000;
-/** A word as FTS5's unicode61 tokenizer cuts it out of a piece of text. */
-const WORD = /[\p{L}\p{N}\p{M}]+/gu;
 
 /**
  * A query word, the edits a correction of it may be away (0: it is taken only as typed), and the
@@ -72,7 +71,7 @@ export type Correction = {
  *
  * One index per keyword language (keyword-indexes.ts): English mirrors items_fts; another
  * language mirrors its own table (items_fts_de, …), its rows read into terms as they are written
- * (server/domain/keyword-language.ts) and its queries given as terms (`search`) or as written
+ * (server/language/keyword-language.ts) and its queries given as terms (`search`) or as written
  * words (`tolerantSearch`, whose vocabulary holds the written words with their terms).
  */
 export class KeywordIndex extends FollowedIndex<ItemText> {
@@ -253,7 +252,7 @@ export class KeywordIndex extends FollowedIndex<ItemText> {
    * their term (the rows hold terms, so the tokenizer never sees them): each word once per index.
    */
   private learnWrittenWords(language: AnalyzedLanguage, text: string): void {
-    for (const word of text.match(WORD) ?? []) {
+    for (const word of text.match(INDEX_WORD) ?? []) {
       if (this.writtenSeen.has(word)) continue;
       if (this.writtenSeen.size >= WRITTEN_SEEN_LIMIT) this.writtenSeen.clear();
       this.writtenSeen.add(word);
@@ -269,7 +268,7 @@ export class KeywordIndex extends FollowedIndex<ItemText> {
   private readonly learnPiece = (piece: string, terms: number | readonly number[]): void => {
     // A piece with a digit is a number, an id or a SKU: none of its parts is a correction.
     if (/\p{N}/u.test(piece)) return;
-    const words = piece.match(WORD);
+    const words = piece.match(INDEX_WORD);
     if (!words) return;
     if (words.length === 1 && typeof terms === 'number') return this.vocabulary.learn(words[0]!, terms);
     for (const word of words) {

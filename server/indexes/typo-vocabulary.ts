@@ -1,3 +1,4 @@
+import { foldWord } from '../language/index-words.ts';
 import { editDistance } from './edit-distance.ts';
 
 /**
@@ -18,11 +19,6 @@ const BIGRAMS_PER_EDIT = 3;
 /** Shown words of dead terms tolerated, as a share of the shown ones plus a floor, before a rebuild. */
 const REBUILD_SHARE = 0.25;
 const REBUILD_FLOOR = 5_000;
-
-/** A word as typo tolerance compares it: lower case, diacritics removed, as FTS5's unicode61 folds them. */
-function foldWord(word: string): string {
-  return word.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
-}
 
 export type NearWord = {
   /** The vocabulary's word, in lower case with its diacritics (for showing). */

@@ -7,7 +7,7 @@
  * paragraph of the document it comes from, so search can take the passages cut from one long
  * paragraph as one.
  */
-import { paragraphSpans } from '../text/segment-text.ts';
+import { paragraphSpans } from '../language/segment-text.ts';
 import { chunkItem } from './chunk.ts';
 import type { ExtractedDocument } from './extract/document.ts';
 import { HEADING_SEPARATOR } from './extract/heading-path.ts';

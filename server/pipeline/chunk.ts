@@ -9,7 +9,7 @@
  * limit holds whatever the tokenizer does. Passages are verbatim slices of the text, so they can
  * be cited and highlighted.
  */
-import { halveSpan, paragraphSpans, sentenceSpans, type Span, wordPieceSpans, wordSpans } from '../text/segment-text.ts';
+import { halveSpan, paragraphSpans, sentenceSpans, type Span, wordPieceSpans, wordSpans } from '../language/segment-text.ts';
 import { GreedyPacker, type Level, type Unit, sumCosts } from './text/greedy-packer.ts';
 import { type TokenCosts, tokenCosts, truncateToTokens } from './text/token-costs.ts';
 import type { Chunk, ChunkOptions, NormalizedItem } from './types.ts';

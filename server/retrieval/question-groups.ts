@@ -1,7 +1,7 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { GroupAssignment, QuestionGroupStore } from '../domain/content-gaps.ts';
 import { GROUPING, type GroupingSettings, type QuestionGroupCandidate, QuestionGrouping } from '../domain/question-grouping.ts';
-import { contentTerms } from './answer/terms.ts';
+import { contentTerms } from '../language/content-terms.ts';
 
 /** The content-word stems the grouping compares ("deliver", "bern" of "Do you deliver to Bern?"). */
 export function questionStems(question: string): Set<string> {

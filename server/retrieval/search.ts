@@ -5,14 +5,14 @@ import {
   type KnowledgeBaseSettings,
 } from '../../common/contract/knowledge.ts';
 import type { SynonymSet } from '../../common/contract/synonyms.ts';
-import { type AnalyzedLanguage, isAnalyzed, keywordTerms } from '../domain/keyword-language.ts';
+import { type AnalyzedLanguage, isAnalyzed, keywordTerms } from '../language/keyword-language.ts';
 import type { QueryEmbedder } from '../embedders/query-embedder.ts';
 import type { EmbeddingModel } from '../indexes/embedding-model.ts';
 import type { Correction, KeywordIndex, QueryWord, SynonymReading, TypoReading } from '../indexes/keyword-index.ts';
 import type { ChunkRow, ItemSummaryRow, SearchRepo } from '../storage/search-repo.ts';
 import { type FusionMethod, keywordCandidatesFirst, minMaxFusion, type Ranked, reciprocalRankFusion } from './fusion.ts';
 import { groupByParagraph, type ParagraphGroup, type ScoredChunk } from './paragraph-passages.ts';
-import { ftsQuery, queryWords, replaceWords, searchWords, typoBudgets } from './query-terms.ts';
+import { ftsQuery, queryWords, replaceWords, searchWords, typoBudgets } from '../language/query-words.ts';
 import type { SearchSettings } from './search-settings.ts';
 import { querySynonyms, type SynonymStore } from './synonyms.ts';
 

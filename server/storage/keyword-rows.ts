@@ -1,5 +1,5 @@
 import type { KeywordLanguage } from '../../common/contract/knowledge.ts';
-import { isAnalyzed, keywordText } from '../domain/keyword-language.ts';
+import { isAnalyzed, keywordText } from '../language/keyword-language.ts';
 import type { Db } from './db.ts';
 import { scopeColumn } from './keyword-scope.ts';
 
@@ -23,7 +23,7 @@ type Statements = {
  * Writes and removes the keyword rows (items_fts, chunks_fts and the other languages' pairs) of
  * items, in the languages their knowledge base is indexed in: its language, and while a re-index
  * runs the language it moves to (knowledge-base-languages.ts). English rows hold the text as
- * written (FTS5 stems it); other languages' rows hold its terms (server/domain/keyword-language.ts).
+ * written (FTS5 stems it); other languages' rows hold its terms (server/language/keyword-language.ts).
  * Inside the caller's transaction.
  */
 export class KeywordRows {

@@ -52,8 +52,8 @@ export class SearchRepo {
   }
 
   /**
-   * `terms` is an FTS5 expression of the query's words (query-terms.ts ftsQuery), or for a
-   * language other than English of its terms (server/domain/keyword-language.ts), searched in that
+   * `terms` is an FTS5 expression of the query's words (language/query-words.ts ftsQuery), or for a
+   * language other than English of its terms (server/language/keyword-language.ts), searched in that
    * language's keyword table.
    */
   keywordItems(

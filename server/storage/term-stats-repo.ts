@@ -1,5 +1,5 @@
 import type { KeywordLanguage } from '../../common/contract/knowledge.ts';
-import { isAnalyzed, keywordTerms } from '../domain/keyword-language.ts';
+import { isAnalyzed, keywordTerms } from '../language/keyword-language.ts';
 import type { Db } from './db.ts';
 import { keywordTables } from './keyword-rows.ts';
 import { scopedQuery } from './keyword-scope.ts';
@@ -8,7 +8,7 @@ import { scopedQuery } from './keyword-scope.ts';
  * How many chunks of a knowledge base contain a word: the document frequencies the assistant
  * weighs question words by (a rare word says more about where the answer is than a common one).
  * The word is read as the knowledge base's keyword index reads it: FTS5's Porter stemmer for
- * English, the language's terms otherwise (server/domain/keyword-language.ts).
+ * English, the language's terms otherwise (server/language/keyword-language.ts).
  */
 export class TermStatsRepo {
   private readonly stmts;

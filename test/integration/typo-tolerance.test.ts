@@ -4,7 +4,7 @@ import { Bm25Postings } from '../../server/indexes/bm25-postings.ts';
 import { editDistance } from '../../server/indexes/edit-distance.ts';
 import { TypoVocabulary } from '../../server/indexes/typo-vocabulary.ts';
 import type { RunningServer } from '../../server/main.ts';
-import { replaceWords, searchWords, typoBudgets } from '../../server/retrieval/query-terms.ts';
+import { replaceWords, searchWords, typoBudgets } from '../../server/language/query-words.ts';
 import { AdminClient } from '../helpers/admin-client.ts';
 import { api, startPipelineServer, waitForIdle } from '../helpers/pipeline-app.ts';
 

@@ -8,7 +8,7 @@ import { describe, it } from 'node:test';
  * folders its rule names; an import of any other part of the repository is a violation. The domain
  * (server/domain) holds the rules, its record types and the interfaces of the stores it needs;
  * storage implements them and services.ts hands them over. pipeline/ and retrieval/ never import
- * each other: both build on indexes/, embedders/ and text/. common/ and widget/ run in browsers.
+ * each other: both build on indexes/, embedders/ and language/. common/ and widget/ run in browsers.
  */
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -63,13 +63,13 @@ const RULES: Record<string, string[]> = {
   'widget/src': ['common'],
   renderer: ['common'],
   'server/domain': ['common'],
-  'server/text': ['common'],
+  'server/language': ['common'],
   'server/embedders': ['common', ...SERVER_UTILITIES],
-  'server/storage': ['common', 'server/domain', ...SERVER_UTILITIES],
+  'server/storage': ['common', 'server/domain', 'server/language', ...SERVER_UTILITIES],
   'server/secrets': ['common', 'server/domain', 'server/storage'],
-  'server/indexes': ['common', 'server/domain', 'server/storage'],
-  'server/pipeline': ['common', 'server/domain', 'server/storage', 'server/indexes', 'server/embedders', 'server/text', ...SERVER_UTILITIES],
-  'server/retrieval': ['common', 'server/domain', 'server/storage', 'server/indexes', 'server/embedders', 'server/text'],
+  'server/indexes': ['common', 'server/domain', 'server/language', 'server/storage'],
+  'server/pipeline': ['common', 'server/domain', 'server/storage', 'server/indexes', 'server/embedders', 'server/language', ...SERVER_UTILITIES],
+  'server/retrieval': ['common', 'server/domain', 'server/storage', 'server/indexes', 'server/embedders', 'server/language'],
   'server/webhooks': ['common', 'server/domain', 'server/storage'],
   'server/sources': ['common', 'server/domain', 'server/storage'],
   'server/http': ['common', 'server/domain', 'server/storage', 'server/retrieval', 'server/indexes', 'server/secrets', 'server/webhooks', ...SERVER_UTILITIES],

@@ -2,7 +2,7 @@
  * Packs consecutive units (sentences, or words of an over-long sentence) into groups that fit a
  * token budget, each group after the first opening with the tail of the one before (the overlap).
  */
-import type { Span } from '../../text/segment-text.ts';
+import type { Span } from '../../language/segment-text.ts';
 
 /** How a unit was cut: overlap only repeats whole sentences or whole words. */
 export type Level = 'sentence' | 'word' | 'piece' | 'fragment';

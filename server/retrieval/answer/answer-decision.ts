@@ -15,7 +15,7 @@ import weights from './answer-decision-weights.json' with { type: 'json' };
 import { type AnswerType, answerTypePositions, asksForFact, expectedAnswerType, focusStem, holdsAnswerType, words } from './answer-types.ts';
 import type { CandidatePassage, ScoredSentence } from './extractive.ts';
 import type { WeightedTerm } from './question-terms.ts';
-import { contentTerms, termsMatch } from './terms.ts';
+import { contentTerms, termsMatch } from '../../language/content-terms.ts';
 
 export const FEATURE_NAMES = [
   'coverage',

@@ -1,4 +1,4 @@
-import { contentWords, stem } from './terms.ts';
+import { contentWords, stem } from '../../language/content-terms.ts';
 
 /**
  * What kind of answer a question expects ("who" → a name, "when" → a date, "how many" → a number,

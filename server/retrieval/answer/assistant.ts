@@ -1,11 +1,11 @@
 import { type AskEvent, type AskRequest, type AskResponse, askRequestSchema, type Citation } from '../../../common/contract/ask.ts';
 import type { SourceType } from '../../../common/contract/ingest.ts';
 import type { KeywordLanguage } from '../../../common/contract/knowledge.ts';
-import { isAnalyzed } from '../../domain/keyword-language.ts';
+import { isAnalyzed } from '../../language/keyword-language.ts';
 import type { EmbeddingModel } from '../../indexes/embedding-model.ts';
 import type { TermStatsRepo } from '../../storage/term-stats-repo.ts';
 import type { Correction } from '../../indexes/keyword-index.ts';
-import { replaceWords } from '../query-terms.ts';
+import { replaceWords } from '../../language/query-words.ts';
 import type { CuratedAnswers } from '../curated/curated-answers.ts';
 import type { SearchOptions, SearchOutcome, SearchService } from '../search.ts';
 import { ABSTAIN_BELOW, askedTerms, missingKeyTerms, support } from './abstention.ts';
@@ -27,7 +27,7 @@ import { inStatedRange } from './number-ranges.ts';
 import { saysInOtherWords } from './shop-words.ts';
 import { correctTypos, splitRunTogether, splitTurns } from './typed-words.ts';
 import { citedItem, lastExchange, pointsBack } from './earlier-turn.ts';
-import { contentTerms, termsMatch } from './terms.ts';
+import { contentTerms, termsMatch } from '../../language/content-terms.ts';
 
 export type AskResult = AskResponse;
 type ParsedAskRequest = ReturnType<typeof askRequestSchema.parse>;

@@ -6,8 +6,8 @@
  */
 import type { ConversationTurn } from '../../../common/contract/ask.ts';
 import type { KeywordLanguage } from '../../../common/contract/knowledge.ts';
-import { isAnalyzed } from '../../domain/keyword-language.ts';
-import { queryWords } from '../query-terms.ts';
+import { isAnalyzed } from '../../language/keyword-language.ts';
+import { queryWords } from '../../language/query-words.ts';
 import type { CandidatePassage } from './extractive.ts';
 import { namesOwnSubject } from './question-terms.ts';
 

@@ -1,5 +1,5 @@
 import type { KeywordLanguage } from '../../../common/contract/knowledge.ts';
-import { isAnalyzed } from '../../domain/keyword-language.ts';
+import { isAnalyzed } from '../../language/keyword-language.ts';
 import type { ItemSummaryRow } from '../../storage/search-repo.ts';
 import type { WeightedTerm } from './question-terms.ts';
 import { expectedAnswerType, focusStem, holdsAnswerType } from './answer-types.ts';
@@ -10,7 +10,7 @@ import { holdsRawData, quotable, shownText } from './quotable.ts';
 import { inStatedRange } from './number-ranges.ts';
 import { saysInOtherWords } from './shop-words.ts';
 import { chunkSentences } from './sentences.ts';
-import { contentTerms, termsMatch } from './terms.ts';
+import { contentTerms, termsMatch } from '../../language/content-terms.ts';
 
 /** A retrieved passage the answer may quote from. */
 export type CandidatePassage = {

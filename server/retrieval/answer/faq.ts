@@ -8,7 +8,7 @@
 import type { KeywordLanguage } from '../../../common/contract/knowledge.ts';
 import type { CandidatePassage, ScoredSentence } from './extractive.ts';
 import type { WeightedTerm } from './question-terms.ts';
-import { contentTerms, termsMatch } from './terms.ts';
+import { contentTerms, termsMatch } from '../../language/content-terms.ts';
 
 /** One question the content asks and answers, in the passage it comes from. */
 export type FaqEntry = { passage: number; question: string; answer: string };

@@ -5,7 +5,7 @@
  */
 import type { KeywordLanguage } from '../../../common/contract/knowledge.ts';
 import type { CandidatePassage, ScoredSentence } from './extractive.ts';
-import { contentTerms, termsMatch } from './terms.ts';
+import { contentTerms, termsMatch } from '../../language/content-terms.ts';
 
 /** A product leads when the next product retrieved scores at most this share of it. */
 const LEAD_RATIO = 0.6;

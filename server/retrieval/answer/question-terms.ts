@@ -1,8 +1,8 @@
 import type { ConversationTurn } from '../../../common/contract/ask.ts';
 import type { KeywordLanguage } from '../../../common/contract/knowledge.ts';
-import { isAnalyzed } from '../../domain/keyword-language.ts';
-import { queryWords } from '../query-terms.ts';
-import { contentWords, wordTerm } from './terms.ts';
+import { isAnalyzed } from '../../language/keyword-language.ts';
+import { queryWords } from '../../language/query-words.ts';
+import { contentWords, wordTerm } from '../../language/content-terms.ts';
 
 /** A question word, weighted by how rare it is in the knowledge base. */
 export type WeightedTerm = { stem: string; word: string; weight: number };
@@ -74,7 +74,7 @@ export function retrievalQuery(question: string, context: string[]): string {
 /**
  * The question's distinct content words with inverse-document-frequency weights; words of the
  * earlier turns it is read with that the question lacks join at a lower weight. Words are read in
- * the knowledge base's keyword language (terms.ts).
+ * the knowledge base's keyword language (language/content-terms.ts).
  */
 export function weightedTerms(question: string, context: string[], idf: (word: string) => number, language: KeywordLanguage = 'en'): WeightedTerm[] {
   const terms = new Map<string, WeightedTerm>();

@@ -1,4 +1,4 @@
-import { paragraphSpans, sentenceSpans } from '../../text/segment-text.ts';
+import { paragraphSpans, sentenceSpans } from '../../language/segment-text.ts';
 
 /**
  * The sentences of a passage, verbatim and trimmed, in reading order, read without leaning on

@@ -6,7 +6,7 @@
  * when search's own correction did not reach the answer (a word search found common enough).
  */
 import type { CandidatePassage } from './extractive.ts';
-import { contentWords, stem } from './terms.ts';
+import { contentWords, stem } from '../../language/content-terms.ts';
 
 /** Each part of a split word is at least this long: "a" + "pple" is no reading of "apple". */
 const MIN_PART = 3;

@@ -1,3 +1,5 @@
+import { indexWords } from '../../language/index-words.ts';
+
 /**
  * Letter-trigram similarity: each text is the set of three-letter pieces of its words (a word
  * padded with a space at each end, so "hours" gives " ho", "hou", "our", "urs", "rs "), weighted by
@@ -6,12 +8,9 @@
  * ("Lieferzeiten", "Lieferung") still shares most of its pieces, where whole words share none.
  */
 
-/** Words as the keyword index cuts them (letters, digits and marks), lower case. */
-const WORD = /[\p{L}\p{N}\p{M}]+/gu;
-
 function pieces(text: string): Map<string, number> {
   const counts = new Map<string, number>();
-  for (const word of text.normalize('NFKC').toLowerCase().match(WORD) ?? []) {
+  for (const word of indexWords(text)) {
     const padded = [...` ${word} `];
     for (let i = 0; i + 3 <= padded.length; i++) {
       const piece = padded[i]! + padded[i + 1]! + padded[i + 2]!;

@@ -1,8 +1,8 @@
 import { stemmer as english } from '@orama/stemmers/english';
 import type { KeywordLanguage } from '../../../common/contract/knowledge.ts';
-import { isAnalyzed, keywordTerms } from '../../domain/keyword-language.ts';
+import { isAnalyzed, keywordTerms } from '../../language/keyword-language.ts';
 import { editDistance } from '../../indexes/edit-distance.ts';
-import { searchWords } from '../query-terms.ts';
+import { searchWords } from '../../language/query-words.ts';
 import { TrigramIndex } from './grams.ts';
 
 /**

@@ -3,7 +3,7 @@ import Database from 'better-sqlite3';
 import { describe, it } from 'node:test';
 import { Bm25Postings, type KeywordRow } from '../../../../server/indexes/bm25-postings.ts';
 import { KeywordIndex } from '../../../../server/indexes/keyword-index.ts';
-import { ftsQuery } from '../../../../server/retrieval/query-terms.ts';
+import { ftsQuery } from '../../../../server/language/query-words.ts';
 import { loadConfig } from '../../../../server/config.ts';
 import { openServices } from '../../../../server/services.ts';
 import { openDatabase, openReader, type Db } from '../../../../server/storage/db.ts';

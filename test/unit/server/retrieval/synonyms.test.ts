@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { synonymsUpdateSchema } from '../../../../common/contract/synonyms.ts';
 import { buildLookup, querySynonyms } from '../../../../server/retrieval/synonyms.ts';
-import { searchWords } from '../../../../server/retrieval/query-terms.ts';
+import { searchWords } from '../../../../server/language/query-words.ts';
 
 const sets = synonymsUpdateSchema.parse({
   sets: [

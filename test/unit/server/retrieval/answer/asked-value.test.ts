@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { askedValue, asksForValue, isValueLine, statesValue } from '../../../../../server/retrieval/answer/asked-value.ts';
 import { type CandidatePassage, questionIntent, scoreSentences, selectSentences, valueFirst } from '../../../../../server/retrieval/answer/extractive.ts';
 import { weightedTerms } from '../../../../../server/retrieval/answer/question-terms.ts';
-import { contentWords } from '../../../../../server/retrieval/answer/terms.ts';
+import { contentWords } from '../../../../../server/language/content-terms.ts';
 
 const passage = (id: number, title: string, text: string): CandidatePassage => ({
   item: { id, knowledge_base_id: 'kb', integration_id: 'i', external_id: String(id), source_type: 'ARTICLE', title, url: null, updated_at: 0, chunk_count: 1 } as CandidatePassage['item'],

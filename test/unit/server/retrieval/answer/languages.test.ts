@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { type CandidatePassage, questionIntent, scoreSentences } from '../../../../../server/retrieval/answer/extractive.ts';
 import { contextTurns, weightedTerms } from '../../../../../server/retrieval/answer/question-terms.ts';
-import { contentTerms, contentWords, termsMatch } from '../../../../../server/retrieval/answer/terms.ts';
+import { contentTerms, contentWords, termsMatch } from '../../../../../server/language/content-terms.ts';
 import type { ItemSummaryRow } from '../../../../../server/storage/search-repo.ts';
 
 describe("the assistant's reading of a question in the knowledge base's language", () => {

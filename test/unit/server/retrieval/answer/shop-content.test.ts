@@ -5,7 +5,7 @@ import { attributeLines } from '../../../../../server/retrieval/answer/attribute
 import { type CandidatePassage, questionIntent, scoreSentences, selectSentences } from '../../../../../server/retrieval/answer/extractive.ts';
 import { faqAnswerSentences, faqEntries, matchingFaq, questionSimilarity } from '../../../../../server/retrieval/answer/faq.ts';
 import { weightedTerms } from '../../../../../server/retrieval/answer/question-terms.ts';
-import { contentTerms, termsMatch } from '../../../../../server/retrieval/answer/terms.ts';
+import { contentTerms, termsMatch } from '../../../../../server/language/content-terms.ts';
 import { correctTypos, splitRunTogether, splitTurns } from '../../../../../server/retrieval/answer/typed-words.ts';
 
 const item = (id: number, title: string, sourceType = 'ARTICLE') =>

@@ -4,7 +4,7 @@ import { missingKeyTerms } from '../../../../../server/retrieval/answer/abstenti
 import { type CandidatePassage, questionIntent, scoreSentences, selectSentences } from '../../../../../server/retrieval/answer/extractive.ts';
 import { weightedTerms } from '../../../../../server/retrieval/answer/question-terms.ts';
 import { saysInOtherWords } from '../../../../../server/retrieval/answer/shop-words.ts';
-import { termsMatch } from '../../../../../server/retrieval/answer/terms.ts';
+import { termsMatch } from '../../../../../server/language/content-terms.ts';
 
 const passage = (id: number, title: string, text: string): CandidatePassage => ({
   item: { id, knowledge_base_id: 'kb', integration_id: 'i', external_id: String(id), source_type: 'ARTICLE', title, url: null, updated_at: 0, chunk_count: 1 } as CandidatePassage['item'],

@@ -1,27 +1,25 @@
-import type { KeywordLanguage } from '../../../common/contract/knowledge.ts';
-import { type AnalyzedLanguage, isAnalyzed, keywordTerms } from '../../domain/keyword-language.ts';
-import { queryWords } from '../query-terms.ts';
+import type { KeywordLanguage } from '../../common/contract/knowledge.ts';
+import { type AnalyzedLanguage, isAnalyzed, keywordTerms } from './keyword-language.ts';
+import { ENGLISH_STOPWORDS, queryWords } from './query-words.ts';
 
 /*
  * The assistant reads a question and its sentences in the knowledge base's keyword language. In
  * English: the stop list and the light suffix stripper below. In another language: that language's
- * keyword reading (server/domain/keyword-language.ts: its Snowball stop words and stems, diacritics
+ * keyword reading (keyword-language.ts: its Snowball stop words and stems, diacritics
  * folded), the terms its keyword index holds, so a sentence matches the question's words as search
  * matched the passage.
  */
 
 /**
- * Words that carry no topic: Lucene's English stopwords plus question words and fillers, so
- * "what year did…" is matched on its content, not on "what" or "did".
+ * Words that carry no topic: the keyword search's English stop words (Lucene's, query-words.ts)
+ * plus question words and fillers, so "what year did…" is matched on its content, not on "what"
+ * or "did".
  */
-const STOPWORDS = new Set(
-  ('a an and are as at be but by for if in into is it no not of on or such that the their then there these ' +
-    'they this to was will with what which who whom whose when where why how do does did i you we our your ' +
-    'me my can could would should has have had been being from about than so its it\'s s also any some ' +
-    'were am he she his her him them us one many much more most other after before during over under ' +
-    'name named called tell please know get got there\'s let type kind')
-    .split(' '),
-);
+const STOPWORDS = new Set([
+  ...ENGLISH_STOPWORDS,
+  ...("its it's s also any some were am he she his her him them us one many much more most other after " +
+    "before during over under name named called tell please know get got there's let type kind").split(' '),
+]);
 
 /**
  * The same words as visitors type them without the apostrophe ("whats your latest appointment",

@@ -13,6 +13,7 @@ import { stopwords as portugueseStopwords } from '@orama/stopwords/portuguese';
 import { stopwords as spanishStopwords } from '@orama/stopwords/spanish';
 import { stopwords as swedishStopwords } from '@orama/stopwords/swedish';
 import type { KeywordLanguage } from '../../common/contract/knowledge.ts';
+import { indexWords } from './index-words.ts';
 
 /**
  * How the keyword index reads a knowledge base's texts in a language other than English: words
@@ -42,8 +43,6 @@ const ANALYSES: Record<AnalyzedLanguage, Analysis> = {
   sv: { stem: swedish, stopwords: swedishStopwords, keep: 'åäö' },
 };
 
-/** A word as FTS5's unicode61 tokenizer cuts it out of text. */
-const WORD = /[\p{L}\p{N}\p{M}]+/gu;
 const SPELT_OUT: Record<string, string> = { œ: 'oe', æ: 'ae', ß: 'ss', ø: 'o' };
 /** Stems remembered per language; past this the cache starts again (a few MB at most). */
 const CACHE_LIMIT = 100_000;
@@ -93,8 +92,7 @@ function analyzer(language: AnalyzedLanguage): LanguageAnalyzer {
 
 /** The terms of a text in a language, in order and repeated as they occur, stop words left out. */
 export function keywordTerms(language: AnalyzedLanguage, text: string): string[] {
-  const words = text.normalize('NFKC').toLowerCase().match(WORD);
-  if (!words) return [];
+  const words = indexWords(text);
   const reader = analyzer(language);
   const terms: string[] = [];
   for (const word of words) {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { KEYWORD_LANGUAGES } from '../../../../common/contract/knowledge.ts';
-import { isAnalyzed, keywordTerms, keywordText } from '../../../../server/domain/keyword-language.ts';
+import { isAnalyzed, keywordTerms, keywordText } from '../../../../server/language/keyword-language.ts';
 
 describe('keyword languages', () => {
   it('reduces inflected forms to one Snowball stem', () => {

@@ -3,7 +3,7 @@
  * injected), OR'ed, with English stopwords dropped (Lucene's list) unless nothing else is left.
  * OR gives BM25 every term to weigh; quoting keeps user input from being read as operators.
  */
-const STOPWORDS = new Set(
+export const ENGLISH_STOPWORDS: ReadonlySet<string> = new Set(
   ('a an and are as at be but by for if in into is it no not of on or such that the their then there these ' +
     'they this to was will with what which who whom whose when where why how do does did i you we our your ' +
     'me my can could would should has have had been being from about than so')
@@ -17,7 +17,7 @@ export function queryWords(query: string): string[] {
 /** The words a keyword search looks for, each once. */
 export function searchWords(query: string): string[] {
   const words = queryWords(query);
-  const content = words.filter((w) => !STOPWORDS.has(w));
+  const content = words.filter((w) => !ENGLISH_STOPWORDS.has(w));
   return [...new Set(content.length ? content : words)];
 }
 
