@@ -88,7 +88,7 @@ try {
     for (const { query, relevant } of set.queries) {
       const a = await analyze(query);
       const best = a.scored.find((s) => s.quotable);
-      const right = best !== undefined && a.candidates[best.passage]!.item.external_id === relevant;
+      const right = best !== undefined && a.candidates[best.passage]!.item.externalId === relevant;
       answerable.push({ coverage: a.bestCoverage, blended: support(a.bestCoverage, a.bestCosine).score, right });
     }
     const unanswerable: Array<{ coverage: number; blended: number }> = [];

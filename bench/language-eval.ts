@@ -59,7 +59,7 @@ async function run(search: SearchService, kb: string, set: LanguageSet, mode: Se
   const runs = [];
   for (const { query, relevant } of set.queries) {
     const outcome = await search.search(kb, query, { mode, topK: TOP_K, sourceTypes: null, passages: 0 });
-    runs.push({ ranked: outcome.hits.map((h) => h.item.external_id), relevant: new Set([relevant]) });
+    runs.push({ ranked: outcome.hits.map((h) => h.item.externalId), relevant: new Set([relevant]) });
   }
   return meanScores(METRICS, runs);
 }

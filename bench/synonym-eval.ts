@@ -83,7 +83,7 @@ try {
         cases.map((c) => {
           store.replace(kb, sets(c) as never);
           const outcome = search.searchWithVector(kb, text(c), null, { mode: 'keyword', topK: dataset.topK, sourceTypes: null, passages: 0 });
-          return { ranked: outcome.hits.map((h) => h.item.external_id), relevant: c.query.relevant };
+          return { ranked: outcome.hits.map((h) => h.item.externalId), relevant: c.query.relevant };
         }),
       );
     const row = (label: string, weight: string, scores: Record<string, number>) =>

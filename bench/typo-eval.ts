@@ -107,7 +107,7 @@ async function evaluate(search: SearchService, dataset: Dataset, variant: Varian
     });
     ms.push(performance.now() - started);
     if (outcome.correctedQuery !== null) corrected++;
-    return { ranked: outcome.hits.map((h) => h.item.external_id), relevant: queries[i]!.relevant };
+    return { ranked: outcome.hits.map((h) => h.item.externalId), relevant: queries[i]!.relevant };
   });
   const round = (x: number) => Math.round(x * 100) / 100;
   return {

@@ -48,7 +48,7 @@ export async function exportDecisionFeatures(
     const analysis = await gateOnly.analyze(kb, asked, signal);
     const features = gateOnly.answers(analysis) ? decisionFeatures(analysis, noInteraction) : null;
     const best = analysis.scored.find((s) => s.quotable);
-    const sameProduct = best !== undefined && analysis.candidates[best.passage]?.item.external_id === q.asin;
+    const sameProduct = best !== undefined && analysis.candidates[best.passage]?.item.externalId === q.asin;
     const answering = sameProduct && matchQuote(best.whole?.text ?? best.text, q.candidates)?.label === 1;
     let product: number[] | null = null;
     if (features && best && analysis.vectors) {

@@ -48,7 +48,7 @@ export async function sweepDataset(services: Services, dataset: Dataset, queries
         sourceTypes: null,
         passages: 0,
       });
-      return { ranked: outcome.hits.map((h) => h.item.external_id), relevant: query.relevant };
+      return { ranked: outcome.hits.map((h) => h.item.externalId), relevant: query.relevant };
     });
     return { label: variant.label, hybrid: variant.mode === 'hybrid' ? variant.hybrid : null, scores: meanScores(dataset.metrics, runs) };
   });

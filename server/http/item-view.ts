@@ -1,38 +1,38 @@
-import type { SourceType } from '../../common/contract/ingest.ts';
-import type { ItemReadRepo, ItemRow } from '../storage/item-read-repo.ts';
+import type { ItemRecord, ItemSummary } from '../domain/item-record.ts';
+import type { ItemReadRepo } from '../storage/item-read-repo.ts';
 import { isoTime } from './iso-time.ts';
 
-type SummaryFields = Pick<ItemRow, 'knowledge_base_id' | 'integration_id' | 'external_id' | 'source_type' | 'title' | 'url' | 'updated_at'>;
+type SummaryFields = Omit<ItemSummary, 'id' | 'chunkCount'>;
 
 /** An item as lists show it, in the API and in the dashboard. */
 export function itemSummaryView(row: SummaryFields) {
   return {
-    knowledgeBaseId: row.knowledge_base_id,
-    integrationId: row.integration_id,
-    externalId: row.external_id,
-    sourceType: row.source_type as SourceType,
+    knowledgeBaseId: row.knowledgeBaseId,
+    integrationId: row.integrationId,
+    externalId: row.externalId,
+    sourceType: row.sourceType,
     title: row.title,
     url: row.url,
-    updatedAt: isoTime(row.updated_at),
+    updatedAt: isoTime(row.updatedAt),
   };
 }
 
 /** An indexed item with its content and chunks, as `GET /items/…` and the dashboard show it. */
-export function indexedItemView(row: ItemRow, reader: ItemReadRepo) {
+export function indexedItemView(row: ItemRecord, reader: ItemReadRepo) {
   return {
     ...itemSummaryView(row),
     content: row.content,
     text: row.text,
-    sourceData: row.source_data ? (JSON.parse(row.source_data) as Record<string, unknown>) : null,
-    contentHash: row.content_hash,
-    embedder: row.embedder_id,
+    sourceData: row.sourceData,
+    contentHash: row.contentHash,
+    embedder: row.embedderId,
     indexing: row.indexing,
-    createdAt: isoTime(row.created_at),
+    createdAt: isoTime(row.createdAt),
     chunks: reader.chunks(row.id).map((c) => ({
       id: c.id,
       position: c.position,
       text: c.text,
-      tokenCount: c.token_count,
+      tokenCount: c.tokenCount,
       ...(c.page !== null ? { page: c.page } : {}),
       ...(c.section !== null ? { section: c.section } : {}),
     })),

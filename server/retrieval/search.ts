@@ -5,11 +5,12 @@ import {
   type KnowledgeBaseSettings,
 } from '../../common/contract/knowledge.ts';
 import type { SynonymSet } from '../../common/contract/synonyms.ts';
+import type { ChunkRecord, ItemSummary } from '../domain/item-record.ts';
 import { type AnalyzedLanguage, isAnalyzed, keywordTerms } from '../language/keyword-language.ts';
 import type { QueryEmbedder } from '../embedders/query-embedder.ts';
 import type { EmbeddingModel } from '../indexes/embedding-model.ts';
 import type { Correction, KeywordIndex, QueryWord, SynonymReading, TypoReading } from '../indexes/keyword-index.ts';
-import type { ChunkRow, ItemSummaryRow, SearchRepo } from '../storage/search-repo.ts';
+import type { SearchRepo } from '../storage/search-repo.ts';
 import { type FusionMethod, keywordCandidatesFirst, minMaxFusion, type Ranked, reciprocalRankFusion } from './fusion.ts';
 import { groupByParagraph, type ParagraphGroup, type ScoredChunk } from './paragraph-passages.ts';
 import { ftsQuery, queryWords, replaceWords, searchWords, typoBudgets } from '../language/query-words.ts';
@@ -58,7 +59,7 @@ export type HybridSettings = {
 export const DEFAULT_HYBRID: HybridSettings = { method: 'minmax', denseWeight: 0.2, keywordFirst: true, otherLanguagesDenseWeight: 0.2 };
 
 export type Passage = { chunkId: number; position: number; text: string; score: number; page?: number; section?: string };
-export type SearchHit = { item: ItemSummaryRow; score: number; passages: Passage[] };
+export type SearchHit = { item: ItemSummary; score: number; passages: Passage[] };
 export type SearchOutcome = {
   hits: SearchHit[];
   /** The mode actually used: semantic parts fall back to keyword while no model is active. */
@@ -333,8 +334,8 @@ export class SearchService {
   neighbourChunks(passages: { itemId: number; chunkId: number; position: number }[]): Map<number, { before?: string; after?: string }> {
     const result = new Map<number, { before?: string; after?: string }>();
     if (passages.length === 0) return result;
-    const byPlace = new Map<string, ChunkRow>();
-    for (const chunk of this.repo.chunksOfItems([...new Set(passages.map((p) => p.itemId))])) byPlace.set(`${chunk.item_id}:${chunk.position}`, chunk);
+    const byPlace = new Map<string, ChunkRecord>();
+    for (const chunk of this.repo.chunksOfItems([...new Set(passages.map((p) => p.itemId))])) byPlace.set(`${chunk.itemId}:${chunk.position}`, chunk);
     for (const p of passages) {
       // A passage of a paragraph's parts (paragraph-passages.ts) is followed by the chunk after its last part.
       const paragraph = byPlace.get(`${p.itemId}:${p.position}`)?.paragraph ?? null;
@@ -459,11 +460,11 @@ export class SearchService {
   ): Map<number, Passage[]> {
     if (itemIds.length === 0 || perItem === 0) return new Map();
     const keyword = match ? this.repo.keywordChunks(match, itemIds, language) : new Map<number, number>();
-    const chunksOf = new Map<number, ScoredChunk<ChunkRow>[]>();
+    const chunksOf = new Map<number, ScoredChunk<ChunkRecord>[]>();
     for (const chunk of this.repo.chunksOfItems(itemIds)) {
-      const list = chunksOf.get(chunk.item_id) ?? [];
+      const list = chunksOf.get(chunk.itemId) ?? [];
       list.push({ chunk, position: chunk.position, paragraph: chunk.paragraph, text: chunk.text, keyword: keyword.get(chunk.id) ?? 0, similarity: chunkSimilarity.get(chunk.id) ?? 0 });
-      chunksOf.set(chunk.item_id, list);
+      chunksOf.set(chunk.itemId, list);
     }
     // The parts of one long paragraph of a document are one passage (paragraph-passages.ts).
     const groupsOf = new Map([...chunksOf].map(([id, list]) => [id, groupByParagraph(list)]));
@@ -497,7 +498,7 @@ function writtenWords(language: AnalyzedLanguage, query: string): string[] {
 }
 
 /** A passage: one chunk, or the parts of one paragraph (cited at the first part's page, scored as its best part's vector). */
-function toPassage(group: ParagraphGroup<ChunkRow>, score: number): Passage {
+function toPassage(group: ParagraphGroup<ChunkRecord>, score: number): Passage {
   const { first, best } = group;
   return {
     chunkId: best.id,

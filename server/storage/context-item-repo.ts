@@ -1,11 +1,15 @@
 import { pageKey } from '../domain/page-url.ts';
 import type { Db } from './db.ts';
-import type { ItemSummaryRow } from './search-repo.ts';
+import type { ContextItem, ItemSummary } from '../domain/item-record.ts';
+import { ITEM_SUMMARY_COLUMNS, parseSourceData } from './item-rows.ts';
 
-/** An item an ask's context names, with what its product card shows. */
-export type ContextItemRow = ItemSummaryRow & { source_data: string | null };
+type ContextItemRow = ItemSummary & { source_data: string | null };
 
-const COLUMNS = 'id, knowledge_base_id, integration_id, external_id, source_type, title, url, updated_at, chunk_count, source_data';
+const COLUMNS = `${ITEM_SUMMARY_COLUMNS}, source_data`;
+
+function toContextItem({ source_data, ...summary }: ContextItemRow): ContextItem {
+  return { ...summary, sourceData: parseSourceData(source_data) };
+}
 /** Items sharing one page's address prefix read at most (one page, its variants with queries). */
 const URL_CANDIDATES = 50;
 
@@ -26,19 +30,22 @@ export class ContextItemRepo {
     };
   }
 
-  byExternalId(knowledgeBaseId: string, externalId: string): ContextItemRow | null {
-    return this.stmts.byExternalId.get(knowledgeBaseId, externalId) ?? null;
+  byExternalId(knowledgeBaseId: string, externalId: string): ContextItem | null {
+    const row = this.stmts.byExternalId.get(knowledgeBaseId, externalId);
+    return row ? toContextItem(row) : null;
   }
 
   /** The item whose `data.url` is this page (pageKey), or null. */
-  byUrl(knowledgeBaseId: string, url: string): ContextItemRow | null {
+  byUrl(knowledgeBaseId: string, url: string): ContextItem | null {
     const key = pageKey(url);
     if (key === null) return null;
     const pattern = `${key.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    return this.stmts.byUrlPrefix.all(knowledgeBaseId, pattern).find((row) => row.url !== null && pageKey(row.url) === key) ?? null;
+    const row = this.stmts.byUrlPrefix.all(knowledgeBaseId, pattern).find((r) => r.url !== null && pageKey(r.url) === key);
+    return row ? toContextItem(row) : null;
   }
 
-  byId(id: number): ContextItemRow | null {
-    return this.stmts.byId.get(id) ?? null;
+  byId(id: number): ContextItem | null {
+    const row = this.stmts.byId.get(id);
+    return row ? toContextItem(row) : null;
   }
 }

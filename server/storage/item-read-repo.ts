@@ -1,30 +1,9 @@
+import type { IntegrationCount, ItemChunk, ItemRecord, KnowledgeBaseRecord } from '../domain/item-record.ts';
 import type { ItemIdentity } from '../domain/job-record.ts';
 import type { Db } from './db.ts';
+import { type ItemRow, toItemRecord } from './item-rows.ts';
 import { OPEN_STATUSES } from './jobs/sql.ts';
 
-export type ItemRow = {
-  id: number;
-  knowledge_base_id: string;
-  integration_id: string;
-  external_id: string;
-  source_type: string;
-  title: string;
-  content: string;
-  text: string;
-  url: string | null;
-  source_data: string | null;
-  content_hash: string;
-  chunk_count: number;
-  embedder_id: string;
-  /** 'text' while its chunks wait for their vectors (keyword search finds it already), then 'complete'. */
-  indexing: 'text' | 'complete';
-  created_at: number;
-  updated_at: number;
-  /** SHA-256 of the uploaded file it was extracted from (files as knowledge), else null. */
-  original_sha256: string | null;
-};
-
-export type KnowledgeBaseRow = { id: string; created_at: number; item_count: number; chunk_count: number; pending_jobs: number };
 
 /** Reading indexed items and knowledge bases for the `iq:read` endpoints and the dashboard. */
 export class ItemReadRepo {
@@ -32,10 +11,10 @@ export class ItemReadRepo {
 
   constructor(private readonly db: Db) {
     this.stmts = {
-      knowledgeBases: db.prepare<[], KnowledgeBaseRow>(
-        `SELECT kb.id, kb.created_at, coalesce(ic.items, 0) AS item_count, coalesce(ic.chunks, 0) AS chunk_count,
+      knowledgeBases: db.prepare<[], KnowledgeBaseRecord>(
+        `SELECT kb.id, kb.created_at AS createdAt, coalesce(ic.items, 0) AS itemCount, coalesce(ic.chunks, 0) AS chunkCount,
            (SELECT coalesce(sum(n), 0) FROM job_counts jc WHERE jc.knowledge_base_id = kb.id
-              AND jc.status IN ${OPEN_STATUSES}) AS pending_jobs
+              AND jc.status IN ${OPEN_STATUSES}) AS pendingJobs
          FROM knowledge_bases kb LEFT JOIN item_counts ic ON ic.knowledge_base_id = kb.id
          ORDER BY kb.id`,
       ),
@@ -44,16 +23,13 @@ export class ItemReadRepo {
         `SELECT * FROM items WHERE knowledge_base_id = @knowledgeBaseId AND integration_id = @integrationId
            AND external_id = @externalId`,
       ),
-      chunks: db.prepare<
-        [number],
-        { id: number; position: number; text: string; token_count: number; page: number | null; section: string | null }
-      >(
-        'SELECT id, position, text, token_count, page, section FROM chunks WHERE item_id = ? ORDER BY position',
+      chunks: db.prepare<[number], ItemChunk>(
+        'SELECT id, position, text, token_count AS tokenCount, page, section FROM chunks WHERE item_id = ? ORDER BY position',
       ),
     };
   }
 
-  knowledgeBases(): KnowledgeBaseRow[] {
+  knowledgeBases(): KnowledgeBaseRecord[] {
     return this.stmts.knowledgeBases.all();
   }
 
@@ -63,7 +39,7 @@ export class ItemReadRepo {
   }
 
   /** Newest first; the cursor is the id of the last item of the previous page. */
-  list(kb: string, filter: { sourceType?: string | undefined; integrationId?: string | undefined }, limit: number, beforeId: number | null): ItemRow[] {
+  list(kb: string, filter: { sourceType?: string | undefined; integrationId?: string | undefined }, limit: number, beforeId: number | null): ItemRecord[] {
     const where = ['knowledge_base_id = ?'];
     const params: Array<string | number> = [kb];
     if (filter.sourceType) {
@@ -80,23 +56,25 @@ export class ItemReadRepo {
     }
     return this.db
       .prepare<Array<string | number>, ItemRow>(`SELECT * FROM items WHERE ${where.join(' AND ')} ORDER BY id DESC LIMIT ?`)
-      .all(...params, limit);
+      .all(...params, limit)
+      .map(toItemRecord);
   }
 
-  get(identity: ItemIdentity): ItemRow | null {
-    return this.stmts.item.get(identity) ?? null;
+  get(identity: ItemIdentity): ItemRecord | null {
+    const row = this.stmts.item.get(identity);
+    return row ? toItemRecord(row) : null;
   }
 
-  chunks(itemId: number) {
+  chunks(itemId: number): ItemChunk[] {
     return this.stmts.chunks.all(itemId);
   }
 
   /** The integrations that have items in a knowledge base, with their item counts, by name. */
-  integrations(kb: string): Array<{ integration_id: string; item_count: number }> {
+  integrations(kb: string): IntegrationCount[] {
     // The identity's unique index (knowledge base, integration, external id) answers it without the rows.
     return this.db
-      .prepare<[string], { integration_id: string; item_count: number }>(
-        'SELECT integration_id, count(*) AS item_count FROM items WHERE knowledge_base_id = ? GROUP BY integration_id ORDER BY integration_id',
+      .prepare<[string], IntegrationCount>(
+        'SELECT integration_id AS integrationId, count(*) AS itemCount FROM items WHERE knowledge_base_id = ? GROUP BY integration_id ORDER BY integration_id',
       )
       .all(kb);
   }

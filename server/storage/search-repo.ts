@@ -1,25 +1,10 @@
 import type { Db } from './db.ts';
-import type { ItemRow } from './item-read-repo.ts';
+import type { ChunkRecord, ItemSummary } from '../domain/item-record.ts';
+import { ITEM_SUMMARY_COLUMNS } from './item-rows.ts';
 import type { KeywordLanguage } from '../../common/contract/knowledge.ts';
 import { keywordTables } from './keyword-rows.ts';
 import { scopedQuery } from './keyword-scope.ts';
 
-export type ItemSummaryRow = Pick<
-  ItemRow,
-  'id' | 'knowledge_base_id' | 'integration_id' | 'external_id' | 'source_type' | 'title' | 'url' | 'updated_at' | 'chunk_count'
->;
-
-export type ChunkRow = {
-  id: number;
-  item_id: number;
-  position: number;
-  text: string;
-  /** Of an uploaded file's passage: its PDF page, or the headings above it. */
-  page: number | null;
-  section: string | null;
-  /** Of an uploaded file's passage: the paragraph of its document (the parts of one long paragraph share it). */
-  paragraph: number | null;
-};
 
 /**
  * BM25 weights of the keyword tables' columns: title, text, scope (a filter, weightless). Title
@@ -35,8 +20,8 @@ export class SearchRepo {
 
   constructor(private readonly db: Db) {
     this.stmts = {
-      chunksOfItems: db.prepare<[string], ChunkRow>(
-        'SELECT id, item_id, position, text, page, section, paragraph FROM chunks WHERE item_id IN (SELECT value FROM json_each(?)) ORDER BY item_id, position',
+      chunksOfItems: db.prepare<[string], ChunkRecord>(
+        'SELECT id, item_id AS itemId, position, text, page, section, paragraph FROM chunks WHERE item_id IN (SELECT value FROM json_each(?)) ORDER BY item_id, position',
       ),
       chunkOwners: db.prepare<[string], { id: number; item_id: number }>(
         'SELECT id, item_id FROM chunks WHERE item_id IN (SELECT value FROM json_each(?))',
@@ -44,8 +29,8 @@ export class SearchRepo {
       textPhaseItems: db.prepare<[string], { id: number }>(
         "SELECT id FROM items WHERE id IN (SELECT value FROM json_each(?)) AND indexing = 'text'",
       ),
-      items: db.prepare<[string], ItemSummaryRow>(
-        `SELECT id, knowledge_base_id, integration_id, external_id, source_type, title, url, updated_at, chunk_count
+      items: db.prepare<[string], ItemSummary>(
+        `SELECT ${ITEM_SUMMARY_COLUMNS}
          FROM items WHERE id IN (SELECT value FROM json_each(?))`,
       ),
     };
@@ -79,7 +64,7 @@ export class SearchRepo {
     return stmts;
   }
 
-  chunksOfItems(itemIds: number[]): ChunkRow[] {
+  chunksOfItems(itemIds: number[]): ChunkRecord[] {
     return this.stmts.chunksOfItems.all(JSON.stringify(itemIds));
   }
 
@@ -94,7 +79,7 @@ export class SearchRepo {
     return new Set(this.stmts.textPhaseItems.all(JSON.stringify(itemIds)).map((r) => r.id));
   }
 
-  items(ids: number[]): Map<number, ItemSummaryRow> {
+  items(ids: number[]): Map<number, ItemSummary> {
     return new Map(this.stmts.items.all(JSON.stringify(ids)).map((r) => [r.id, r]));
   }
 }

@@ -45,8 +45,8 @@ export const contentGapRoutes: FastifyPluginAsyncZod<ContentGapRoutesOptions> = 
   const nearest = async (row: ContentGapRow): Promise<NearestItem[]> => {
     const outcome = await search.search(row.knowledgeBaseId, row.label, { mode: 'hybrid', topK: NEAREST_ITEMS, sourceTypes: null, passages: 1 });
     return outcome.hits.map((hit) => ({
-      integrationId: hit.item.integration_id,
-      externalId: hit.item.external_id,
+      integrationId: hit.item.integrationId,
+      externalId: hit.item.externalId,
       title: hit.item.title,
       url: hit.item.url,
       score: Math.round(hit.score * 1000) / 1000,

@@ -4,7 +4,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { itemIdentitySchema } from '../../../common/contract/admin.ts';
 import { knowledgeBaseParamsSchema } from '../../../common/contract/knowledge.ts';
 import { describeOriginal, inlineDisposition, type OriginalFile } from '../../domain/original-file.ts';
-import type { ItemReadRepo, ItemRow } from '../../storage/item-read-repo.ts';
+import type { ItemRecord } from '../../domain/item-record.ts';
+import type { ItemReadRepo } from '../../storage/item-read-repo.ts';
 import type { Originals } from '../../storage/originals.ts';
 import { ApiError } from '../api-error.ts';
 import { type FileUploadDeps, receiveFileUpload } from '../file-upload.ts';
@@ -19,15 +20,15 @@ export type FileAdminOptions = Omit<FileUploadDeps, 'limits'> & { reader: ItemRe
 const ORIGINAL_CSP = "sandbox; default-src 'none'; style-src 'unsafe-inline'; img-src data:; object-src 'self'";
 
 /** An indexed item's original, described; null when the item did not come from a file or its file is gone. */
-export function originalOf(row: Pick<ItemRow, 'original_sha256' | 'external_id' | 'title'>, originals: Originals): (OriginalFile & { sha256: string; bytes: number }) | null {
-  const sha256 = row.original_sha256;
+export function originalOf(row: Pick<ItemRecord, 'originalSha256' | 'externalId' | 'title'>, originals: Originals): (OriginalFile & { sha256: string; bytes: number }) | null {
+  const sha256 = row.originalSha256;
   if (!sha256 || !originals.has(sha256)) return null;
   const file = originals.pathOf(sha256);
   const head = Buffer.alloc(1024);
   const fd = fs.openSync(file, 'r');
   try {
     const read = fs.readSync(fd, head, 0, head.length, 0);
-    return { ...describeOriginal(head.subarray(0, read), [row.external_id, row.title]), sha256, bytes: fs.fstatSync(fd).size };
+    return { ...describeOriginal(head.subarray(0, read), [row.externalId, row.title]), sha256, bytes: fs.fstatSync(fd).size };
   } finally {
     fs.closeSync(fd);
   }
@@ -55,7 +56,7 @@ export const fileAdminRoutes: FastifyPluginAsyncZod<FileAdminOptions> = async (a
       if (!row) throw new ApiError('not_found', `No indexed item "${request.params.externalId}" from "${request.params.integrationId}".`);
       const original = originalOf(row, originals);
       if (!original) {
-        throw new ApiError('not_found', row.original_sha256 ? 'The uploaded file of this item is no longer kept.' : 'This item was not made from an uploaded file.');
+        throw new ApiError('not_found', row.originalSha256 ? 'The uploaded file of this item is no longer kept.' : 'This item was not made from an uploaded file.');
       }
       return reply
         .type(original.contentType)

@@ -13,6 +13,7 @@ import {
 import { synonymsSchema, synonymsUpdateSchema } from '../../../common/contract/synonyms.ts';
 import { jobIdParamsSchema, jobLookupQuerySchema } from '../../../common/contract/jobs.ts';
 import { decodeCursor, paginate } from '../../domain/cursor.ts';
+import type { ItemSummary } from '../../domain/item-record.ts';
 import type { JobQueue } from '../../domain/job-queue.ts';
 import type { MonitorService } from '../../domain/monitor.ts';
 import type { SearchService } from '../../retrieval/search.ts';
@@ -41,24 +42,14 @@ export type KnowledgeAdminOptions = {
   originals: Originals;
 };
 
-type SummaryRow = {
-  knowledge_base_id: string;
-  integration_id: string;
-  external_id: string;
-  source_type: string;
-  title: string;
-  url: string | null;
-  updated_at: number;
-  chunk_count: number;
-};
 
 /** The settings and where the keyword index they chose is (a re-index to another language shows its progress). */
 function settingsView(search: SearchService, knowledgeBaseId: string): KnowledgeBaseSettingsView {
   return { ...search.knowledgeBaseSettings(knowledgeBaseId), keywordIndex: search.keywordIndex(knowledgeBaseId) };
 }
 
-function summary(row: SummaryRow): AdminItemSummary {
-  return { ...itemSummaryView(row), chunkCount: row.chunk_count };
+function summary(row: ItemSummary): AdminItemSummary {
+  return { ...itemSummaryView(row), chunkCount: row.chunkCount };
 }
 
 /** Knowledge bases, items and jobs for the dashboard, on the same repositories as the API. */
@@ -69,10 +60,10 @@ export const knowledgeAdminRoutes: FastifyPluginAsyncZod<KnowledgeAdminOptions> 
   app.get('/knowledge-bases', { config: { admin: 'member' } }, async () => ({
     data: reader.knowledgeBases().map((kb) => ({
       id: kb.id,
-      itemCount: kb.item_count,
-      chunkCount: kb.chunk_count,
-      pendingJobs: kb.pending_jobs,
-      createdAt: iso(kb.created_at)!,
+      itemCount: kb.itemCount,
+      chunkCount: kb.chunkCount,
+      pendingJobs: kb.pendingJobs,
+      createdAt: iso(kb.createdAt)!,
     })),
   }));
 
@@ -92,7 +83,7 @@ export const knowledgeAdminRoutes: FastifyPluginAsyncZod<KnowledgeAdminOptions> 
         });
         const data = outcome.hits
           .map((hit) => hit.item)
-          .filter((item) => !filter.integrationId || item.integration_id === filter.integrationId)
+          .filter((item) => !filter.integrationId || item.integrationId === filter.integrationId)
           .map((item) => summary(item));
         return { data, nextCursor: null };
       }
@@ -161,7 +152,7 @@ export const knowledgeAdminRoutes: FastifyPluginAsyncZod<KnowledgeAdminOptions> 
     '/knowledge-bases/:knowledgeBaseId/integrations',
     { config: { admin: 'member' }, schema: { params: knowledgeBaseParamsSchema } },
     async (request) => ({
-      data: reader.integrations(request.params.knowledgeBaseId).map((row) => ({ id: row.integration_id, itemCount: row.item_count })),
+      data: reader.integrations(request.params.knowledgeBaseId).map((row) => ({ id: row.integrationId, itemCount: row.itemCount })),
     }),
   );
 
@@ -188,7 +179,7 @@ export const knowledgeAdminRoutes: FastifyPluginAsyncZod<KnowledgeAdminOptions> 
       return {
         indexed: true,
         ...indexedItemView(row, reader),
-        chunkCount: row.chunk_count,
+        chunkCount: row.chunkCount,
         jobs: history,
         // An item made from an uploaded file: the dashboard links to it as it was uploaded.
         original: original && { fileName: original.fileName, kind: original.kind, contentType: original.contentType, bytes: original.bytes },

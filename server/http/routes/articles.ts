@@ -2,7 +2,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { articleListQuerySchema, articleListSchema, articleParamsSchema, articleSchema } from '../../../common/contract/articles.ts';
 import { errorSchema } from '../../../common/contract/errors.ts';
 import { decodeCursor, paginate } from '../../domain/cursor.ts';
-import type { ArticleRepo, ArticleRow } from '../../storage/article-repo.ts';
+import type { ArticleRecord } from '../../domain/item-record.ts';
+import type { ArticleRepo } from '../../storage/article-repo.ts';
 import { ApiError } from '../api-error.ts';
 import { allowedKnowledgeBases, assertKnowledgeBaseAccess } from '../api-key-auth.ts';
 import { isoTime } from '../iso-time.ts';
@@ -10,16 +11,16 @@ import { apiKeyErrorResponses, apiKeySecurity } from '../route-schemas.ts';
 
 export type ArticleRoutesOptions = { articles: ArticleRepo };
 
-function summary(row: ArticleRow) {
+function summary(row: ArticleRecord) {
   return {
     id: `art_${row.id}`,
-    knowledgeBaseId: row.knowledge_base_id,
-    integrationId: row.integration_id,
-    externalId: row.external_id,
+    knowledgeBaseId: row.knowledgeBaseId,
+    integrationId: row.integrationId,
+    externalId: row.externalId,
     title: row.title,
     url: row.url,
-    createdAt: isoTime(row.created_at),
-    updatedAt: isoTime(row.updated_at),
+    createdAt: isoTime(row.createdAt),
+    updatedAt: isoTime(row.updatedAt),
   };
 }
 
@@ -63,7 +64,7 @@ export const articleRoutes: FastifyPluginAsyncZod<ArticleRoutesOptions> = async 
       const row = articles.get(Number(request.params.id.slice('art_'.length)));
       const allowed = allowedKnowledgeBases(request);
       // An article of a knowledge base this key may not see is reported as absent, not as forbidden.
-      if (!row || (allowed && !allowed.includes(row.knowledge_base_id))) {
+      if (!row || (allowed && !allowed.includes(row.knowledgeBaseId))) {
         throw new ApiError('not_found', `No published article "${request.params.id}".`);
       }
       return { ...summary(row), content: row.content };

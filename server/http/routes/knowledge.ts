@@ -43,10 +43,10 @@ export const knowledgeRoutes: FastifyPluginAsyncZod<KnowledgeRoutesOptions> = as
         .filter((kb) => !allowed || allowed.includes(kb.id))
         .map((kb) => ({
           id: kb.id,
-          itemCount: kb.item_count,
-          chunkCount: kb.chunk_count,
-          pendingJobs: kb.pending_jobs,
-          createdAt: isoTime(kb.created_at),
+          itemCount: kb.itemCount,
+          chunkCount: kb.chunkCount,
+          pendingJobs: kb.pendingJobs,
+          createdAt: isoTime(kb.createdAt),
         }));
       return { data };
     },
@@ -72,7 +72,7 @@ export const knowledgeRoutes: FastifyPluginAsyncZod<KnowledgeRoutesOptions> = as
       const { limit, cursor, ...filter } = request.query;
       const beforeId = cursor === undefined ? null : decodeCursor(cursor);
       const page = paginate(reader.list(knowledgeBaseId, filter, limit + 1, beforeId), limit);
-      return { data: page.rows.map((row) => ({ ...itemSummaryView(row), chunkCount: row.chunk_count })), nextCursor: page.nextCursor };
+      return { data: page.rows.map((row) => ({ ...itemSummaryView(row), chunkCount: row.chunkCount })), nextCursor: page.nextCursor };
     },
   );
 

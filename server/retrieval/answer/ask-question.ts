@@ -3,7 +3,8 @@ import type { VisitorCitation, VisitorProduct } from '../../../common/contract/w
 import { webLink } from '../../../common/web-link.ts';
 import type { DashboardConversations } from '../../domain/dashboard-conversations.ts';
 import type { VisitorConversations } from '../../domain/visitor-conversations.ts';
-import type { ContextItemRepo, ContextItemRow } from '../../storage/context-item-repo.ts';
+import type { ContextItem } from '../../domain/item-record.ts';
+import type { ContextItemRepo } from '../../storage/context-item-repo.ts';
 import type { UsageRepo } from '../../storage/usage-repo.ts';
 import type { Analysis, Assistant, AskOptions } from './assistant.ts';
 import { mayBeNotFoundReply } from './prompt.ts';
@@ -98,7 +99,7 @@ export class AskQuestion {
       response: read,
       answered: response.answered,
       reason,
-      contextItem: chosen.contextItem ? { externalId: chosen.contextItem.external_id, title: chosen.contextItem.title } : null,
+      contextItem: chosen.contextItem ? { externalId: chosen.contextItem.externalId, title: chosen.contextItem.title } : null,
       product,
       recorded,
     };
@@ -113,7 +114,7 @@ export class AskQuestion {
    */
   private async retrievedAnswer(input: AskQuestionInput, options: AskOptions, started: number) {
     const { assistant } = this.deps;
-    const analyses: Array<{ knowledgeBaseId: string; analysis: Analysis; contextItem: ContextItemRow | null }> = [];
+    const analyses: Array<{ knowledgeBaseId: string; analysis: Analysis; contextItem: ContextItem | null }> = [];
     for (const knowledgeBaseId of input.knowledgeBaseIds) {
       const contextItem = this.contextItem(knowledgeBaseId, input.request, input.asker);
       const analysis = await assistant.analyze(knowledgeBaseId, input.request, input.signal, contextItem ? { itemId: contextItem.id } : undefined);
@@ -125,7 +126,7 @@ export class AskQuestion {
   }
 
   /** The item the request's context names in this knowledge base: its external id first, else the page's address. */
-  private contextItem(knowledgeBaseId: string, request: AskRequest, asker: Asker): ContextItemRow | null {
+  private contextItem(knowledgeBaseId: string, request: AskRequest, asker: Asker): ContextItem | null {
     const context = request.context;
     if (!context) return null;
     // A widget whose owner turned the page's address off is not answered by it, whatever a page sends.
@@ -138,13 +139,13 @@ export class AskQuestion {
   }
 
   /** A product card for the answer's first source when it is a product. */
-  private productOf(first: Citation | null, contextItem: ContextItemRow | null): VisitorProduct | null {
+  private productOf(first: Citation | null, contextItem: ContextItem | null): VisitorProduct | null {
     if (!first || first.sourceType !== 'PRODUCT') return null;
     const row =
-      contextItem && contextItem.knowledge_base_id === first.knowledgeBaseId && contextItem.external_id === first.externalId && contextItem.integration_id === first.integrationId
+      contextItem && contextItem.knowledgeBaseId === first.knowledgeBaseId && contextItem.externalId === first.externalId && contextItem.integrationId === first.integrationId
         ? contextItem
         : this.deps.contextItems.byExternalId(first.knowledgeBaseId, first.externalId);
-    return { title: first.title, price: priceOf(row?.source_data ?? null), url: webLink(first.url) };
+    return { title: first.title, price: priceOf(row?.sourceData ?? null), url: webLink(first.url) };
   }
 
   private record(asker: Asker, knowledgeBaseId: string, question: string, response: AskResponse, latencyMs: number): AskOutcome['recorded'] {
@@ -228,16 +229,9 @@ export function visitorCitations(citations: Citation[]): VisitorCitation[] {
 }
 
 /** A product's price as `sourceData` holds it (`price`, with `currency` when given), or null. */
-export function priceOf(sourceData: string | null): string | null {
+export function priceOf(sourceData: Record<string, unknown> | null): string | null {
   if (!sourceData) return null;
-  let data: unknown;
-  try {
-    data = JSON.parse(sourceData);
-  } catch {
-    return null;
-  }
-  if (typeof data !== 'object' || data === null) return null;
-  const { price, currency } = data as Record<string, unknown>;
+  const { price, currency } = sourceData;
   const amount = typeof price === 'number' && Number.isFinite(price) ? price.toFixed(2) : typeof price === 'string' && price.trim() ? price.trim() : null;
   if (amount === null) return null;
   return typeof currency === 'string' && currency.trim() && !amount.includes(currency.trim()) ? `${amount} ${currency.trim()}` : amount;

@@ -449,10 +449,10 @@ function promptPassages(candidates: CandidatePassage[]): CandidatePassage[] {
 function citation(number: number, passage: CandidatePassage): Citation {
   return {
     number,
-    knowledgeBaseId: passage.item.knowledge_base_id,
-    integrationId: passage.item.integration_id,
-    externalId: passage.item.external_id,
-    sourceType: passage.item.source_type as SourceType,
+    knowledgeBaseId: passage.item.knowledgeBaseId,
+    integrationId: passage.item.integrationId,
+    externalId: passage.item.externalId,
+    sourceType: passage.item.sourceType as SourceType,
     title: passage.item.title,
     url: passage.item.url,
     chunkId: passage.chunkId,

@@ -1,6 +1,6 @@
 import type { KeywordLanguage } from '../../../common/contract/knowledge.ts';
 import { isAnalyzed } from '../../language/keyword-language.ts';
-import type { ItemSummaryRow } from '../../storage/search-repo.ts';
+import type { ItemSummary } from '../../domain/item-record.ts';
 import type { WeightedTerm } from './question-terms.ts';
 import { expectedAnswerType, focusStem, holdsAnswerType } from './answer-types.ts';
 import { ASKS_PRICE, askedValue, asksForValue, MONEY, statesValue } from './asked-value.ts';
@@ -14,7 +14,7 @@ import { contentTerms, termsMatch } from '../../language/content-terms.ts';
 
 /** A retrieved passage the answer may quote from. */
 export type CandidatePassage = {
-  item: ItemSummaryRow;
+  item: ItemSummary;
   chunkId: number;
   text: string;
   /** Where an uploaded file's passage is (search.ts Passage). */

@@ -18,7 +18,7 @@ export function aboutProducts(
 ): ScoredSentence[] {
   const productOf = (s: ScoredSentence) => {
     const item = candidates[s.passage]!.item;
-    return item.source_type === 'PRODUCT' ? item : null;
+    return item.sourceType === 'PRODUCT' ? item : null;
   };
   const products = [...new Map(chosen.map(productOf).filter((p) => p !== null).map((p) => [p.id, p])).values()];
   if (products.length < 2) return chosen;

@@ -321,7 +321,7 @@ describe('keyword mode: items with every word first', () => {
     try {
       for (const [externalId, title, body] of BAKERY) writeText(services.db, { kb: 'bakery', externalId, sourceType: 'PRODUCT', seq: 1 }, title, body);
       const search = () =>
-        services.search.searchWithVector('bakery', 'gluten free', null, { mode: 'keyword', topK: 10, sourceTypes: null, passages: 0 }).hits.map((h) => h.item.external_id);
+        services.search.searchWithVector('bakery', 'gluten free', null, { mode: 'keyword', topK: 10, sourceTypes: null, passages: 0 }).hits.map((h) => h.item.externalId);
       assert.equal(services.keywords.loaded, false);
       const throughFts5 = search();
       assert.deepEqual(throughFts5.slice(0, 3).sort(), ALL_WORDS);
@@ -341,8 +341,8 @@ describe('keyword mode: items with every word first', () => {
       const byBm25 = services.keywords.search('bakery', question, 10, null)!.map((r) => external(r.id));
       assert.notEqual(byBm25[0], 'menu');
       const asked = services.search.searchWithVector('bakery', question.join(' '), null, { mode: 'keyword', topK: 10, sourceTypes: null, passages: 0 });
-      assert.deepEqual(asked.hits.map((h) => h.item.external_id), byBm25);
-      assert.equal(services.keywords.search('bakery', question, 10, null, true)![0]!.id, asked.hits.find((h) => h.item.external_id === 'menu')!.item.id, 'all words first would put the menu first');
+      assert.deepEqual(asked.hits.map((h) => h.item.externalId), byBm25);
+      assert.equal(services.keywords.search('bakery', question, 10, null, true)![0]!.id, asked.hits.find((h) => h.item.externalId === 'menu')!.item.id, 'all words first would put the menu first');
     } finally {
       services.close();
     }

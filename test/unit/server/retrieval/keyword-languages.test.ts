@@ -55,7 +55,7 @@ describe('keyword languages of knowledge bases (real SQLite, FTS5 and the search
 
   const search = (kb: string, query: string, mode: 'keyword' | 'hybrid' = 'keyword') =>
     services.search.searchWithVector(kb, query, null, { mode, topK: 5, sourceTypes: null, passages: 1 });
-  const ids = (kb: string, query: string) => search(kb, query).hits.map((h) => h.item.external_id);
+  const ids = (kb: string, query: string) => search(kb, query).hits.map((h) => h.item.externalId);
 
   it('moves a knowledge base to German in steps while the English index keeps answering, then finds inflected forms and words without umlauts', async () => {
     // English (the default): Porter stems "Jacken" as "jacken", which no item holds.
@@ -89,7 +89,7 @@ describe('keyword languages of knowledge bases (real SQLite, FTS5 and the search
     assert.equal(german.search(GERMAN_KB, ['jack'], 10, null)?.length, 1, 'the German postings hold the knowledge base');
     // Typo tolerance reads a misspelt word as a written word of the German items, and says so.
     const misspelt = search(GERMAN_KB, 'warme Handschue');
-    assert.equal(misspelt.hits[0]?.item.external_id, 'handschuhe');
+    assert.equal(misspelt.hits[0]?.item.externalId, 'handschuhe');
     assert.equal(misspelt.correctedQuery, 'warme Handschuhe');
     assert.equal(search(GERMAN_KB, 'Schlafsakc').correctedQuery, 'Schlafsack', 'a swap is one edit');
     assert.equal(search(GERMAN_KB, 'Jacken').correctedQuery, null, 'an inflected form is no typo');
@@ -119,7 +119,7 @@ describe('keyword languages of knowledge bases (real SQLite, FTS5 and the search
     assert.deepEqual(services.search.keywordIndex(FRENCH_KB), { language: 'fr', reindexing: null });
     const french = services.keywordIndexes.of('fr');
     assert.equal(french.loaded, false);
-    const ranked = () => FRENCH_QUERIES.map(([query]) => search(FRENCH_KB, query).hits.map((h) => [h.item.external_id, h.score.toFixed(6)]));
+    const ranked = () => FRENCH_QUERIES.map(([query]) => search(FRENCH_KB, query).hits.map((h) => [h.item.externalId, h.score.toFixed(6)]));
     const throughFts5 = ranked();
     for (const [query, expected] of FRENCH_QUERIES) assert.equal(ids(FRENCH_KB, query)[0], expected, query);
     await french.ready();
@@ -172,7 +172,7 @@ describe('a re-index cut short by a stop', () => {
       await services.keywordReindexer.idle();
       assert.deepEqual(services.search.keywordIndex(GERMAN_KB), { language: 'de', reindexing: null });
       assert.equal(rows(services.db, 'items_fts_de', GERMAN_KB), 10, 'every item once');
-      assert.equal(services.search.searchWithVector(GERMAN_KB, 'Jacken', null, { mode: 'keyword', topK: 5, sourceTypes: null, passages: 0 }).hits[0]?.item.external_id, 'jacke');
+      assert.equal(services.search.searchWithVector(GERMAN_KB, 'Jacken', null, { mode: 'keyword', topK: 5, sourceTypes: null, passages: 0 }).hits[0]?.item.externalId, 'jacke');
     } finally {
       services.close();
     }
@@ -203,7 +203,7 @@ describe('every language has its keyword tables', () => {
         while (languages.reindexStep(kb, 5).reindexing);
         assert.equal(services.search.keywordIndex(kb).language, language);
         const found = services.search.searchWithVector(kb, asked, null, { mode: 'keyword', topK: 5, sourceTypes: null, passages: 1 });
-        assert.equal(found.hits[0]?.item.external_id, language, `${language}: ${asked}`);
+        assert.equal(found.hits[0]?.item.externalId, language, `${language}: ${asked}`);
       }
     } finally {
       services.close();

@@ -42,7 +42,7 @@ describe('keyword search with synonyms: the in-memory postings and the FTS5 fall
   const service = (keywords: KeywordIndex) =>
     new SearchService({ repo: new SearchRepo(db), keywords, embedding: NO_MODEL, queries: {} as QueryEmbedder, settings: new SearchSettings(settings), synonyms });
   const ids = (s: SearchService, query: string) =>
-    s.searchWithVector(KB, query, null, { mode: 'keyword', topK: 10, sourceTypes: null, passages: 0 }).hits.map((h) => h.item.external_id);
+    s.searchWithVector(KB, query, null, { mode: 'keyword', topK: 10, sourceTypes: null, passages: 0 }).hits.map((h) => h.item.externalId);
   const loading = KeywordIndex.open(db);
   const loaded = KeywordIndex.open(db);
   after(() => {

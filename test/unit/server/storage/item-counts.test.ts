@@ -59,7 +59,7 @@ describe('item counts per knowledge base', () => {
     check('deleted');
 
     assert.deepEqual(
-      new ItemReadRepo(db).knowledgeBases().map((kb) => [kb.id, kb.item_count, kb.chunk_count]),
+      new ItemReadRepo(db).knowledgeBases().map((kb) => [kb.id, kb.itemCount, kb.chunkCount]),
       [['kb-a', 2, 3], ['kb-b', 0, 0]],
     );
     assert.equal(new TermStatsRepo(db).chunkCount('kb-a'), 3);

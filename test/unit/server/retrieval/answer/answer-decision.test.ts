@@ -6,7 +6,7 @@ import { weightedTerms } from '../../../../../server/retrieval/answer/question-t
 
 describe('whether the passages answer the question', () => {
   const item = (id: number, title: string) =>
-    ({ id, knowledge_base_id: 'kb', integration_id: 'i', external_id: String(id), source_type: 'ARTICLE', title, url: null, updated_at: 0, chunk_count: 1 }) as CandidatePassage['item'];
+    ({ id, knowledgeBaseId: 'kb', integrationId: 'i', externalId: String(id), sourceType: 'ARTICLE', title, url: null, updatedAt: 0, chunkCount: 1 }) as CandidatePassage['item'];
   const passage = (id: number, text: string, retrieval: number): CandidatePassage => ({
     item: item(id, 'David I of Scotland'), chunkId: id, text, retrieval, itemScore: retrieval / 2, passageScore: retrieval / 2,
   });

@@ -6,7 +6,7 @@ import { weightedTerms } from '../../../../../server/retrieval/answer/question-t
 import { contentWords } from '../../../../../server/language/content-terms.ts';
 
 const passage = (id: number, title: string, text: string): CandidatePassage => ({
-  item: { id, knowledge_base_id: 'kb', integration_id: 'i', external_id: String(id), source_type: 'ARTICLE', title, url: null, updated_at: 0, chunk_count: 1 } as CandidatePassage['item'],
+  item: { id, knowledgeBaseId: 'kb', integrationId: 'i', externalId: String(id), sourceType: 'ARTICLE', title, url: null, updatedAt: 0, chunkCount: 1 } as CandidatePassage['item'],
   chunkId: id, text, retrieval: 1, itemScore: 1, passageScore: 1,
 });
 const scored = (question: string, passages: CandidatePassage[]) =>

@@ -4,7 +4,7 @@ import { citedItem, lastExchange, pointsBack } from '../../../../../server/retri
 import type { CandidatePassage } from '../../../../../server/retrieval/answer/extractive.ts';
 
 const passage = (id: number, title: string, text: string): CandidatePassage => ({
-  item: { id, knowledge_base_id: 'kb', integration_id: 'i', external_id: String(id), source_type: 'PRODUCT', title, url: null, updated_at: 0, chunk_count: 1 } as CandidatePassage['item'],
+  item: { id, knowledgeBaseId: 'kb', integrationId: 'i', externalId: String(id), sourceType: 'PRODUCT', title, url: null, updatedAt: 0, chunkCount: 1 } as CandidatePassage['item'],
   chunkId: id, text, retrieval: 1, itemScore: 1, passageScore: 1,
 });
 

@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { type CandidatePassage, questionIntent, scoreSentences } from '../../../../../server/retrieval/answer/extractive.ts';
 import { contextTurns, weightedTerms } from '../../../../../server/retrieval/answer/question-terms.ts';
 import { contentTerms, contentWords, termsMatch } from '../../../../../server/language/content-terms.ts';
-import type { ItemSummaryRow } from '../../../../../server/storage/search-repo.ts';
+import type { ItemSummary } from '../../../../../server/domain/item-record.ts';
 
 describe("the assistant's reading of a question in the knowledge base's language", () => {
   it("weighs a German question's words by their Snowball terms, without stop words or question words", () => {
@@ -44,7 +44,7 @@ describe("the assistant's reading of a question in the knowledge base's language
   });
 
   it("scores a German sentence by the question's terms: the price sentence of the socks covers what a pair costs", () => {
-    const item = { id: 1, title: 'Wandersocken', source_type: 'PRODUCT' } as ItemSummaryRow;
+    const item = { id: 1, title: 'Wandersocken', sourceType: 'PRODUCT' } as ItemSummary;
     const passage: CandidatePassage = {
       item, chunkId: 1, text: 'Socken aus Merinowolle, an den Fersen verstärkt. Ein Paar kostet 14 Euro.', retrieval: 1, itemScore: 1, passageScore: 1,
     };

@@ -18,7 +18,7 @@ describe('a number inside a range the content states (number-ranges.ts)', () => 
 
   it('lets the sentence stating the range cover the number asked about', () => {
     const delivery: CandidatePassage = {
-      item: { id: 1, knowledge_base_id: 'kb', integration_id: 'i', external_id: '1', source_type: 'ARTICLE', title: 'Delivery', url: null, updated_at: 0, chunk_count: 1 } as CandidatePassage['item'],
+      item: { id: 1, knowledgeBaseId: 'kb', integrationId: 'i', externalId: '1', sourceType: 'ARTICLE', title: 'Delivery', url: null, updatedAt: 0, chunkCount: 1 } as CandidatePassage['item'],
       chunkId: 1, text: 'Delivery costs 6.90 EUR. We deliver within Leipzig, to the postcodes 04103 to 04357.', retrieval: 1, itemScore: 1, passageScore: 1,
     };
     const question = 'Do you deliver to 04109?';

@@ -47,7 +47,7 @@ describe('what an answer may quote', () => {
     // Without an overlap, a long last line that ends no sentence runs on; a heading does not.
     assert.deepEqual(chunkSentences('i<labels.length; i++) { sh.clear(); }', 'function getEmails() { var labels = GmailApp.getUserLabels(); for (var i=0;').map((s) => s.cutStart), [true]);
     assert.deepEqual(chunkSentences('we deliver on saturdays too.', 'Delivery').map((s) => s.cutStart), [false]);
-    const item = { id: 1, knowledge_base_id: 'kb', integration_id: 'i', external_id: '1', source_type: 'ARTICLE', title: 'Housing', url: null, updated_at: 0, chunk_count: 2 } as CandidatePassage['item'];
+    const item = { id: 1, knowledgeBaseId: 'kb', integrationId: 'i', externalId: '1', sourceType: 'ARTICLE', title: 'Housing', url: null, updatedAt: 0, chunkCount: 2 } as CandidatePassage['item'];
     const terms = weightedTerms('Which markets are below Oxford?', [], () => 2);
     const scored = (before?: string) =>
       scoreSentences([{ item, chunkId: 2, text: second, before, retrieval: 1, itemScore: 1, passageScore: 1 }], terms, questionIntent('x'), 'x');

@@ -9,7 +9,7 @@ import { contentTerms, termsMatch } from '../../../../../server/language/content
 import { correctTypos, splitRunTogether, splitTurns } from '../../../../../server/retrieval/answer/typed-words.ts';
 
 const item = (id: number, title: string, sourceType = 'ARTICLE') =>
-  ({ id, knowledge_base_id: 'kb', integration_id: 'i', external_id: String(id), source_type: sourceType, title, url: null, updated_at: 0, chunk_count: 1 }) as CandidatePassage['item'];
+  ({ id, knowledgeBaseId: 'kb', integrationId: 'i', externalId: String(id), sourceType: sourceType, title, url: null, updatedAt: 0, chunkCount: 1 }) as CandidatePassage['item'];
 const passage = (id: number, title: string, text: string, extra: Partial<CandidatePassage> = {}): CandidatePassage => ({
   item: item(id, title), chunkId: id, text, retrieval: 1, itemScore: 1, passageScore: 1, ...extra,
 });

@@ -7,7 +7,7 @@ import { saysInOtherWords } from '../../../../../server/retrieval/answer/shop-wo
 import { termsMatch } from '../../../../../server/language/content-terms.ts';
 
 const passage = (id: number, title: string, text: string): CandidatePassage => ({
-  item: { id, knowledge_base_id: 'kb', integration_id: 'i', external_id: String(id), source_type: 'ARTICLE', title, url: null, updated_at: 0, chunk_count: 1 } as CandidatePassage['item'],
+  item: { id, knowledgeBaseId: 'kb', integrationId: 'i', externalId: String(id), sourceType: 'ARTICLE', title, url: null, updatedAt: 0, chunkCount: 1 } as CandidatePassage['item'],
   chunkId: id, text, retrieval: 1, itemScore: 1, passageScore: 1,
 });
 
