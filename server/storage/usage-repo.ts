@@ -172,11 +172,6 @@ export class UsageRepo {
       byRoute: [...routes].map(([route, requests]) => ({ route, requests })).sort((a, b) => b.requests - a.requests),
     };
   }
-
-  /** Writes what waits; a failure here must not keep the database from closing. */
-  close(): void {
-    this.writes.close();
-  }
 }
 
 function conditions(filter: UsageFilter, from: number, to: number, column: 'hour' | 'at') {
