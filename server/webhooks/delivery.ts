@@ -73,9 +73,9 @@ export class WebhookDelivery implements BackgroundPass {
     if (failure) throw failure.error;
   }
 
-  /** Waits for the deliveries in flight (each ends by its timeout); the runner calls it on stopping. */
-  async stop(): Promise<void> {
-    await this.idle();
+  /** Waits for the deliveries in flight (each ends by its timeout): the runner's last step on stopping. */
+  flush(): Promise<void> {
+    return this.idle();
   }
 
   /** Starts every due delivery not already in flight; resolves when those it started are done. */

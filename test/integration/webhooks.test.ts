@@ -78,7 +78,7 @@ describe('webhooks: delivery to a receiver on loopback', () => {
     });
   });
   after(async () => {
-    await delivery.stop();
+    await delivery.flush();
     await t.close();
     await rx.close();
   });

@@ -33,6 +33,6 @@ describe('WebhookDelivery as a background pass', () => {
     assert.deepEqual(recorded, ['dlv_1'], 'the same run started the delivery again, and it was recorded');
     assert.doesNotThrow(() => delivery.run());
     await nextTurn();
-    await delivery.stop();
+    await delivery.flush();
   });
 });
