@@ -74,11 +74,6 @@ export class PassRunner {
     this.passes = passes.map((pass) => ({ pass, timer: null, run: null, streak: new FailureStreak() }));
   }
 
-  /** The passes' names, in the order they were listed. */
-  names(): string[] {
-    return this.passes.map(({ pass }) => pass.name);
-  }
-
   /** Starts every pass's clock (and the runs at start); a second call does nothing. */
   start(): void {
     if (this.started || this.stopping) return;
@@ -88,16 +83,6 @@ export class PassRunner {
       running.timer = setInterval(() => void this.tick(running), running.pass.intervalMs).unref();
       if (running.pass.runAtStart) void this.tick(running);
     }
-  }
-
-  /**
-   * Runs the named pass now, unless a run of it is under way: then resolves when that run ends.
-   * Never rejects: a failure is the log's.
-   */
-  runNow(name: string): Promise<void> {
-    const running = this.passes.find(({ pass }) => pass.name === name);
-    if (!running) throw new Error(`no background pass is named ${name}`);
-    return this.tick(running);
   }
 
   /**

@@ -205,23 +205,10 @@ describe('PassRunner', () => {
     assert.equal(flushed, true);
   });
 
-  it('runNow runs a pass at once, or joins the run under way', async () => {
-    let runs = 0;
-    const running = gate();
-    const runner = new PassRunner([{ name: 'grouping', intervalMs: 10_000, run: async () => { runs += 1; await running.promise; } }], recorder().log);
-    const first = runner.runNow('grouping');
-    const second = runner.runNow('grouping');
-    running.open();
-    await Promise.all([first, second]);
-    assert.equal(runs, 1);
-    assert.throws(() => runner.runNow('nothing'), /no background pass is named nothing/);
-  });
-
   it('refuses two passes of one name and an interval that is not above 0', () => {
     const pass = { name: 'twice', intervalMs: 100, run: () => {} };
     assert.throws(() => new PassRunner([pass, pass], recorder().log), /two background passes are named twice/);
     assert.throws(() => new PassRunner([{ ...pass, intervalMs: 0 }], recorder().log), /needs an interval above 0 ms/);
-    assert.deepEqual(new PassRunner([pass], recorder().log).names(), ['twice']);
   });
 });
 
