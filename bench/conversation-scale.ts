@@ -61,8 +61,8 @@ const widgets = new WidgetService(new WidgetRepo(db));
 const widgetIds = ['Shop', 'FAQ page', 'Kiosk'].map(
   (name, i) => widgets.create({ name, knowledgeBaseIds: [i === 1 ? 'kb-faq' : 'kb-main'], allowedOrigins: ['https://shop.example'] }).id,
 );
-const groups = new QuestionGroupRepo(db, () => visitorRepo.flush());
-const analytics = new VisitorAnalyticsRepo(db, () => visitorRepo.flush());
+const groups = new QuestionGroupRepo(db);
+const analytics = new VisitorAnalyticsRepo(db);
 
 // 1. The pool, one turn per wording, grouped by the real pass and model.
 const embedder = await createEmbedder({ kind: 'use-lite' });

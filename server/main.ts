@@ -1,17 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import { buildApp, nextRequestId } from './app.ts';
 import type { Config } from './config.ts';
-import { JobHistoryRetention } from './domain/job-history-retention.ts';
-import { VisitorRetention } from './domain/visitor-retention.ts';
+import { startBackgroundPasses } from './background-passes.ts';
 import { buildPublicApp } from './http/public/public-app.ts';
 import { startPipeline, type Pipeline } from './pipeline/start-pipeline.ts';
 import { openServices, type Services } from './services.ts';
 import { ensureDataDir } from './storage/db.ts';
-import { JobHistory } from './storage/job-history.ts';
 import { lockDataFolder } from './storage/server-lock.ts';
 import { removeServerAddress, writeServerAddress } from './storage/server-address.ts';
 import { createLogs, type Logs } from './logging.ts';
-import { WebhookDelivery } from './webhooks/delivery.ts';
 
 export type RunningServer = {
   app: FastifyInstance;
@@ -24,8 +21,6 @@ export type RunningServer = {
   publicUrl: string | null;
   stop(): Promise<void>;
 };
-
-const INDEX_FOLLOW_MS = 1_000;
 
 /** config → lock and open the data folder → start the pipeline workers → build the app → listen. */
 export async function startServer(config: Config, logs: Logs = createLogs(config)): Promise<RunningServer> {
@@ -81,46 +76,17 @@ export async function startServer(config: Config, logs: Logs = createLogs(config
   let stopped = false;
   const running = app;
   // Search's in-memory indexes (vectors, keyword postings) load in the background, a millisecond
-  // per event-loop turn, then follow the pipeline's writes every second. Meanwhile keyword searches
-  // ask FTS5, and a search that needs the vectors waits for their load (SearchService.queryVector).
-  const followIndexes = () => {
-    for (const index of services.keywordIndexes.all()) index.follow();
-    services.embedding.index()?.follow();
-  };
-  const following = setInterval(followIndexes, INDEX_FOLLOW_MS);
-  following.unref();
+  // per event-loop turn, then follow the pipeline's writes every second (the index-follow pass).
+  // Meanwhile keyword searches ask FTS5, and a search that needs the vectors waits for their load
+  // (SearchService.queryVector).
   const loading = performance.now();
   // A re-index into another keyword language that a stop cut short goes on (KeywordReindexer).
   services.keywordReindexer.start();
   void Promise.all([services.keywords.load(), services.embedding.index()?.load()]).then(() =>
     running.log.info({ ms: Math.round(performance.now() - loading) }, 'search indexes loaded'),
   );
-  const retention = new JobHistoryRetention(new JobHistory(services.db, services.originals), config.jobHistoryDays, (removed) =>
-    running.log.info({ removed, days: config.jobHistoryDays }, 'job history: removed finished jobs that newer jobs of their items replaced'),
-  );
-  retention.start();
-  const visitorRetention = new VisitorRetention(services.conversations, (removed) => {
-    running.log.info({ removed, days: services.visitorConversations.retentionDays() }, 'conversations: removed those past their retention period');
-    // Question groups are kept with the questions that name them: those with none left go too.
-    services.questionGrouper.prune().catch((error: unknown) => running.log.warn({ err: error }, 'removing empty question groups failed'));
-  });
-  visitorRetention.start();
-  services.questionGrouper.start((error) => running.log.warn({ err: error }, 'grouping visitor questions failed'));
-  // Webhook deliveries pending when the last run stopped go on from where they were (SQLite).
-  const webhookDelivery = new WebhookDelivery({
-    repo: services.webhookRepo,
-    target: (id) => services.webhooks.target(id),
-    log: (entry) => running.log.warn(entry, entry.final ? 'webhook delivery failed; no more attempts' : 'webhook delivery failed; it will be tried again'),
-    logPassError: (error) => running.log.error({ err: error }, 'webhook delivery pass failed; the next pass tries again'),
-  });
-  webhookDelivery.start();
-  services.backups.start((run) =>
-    run.ok
-      ? running.log.info({ file: run.file, bytes: run.bytes, removed: run.removed, ms: run.finishedAt - run.startedAt }, 'backup written')
-      : running.log.warn({ error: run.error }, 'backup failed'),
-  );
-  // Syncs a stopped server left running continue; schedules missed while it was stopped catch up.
-  services.websiteSources.start();
+  // Retentions, webhook deliveries, question grouping, backups, website syncs: one list, one runner.
+  const passes = startBackgroundPasses(services, config, logs.logger);
   return {
     app: running,
     services,
@@ -132,9 +98,9 @@ export async function startServer(config: Config, logs: Logs = createLogs(config
     async stop() {
       if (stopped) return;
       stopped = true;
-      clearInterval(following);
-      services.backups.stop();
-      await services.websiteSources.stop();
+      // Every pass's clock stops now; a backup and the syncs under way are told to stop, the
+      // retentions end at their next page, deliveries in flight end by their timeout.
+      const passesStopped = passes.stop();
       // The workers hear at once that they are to stop after the batch in hand, while the server
       // stops taking requests; the database closes once both are done.
       const pipelineStopped = pipeline?.stop();
@@ -142,11 +108,8 @@ export async function startServer(config: Config, logs: Logs = createLogs(config
       await running.close();
       // No longer listening: the CLI is not to send here.
       removeServerAddress(config.dataDir);
-      await retention.stop();
-      await visitorRetention.stop();
-      await services.questionGrouper.stop();
+      await passesStopped;
       await pipelineStopped;
-      await webhookDelivery.stop();
       services.close();
       lock.release();
     },

@@ -49,6 +49,7 @@ import { HandoffRepo } from './storage/handoff-repo.ts';
 import { VisitorSessions } from './domain/visitor-sessions.ts';
 import { WidgetService } from './domain/widgets.ts';
 import { VisitorRepo } from './storage/visitor-repo.ts';
+import { writeBehind } from './storage/write-behind.ts';
 import { DashboardConversationRepo } from './storage/dashboard-conversation-repo.ts';
 import { DashboardConversations } from './domain/dashboard-conversations.ts';
 import { Conversations } from './domain/conversations.ts';
@@ -97,9 +98,9 @@ export type Services = {
   llmSettings: LlmSettings;
   articles: ArticleRepo;
   usage: UsageRepo;
-  /** Automatic backups; the server starts their clock (main.ts). */
+  /** Automatic backups; the server runs their pass (background-passes.ts). */
   backups: ScheduledBackups;
-  /** Websites crawled into knowledge bases and kept in sync; the server starts their schedules (main.ts). */
+  /** Websites crawled into knowledge bases and kept in sync; the server runs their schedules' pass (background-passes.ts). */
   websiteSources: WebsiteSources;
   websiteSourceStore: WebsiteSourceRepo;
   /** The visitor assistant: widgets, visitors' signed sessions, their conversations and limits. */
@@ -118,7 +119,7 @@ export type Services = {
   questionGroups: QuestionGroupRepo;
   questionGrouper: QuestionGrouper;
   visitorAnalytics: VisitorAnalyticsRepo;
-  /** Webhooks and the events they are sent (the server starts their delivery pass, main.ts). */
+  /** Webhooks and the events they are sent (the server runs their delivery pass, background-passes.ts). */
   webhooks: Webhooks;
   webhookRepo: WebhookRepo;
   close(): void;
@@ -187,7 +188,7 @@ export async function openServices(
     const dashboardConversations = new DashboardConversations(new DashboardConversationRepo(db), clock);
     const curatedAnswers = new CuratedAnswers(new CuratedAnswerRepo(db), search, clock);
     const assistant = new Assistant(search, embedding, new TermStatsRepo(db), llmSettings, DEFAULT_TUNING, curatedAnswers);
-    const questionGroups = new QuestionGroupRepo(db, () => visitorRepo.flush());
+    const questionGroups = new QuestionGroupRepo(db);
     const questionGrouper = new QuestionGrouper({
       store: questionGroups,
       embed: (texts) => queryEmbedder.embed(texts),
@@ -236,7 +237,7 @@ export async function openServices(
       clock,
       questionGroups,
       questionGrouper,
-      visitorAnalytics: new VisitorAnalyticsRepo(db, () => visitorRepo.flush()),
+      visitorAnalytics: new VisitorAnalyticsRepo(db),
       webhooks,
       handoffs,
       webhookRepo,
@@ -247,8 +248,8 @@ export async function openServices(
         keywordReindexer.stop();
         embedding.close();
         keywordIndexes.close();
-        usage.close();
-        visitorRepo.close();
+        // Usage counts and visitor turns that wait in memory (one owner for both, write-behind.ts).
+        writeBehind(db).close();
         ingestWriter?.close();
         db.close();
       },

@@ -1,4 +1,4 @@
-import { setImmediate as nextTurn } from 'node:timers/promises';
+import { PagedRetention } from './paged-retention.ts';
 
 /** Where a pass over the finished jobs has got to: the last job read, in finishing order. */
 export type HistoryPosition = { finishedAt: number; id: number };
@@ -22,55 +22,29 @@ export const HISTORY_PAGE = 200;
 /**
  * Keeps the job history to a number of days (`LOCALIQ_JOB_HISTORY_DAYS`, 0 keeps everything):
  * a pass at start-up and every hour removes what the job history allows, a page per turn of the
- * event loop, so requests keep being answered during a long first pass.
+ * event loop (PagedRetention).
  */
-export class JobHistoryRetention {
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<number> | null = null;
-  private stopped = false;
-
+export class JobHistoryRetention extends PagedRetention {
   constructor(
-    private readonly history: JobHistoryStore,
-    private readonly days: number,
-    private readonly onPass: (removed: number) => void = () => {},
-    private readonly clock: () => number = Date.now,
-  ) {}
-
-  start(): void {
-    if (this.days === 0 || this.timer) return;
-    void this.pass();
-    this.timer = setInterval(() => void this.pass(), PASS_EVERY_MS);
-    this.timer.unref();
-  }
-
-  /** Removes the jobs the history allows; resolves with how many (the pass under way, if any). */
-  pass(): Promise<number> {
-    this.running ??= this.removeOld().finally(() => {
-      this.running = null;
+    history: JobHistoryStore,
+    days: number,
+    onPass: (removed: number) => void = () => {},
+    clock: () => number = Date.now,
+  ) {
+    super({
+      name: 'job-history-retention',
+      intervalMs: PASS_EVERY_MS,
+      onPass,
+      begin: () => {
+        if (days === 0) return null;
+        const cutoff = clock() - days * DAY_MS;
+        let from: HistoryPosition | null = null;
+        return () => {
+          const page = history.prune(cutoff, from, HISTORY_PAGE);
+          from = page.next;
+          return { removed: page.removed, more: from !== null };
+        };
+      },
     });
-    return this.running;
-  }
-
-  /** Stops the timer and waits for a pass under way to end at its next page. */
-  async stop(): Promise<void> {
-    this.stopped = true;
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
-    await this.running;
-  }
-
-  private async removeOld(): Promise<number> {
-    if (this.days === 0) return 0;
-    const cutoff = this.clock() - this.days * DAY_MS;
-    let removed = 0;
-    let from: HistoryPosition | null = null;
-    do {
-      const page = this.history.prune(cutoff, from, HISTORY_PAGE);
-      removed += page.removed;
-      from = page.next;
-      if (from) await nextTurn();
-    } while (from && !this.stopped);
-    if (removed > 0) this.onPass(removed);
-    return removed;
   }
 }

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { BackgroundPass } from './background-pass.ts';
 import { backupFileName, backupFilePattern, backupLabel, partialBackupFilePattern } from './backup-names.ts';
 
 /** The settings kept in the database (storage/settings-repo.ts): the schedule travels with it. */
@@ -61,8 +62,10 @@ export const RETRY_AFTER_MS = 60 * 60_000;
  * LocalIQ was not running is caught up within a minute of the next start. The schedule and the
  * outcome of the last run live in the settings table, so they travel with the database.
  */
-export class ScheduledBackups {
-  private timer: NodeJS.Timeout | null = null;
+export class ScheduledBackups implements BackgroundPass {
+  /** A background pass (background-pass.ts): looks at the clock every minute. */
+  readonly name = 'scheduled-backups';
+  readonly intervalMs = CHECK_EVERY_MS;
   private running: Promise<BackupRun> | null = null;
   /** Aborted by `stop`: a backup under way ends with the server instead of holding it open. */
   private readonly stopping = new AbortController();
@@ -107,21 +110,21 @@ export class ScheduledBackups {
     return label;
   }
 
-  /** Looks at the clock every minute and runs a backup when one is due; `onRun` hears each run. */
-  start(onRun: (run: BackupRun) => void): void {
+  /** `onRun` hears each backup that ran (scheduled or asked for), to log it. */
+  reportTo(onRun: (run: BackupRun) => void): void {
     this.onRun = onRun;
-    if (this.timer) return;
-    this.timer = setInterval(() => void this.tick(), CHECK_EVERY_MS);
-    this.timer.unref();
+  }
+
+  /** The pass's run each minute: a backup when one is due (tick). */
+  run(): Promise<BackupRun | null> {
+    return this.tick();
   }
 
   /**
-   * Stops the clock and a backup under way: it could hold a closing server for minutes. One cut
-   * short leaves no file and is not recorded.
+   * Stops a backup under way: it could hold a closing server for minutes. One cut short leaves
+   * no file and is not recorded.
    */
   stop(): void {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
     this.stopping.abort();
   }
 
@@ -133,13 +136,13 @@ export class ScheduledBackups {
 
   /** Backs up into the schedule's folder now (or joins the backup under way). */
   runNow(): Promise<BackupRun> {
-    this.running ??= this.run(this.stored()).finally(() => {
+    this.running ??= this.backUpNow(this.stored()).finally(() => {
       this.running = null;
     });
     return this.running;
   }
 
-  private async run(schedule: StoredSchedule): Promise<BackupRun> {
+  private async backUpNow(schedule: StoredSchedule): Promise<BackupRun> {
     const startedAt = this.clock();
     let run: BackupRun;
     try {

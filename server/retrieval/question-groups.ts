@@ -1,4 +1,5 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
+import type { BackgroundPass } from '../domain/background-pass.ts';
 import type { GroupAssignment, QuestionGroupStore } from '../domain/content-gaps.ts';
 import { GROUPING, type GroupingSettings, type QuestionGroupCandidate, QuestionGrouping } from '../domain/question-grouping.ts';
 import { contentTerms } from '../language/content-terms.ts';
@@ -29,12 +30,14 @@ export type QuestionGrouperOptions = {
  * The grouping pass: each visitor question is embedded once, after it was answered, and placed
  * in a group of its knowledge base (question-grouping.ts); the groups' centroids are kept in
  * memory per knowledge base. It runs every 10 seconds, and before a report (`catchUp`) so the
- * report holds the questions of a moment ago. One pass runs at a time.
+ * report holds the questions of a moment ago. One pass runs at a time. A background pass
+ * (background-pass.ts): a failed run (the model could not load, the database was busy) is logged.
  */
-export class QuestionGrouper {
+export class QuestionGrouper implements BackgroundPass {
+  readonly name = 'question-grouping';
+  readonly intervalMs = PASS_EVERY_MS;
   private readonly groupings = new Map<string, QuestionGrouping>();
   private chain: Promise<unknown> = Promise.resolve();
-  private timer: NodeJS.Timeout | null = null;
   private checkedModel = false;
   private readonly clock: () => number;
   private readonly settings: GroupingSettings;
@@ -44,18 +47,13 @@ export class QuestionGrouper {
     this.settings = options.settings ?? GROUPING;
   }
 
-  /** Starts the background pass; `onError` hears a failed one (the model could not load, the database was busy). */
-  start(onError: (error: unknown) => void = () => {}): void {
-    if (this.timer) return;
-    this.timer = setInterval(() => {
-      this.catchUp().catch(onError);
-    }, PASS_EVERY_MS);
-    this.timer.unref();
+  /** The background pass's run: groups every turn not grouped yet. */
+  run(): Promise<number> {
+    return this.catchUp();
   }
 
+  /** Waits for the pass or pruning under way. */
   async stop(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
     await this.chain.catch(() => undefined);
   }
 

@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import type { IngestItem } from '../../common/contract/ingest.ts';
 import { fileItem } from '../domain/file-items.ts';
+import type { BackgroundPass } from '../domain/background-pass.ts';
 import type { ItemIdentity } from '../domain/job-record.ts';
 import {
   checkSourceInput,
@@ -46,26 +47,29 @@ export type SyncDeps = {
  * again at the next start (the pages done before come back unchanged, at the cost of a 304).
  * Scheduled syncs (`everyMs`) start when due, and one missed while LocalIQ was stopped at start.
  */
-export class WebsiteSources implements WebsiteSourceService {
+export class WebsiteSources implements WebsiteSourceService, BackgroundPass {
+  /** A background pass (background-pass.ts): checks the schedules every minute, and at start-up. */
+  readonly name = 'website-sync';
+  readonly intervalMs = CHECK_EVERY_MS;
+  readonly runAtStart = true;
   private readonly running = new Map<string, { sync: WebsiteSync; done: Promise<WebsiteSync>; abort: AbortController }>();
-  private timer: NodeJS.Timeout | null = null;
+  private resumed = false;
   private readonly clock: () => number;
 
   constructor(private readonly deps: SyncDeps) {
     this.clock = deps.clock ?? Date.now;
   }
 
-  /** Continues syncs a stopped server left running, then checks schedules every minute. */
-  start(): void {
-    for (const sync of this.deps.store.runningSyncs()) {
-      const source = this.deps.store.get(sync.sourceId);
-      if (source) this.launch(source, sync);
+  /** The first run continues the syncs a stopped server left running; every run starts those due. */
+  run(): void {
+    if (!this.resumed) {
+      for (const sync of this.deps.store.runningSyncs()) {
+        const source = this.deps.store.get(sync.sourceId);
+        if (source) this.launch(source, sync);
+      }
+      this.resumed = true;
     }
     this.tick();
-    if (!this.timer) {
-      this.timer = setInterval(() => this.tick(), CHECK_EVERY_MS);
-      this.timer.unref();
-    }
   }
 
   /** Resolves once every sync under way now has ended. */
@@ -73,10 +77,8 @@ export class WebsiteSources implements WebsiteSourceService {
     await Promise.allSettled([...this.running.values()].map(({ done }) => done));
   }
 
-  /** Stops the clock and the syncs under way; their rows stay `running`, for the next start. */
+  /** Stops the syncs under way; their rows stay `running`, for the next start. */
   async stop(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
     const under = [...this.running.values()];
     for (const { abort } of under) abort.abort(new Error('the server stopped'));
     await Promise.allSettled(under.map(({ done }) => done));
@@ -153,7 +155,7 @@ export class WebsiteSources implements WebsiteSourceService {
   private launch(source: WebsiteSource, sync: WebsiteSync) {
     const abort = new AbortController();
     const entry = { sync, abort, done: Promise.resolve(sync) };
-    entry.done = this.run(source, sync, abort.signal)
+    entry.done = this.crawlAndPush(source, sync, abort.signal)
       // Recording the end can fail too (the database closed under a stopping server): the sync
       // stays as last recorded, `running`, and the next start continues it.
       .catch((error: unknown) => ({ ...sync, state: 'failed' as const, error: (error as Error).message }))
@@ -162,7 +164,7 @@ export class WebsiteSources implements WebsiteSourceService {
     return entry;
   }
 
-  private async run(source: WebsiteSource, sync: WebsiteSync, signal: AbortSignal): Promise<WebsiteSync> {
+  private async crawlAndPush(source: WebsiteSource, sync: WebsiteSync, signal: AbortSignal): Promise<WebsiteSync> {
     const { store } = this.deps;
     const stored = new Map(store.pages(source.id).map((page) => [page.url, page]));
     const known = new Map<string, KnownPage>([...stored].map(([url, page]) => [url, page]));

@@ -8,6 +8,7 @@ import type {
   UngroupedTurn,
 } from '../domain/content-gaps.ts';
 import type { Db } from './db.ts';
+import { writeBehind } from './write-behind.ts';
 
 type GroupRow = { id: number; knowledge_base_id: string; model: string; label: string; stems: string; centroid: Buffer; members: number; created_at: number; answered_at: number | null; answered_item: string | null };
 
@@ -18,18 +19,17 @@ const GAP = "(t.answered = 0 OR t.feedback = 'down')";
 
 /**
  * Question groups (migration: question_groups, visitor_turns.question_group). Reads through
- * this repository first write the visitor turns that wait in memory (`flushTurns`), so a turn
- * answered a moment ago is grouped and reported like the others.
+ * this repository first write the visitor turns that wait in memory (the connection's
+ * write-behind, write-behind.ts), so a turn answered a moment ago is grouped and reported like the others.
  */
 export class QuestionGroupRepo implements QuestionGroupStore {
   private readonly stmts;
   private readonly saveTx;
   private readonly statements = new Map<string, Statement<Array<string | number>, unknown>>();
+  private readonly waiting;
 
-  constructor(
-    private readonly db: Db,
-    private readonly flushTurns: () => void,
-  ) {
+  constructor(private readonly db: Db) {
+    this.waiting = writeBehind(db);
     this.stmts = {
       ungrouped: db.prepare<[number], { id: string; widget_id: string; knowledge_base_id: string; question: string; answered: number; asked_at: number }>(
         'SELECT id, widget_id, knowledge_base_id, question, answered, asked_at FROM visitor_turns WHERE question_group IS NULL ORDER BY asked_at LIMIT ?',
@@ -79,7 +79,7 @@ export class QuestionGroupRepo implements QuestionGroupStore {
   }
 
   ungrouped(limit: number): UngroupedTurn[] {
-    this.flushTurns();
+    this.waiting.flush();
     return this.stmts.ungrouped.all(limit).map((r) => ({
       turnId: r.id,
       widgetId: r.widget_id,
@@ -91,7 +91,7 @@ export class QuestionGroupRepo implements QuestionGroupStore {
   }
 
   countUngrouped(): number {
-    this.flushTurns();
+    this.waiting.flush();
     return this.stmts.countUngrouped.get()!.n;
   }
 
@@ -133,7 +133,7 @@ export class QuestionGroupRepo implements QuestionGroupStore {
 
   /** The gap groups, most visitors first: only turns that abstained or were rated down count. */
   gaps(filter: ContentGapFilter, limit: number): ContentGapRow[] {
-    this.flushTurns();
+    this.waiting.flush();
     const where = [GAP, 't.question_group IS NOT NULL'];
     const params: Array<string | number> = [];
     if (filter.groupId !== undefined) {

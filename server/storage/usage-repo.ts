@@ -1,4 +1,5 @@
 import type { Db } from './db.ts';
+import { writeBehind } from './write-behind.ts';
 
 export type UsageMetric =
   | 'requests'
@@ -43,8 +44,6 @@ export type UsageReport = {
 
 const HOUR = 3_600_000;
 export const BUCKET_MS: Record<Granularity, number> = { hour: HOUR, day: 24 * HOUR };
-/** Counts wait in memory at most this long, so a burst of requests costs one commit, not one each. */
-const FLUSH_MS = 1_000;
 
 const ADD_COUNT_SQL = `INSERT INTO usage_counts (hour, key_id, knowledge_base_id, route, metric, value)
   VALUES (@hour, @key, @kb, @route, @metric, @value)
@@ -68,14 +67,14 @@ type LatencyRow = { bucket: number; key_id: string; knowledge_base_id: string; m
 
 /**
  * Usage counters per hour, key, knowledge base and route. Requests are counted in memory and
- * written every second (and before every read); job outcomes and embedded chunks are counted by
+ * written a second later (and before every read), by the connection's write-behind (write-behind.ts); job outcomes and embedded chunks are counted by
  * triggers in the pipeline's own transactions (migration 4), jobs settled as they are pushed by
  * the push's own transaction (prepareAddUsage).
  */
 export class UsageRepo {
   private readonly pending = new Map<string, number>();
   private readonly pendingLatency: Array<{ at: number; keyId: string; knowledgeBaseId: string; ms: number }> = [];
-  private timer: NodeJS.Timeout | null = null;
+  private readonly writes;
   private readonly stmts;
 
   constructor(private readonly db: Db) {
@@ -85,23 +84,29 @@ export class UsageRepo {
         'INSERT INTO usage_answer_latency (at, key_id, knowledge_base_id, ms) VALUES (?, ?, ?, ?)',
       ),
     };
+    this.writes = writeBehind(db);
+    this.writes.add(() => this.writePending());
   }
 
   /** Counts `value` of a metric now (or at `at`). Identifiers default to '' (none). */
   count(metric: UsageMetric, who: Who, value = 1, at = Date.now()): void {
     const key = JSON.stringify([Math.floor(at / HOUR) * HOUR, who.keyId ?? '', who.knowledgeBaseId ?? '', who.route ?? '', metric]);
     this.pending.set(key, (this.pending.get(key) ?? 0) + value);
-    this.schedule();
+    this.writes.schedule();
   }
 
   answerLatency(ms: number, who: { keyId?: string | null; knowledgeBaseId?: string | null }, at = Date.now()): void {
     this.pendingLatency.push({ at, keyId: who.keyId ?? '', knowledgeBaseId: who.knowledgeBaseId ?? '', ms });
-    this.schedule();
+    this.writes.schedule();
   }
 
+  /** Writes every count (and every other record) that waits in memory on this connection. */
   flush(): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
+    this.writes.flush();
+  }
+
+  /** Writes the counts that wait, in one transaction; kept for the next attempt when that fails. */
+  private writePending(): void {
     if (this.pending.size === 0 && this.pendingLatency.length === 0) return;
     const counts = [...this.pending];
     const latencies = this.pendingLatency.splice(0);
@@ -166,27 +171,6 @@ export class UsageRepo {
       byKnowledgeBase: group('knowledge_base_id').map((g) => ({ knowledgeBaseId: g.id, totals: g.totals })),
       byRoute: [...routes].map(([route, requests]) => ({ route, requests })).sort((a, b) => b.requests - a.requests),
     };
-  }
-
-  /** Writes what is pending; a failure here must not keep the database from closing. */
-  close(): void {
-    try {
-      this.flush();
-    } catch {
-      // The last second of request counts is lost, as in a crash.
-    }
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-  }
-
-  private schedule(): void {
-    this.timer ??= setTimeout(() => {
-      try {
-        this.flush();
-      } catch {
-        this.schedule();
-      }
-    }, FLUSH_MS).unref();
   }
 }
 

@@ -1,5 +1,6 @@
 import { histogramPercentile, LATENCY_METRIC_PREFIX } from '../domain/visitor-conversations.ts';
 import type { Db } from './db.ts';
+import { writeBehind } from './write-behind.ts';
 
 export type VisitorAnalyticsFilter = {
   from: number;
@@ -35,13 +36,11 @@ export type VisitorAnalytics = {
  * questions per group and cited items, which go at the retention cutoff with the conversations.
  */
 export class VisitorAnalyticsRepo {
-  constructor(
-    private readonly db: Db,
-    private readonly flushTurns: () => void,
-  ) {}
+  constructor(private readonly db: Db) {}
 
   analytics(filter: VisitorAnalyticsFilter): VisitorAnalytics {
-    this.flushTurns();
+    // Turns answered a moment ago wait in memory (write-behind.ts): counted like the others.
+    writeBehind(this.db).flush();
     const { size } = filter;
     const counts = this.where(filter, 'hour', 'knowledge_base_id');
     const rows = this.db

@@ -17,6 +17,7 @@ import { VISITOR_SESSION_MS } from '../domain/visitor-sessions.ts';
 import type { Statement } from 'better-sqlite3';
 import { conversationConditions } from './conversation-conditions.ts';
 import type { Db } from './db.ts';
+import { writeBehind } from './write-behind.ts';
 import { type TurnRowColumns, turnFromRow, turnToRow } from './turn-rows.ts';
 
 type SessionRow = { id: string; widget_id: string; origin: string; ip_hash: string; started_at: number; last_seen_at: number };
@@ -24,8 +25,6 @@ type TurnRow = TurnRowColumns & { session_id: string; widget_id: string };
 type Metric = 'questions' | 'answered' | 'feedback_up' | 'feedback_down';
 
 const HOUR = 3_600_000;
-/** Turns wait in memory at most this long, so a burst of answers costs one commit, not one each. */
-const FLUSH_MS = 1_000;
 /** Below this many questions holding a search's words, the search starts from them (findConversations). */
 const RARE_TEXT_HITS = 2_000;
 const SESSION_COLUMNS = 'id, widget_id, origin, ip_hash, started_at, last_seen_at';
@@ -58,14 +57,15 @@ const FEEDBACK_METRIC: Record<VisitorRating, Metric> = { up: 'feedback_up', down
  *
  * Turns are written a second later, several to a commit, like the API's usage counts: a commit
  * waits for the disk (a few milliseconds with synchronous=FULL), which a visitor's answer should
- * not. Every read of turns or counts through this repository writes what waits first, so callers
- * never see the delay; a crash loses the last second of turns, as it does of usage counts.
+ * not. The connection's write-behind (write-behind.ts) writes them with the usage counts; every
+ * read of turns or counts (here, question-group-repo.ts, visitor-analytics-repo.ts) writes what
+ * waits first, so callers never see the delay; a crash loses the last second of turns.
  */
 export class VisitorRepo implements VisitorRepository {
   private readonly stmts;
   private readonly insertTurnsTx;
   private pending: VisitorTurnRecord[] = [];
-  private timer: NodeJS.Timeout | null = null;
+  private readonly writes;
   private readonly rateTx;
   private readonly deleteTx;
   private readonly pruneTx;
@@ -177,6 +177,8 @@ export class VisitorRepo implements VisitorRepository {
         return { sessions, turns };
       },
     );
+    this.writes = writeBehind(db);
+    this.writes.add(() => this.writePending());
   }
 
   insertSession(session: VisitorSessionRecord): void {
@@ -197,24 +199,16 @@ export class VisitorRepo implements VisitorRepository {
 
   insertTurn(turn: VisitorTurnRecord): void {
     this.pending.push(turn);
-    this.schedule();
+    this.writes.schedule();
   }
 
-  private schedule(): void {
-    this.timer ??= setTimeout(() => {
-      try {
-        this.flush();
-      } catch {
-        // Kept for the next attempt (the database may have been busy for long).
-        this.schedule();
-      }
-    }, FLUSH_MS).unref();
-  }
-
-  /** Writes the turns that wait, in one transaction. */
+  /** Writes the turns (and every other record) that wait in memory on this connection. */
   flush(): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
+    this.writes.flush();
+  }
+
+  /** Writes the turns that wait, in one transaction; kept for the next attempt when that fails. */
+  private writePending(): void {
     if (this.pending.length === 0) return;
     const turns = this.pending;
     this.pending = [];
@@ -228,13 +222,7 @@ export class VisitorRepo implements VisitorRepository {
 
   /** Writes what waits; a failure here must not keep the database from closing. */
   close(): void {
-    try {
-      this.flush();
-    } catch {
-      // The last second of turns is lost, as in a crash.
-    }
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
+    this.writes.close();
   }
 
   rate(sessionId: string, turnId: string, rating: VisitorRating): 'rated' | 'missing' {

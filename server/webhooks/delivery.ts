@@ -1,4 +1,5 @@
 import type { WebhookPayload } from '../../common/contract/webhooks.ts';
+import type { BackgroundPass } from '../domain/background-pass.ts';
 import type { DeliveryRecord, WebhookRepo } from '../storage/webhook-repo.ts';
 import { SIGNATURE_HEADER, signatureOf } from './signing.ts';
 
@@ -25,8 +26,6 @@ export type DeliveryOptions = {
   concurrency?: number;
   /** Failed attempts are logged: never the body or the secret. */
   log?: (entry: { webhookId: string; deliveryId: string; attempt: number; httpStatus: number | null; error: string; final: boolean }) => void;
-  /** A pass that could not run (a busy database, say): the next one tries again. */
-  logPassError?: (error: unknown) => void;
 };
 
 type Outcome = { httpStatus: number | null; error: string | null; durationMs: number };
@@ -35,17 +34,20 @@ type Outcome = { httpStatus: number | null; error: string | null; durationMs: nu
  * Sends due deliveries in the background: each a POST of `{events}` signed with the webhook's
  * secret, never following a redirect, cut off after `timeoutMs`, retried with backoff until a 2xx
  * or `maxAttempts`. Deliveries run side by side, so a slow receiver delays only its own.
+ * A background pass (background-pass.ts) every `intervalMs`.
  */
-export class WebhookDelivery {
+export class WebhookDelivery implements BackgroundPass {
+  readonly name = 'webhook-delivery';
+  readonly intervalMs: number;
   private readonly inFlight = new Map<string, Promise<void>>();
-  private timer: NodeJS.Timeout | null = null;
+  /** A delivery started by an earlier run that failed past its attempt (its record could not be written). */
+  private failure: { error: unknown } | null = null;
   private lastPrune = 0;
   private readonly clock: () => number;
   private readonly backoff: (failedAttempts: number) => number;
   private readonly maxAttempts: number;
   private readonly timeoutMs: number;
   private readonly retentionMs: number;
-  private readonly intervalMs: number;
   private readonly concurrency: number;
 
   constructor(private readonly options: DeliveryOptions) {
@@ -58,48 +60,48 @@ export class WebhookDelivery {
     this.concurrency = options.concurrency ?? 16;
   }
 
-  start(): void {
-    if (this.timer) return;
-    // A pass that throws (the database busy past its timeout on a loaded machine) must not end the
-    // server: it is logged, and the next pass finds the same due deliveries, which are in SQLite.
-    this.timer = setInterval(() => {
-      try {
-        this.tick().catch((error: unknown) => this.options.logPassError?.(error));
-      } catch (error) {
-        this.options.logPassError?.(error);
-      }
-    }, this.intervalMs);
-    this.timer.unref();
+  /**
+   * The background pass's run: starts the due deliveries and returns without waiting for them, so
+   * a slow receiver does not hold the next run. A run that throws (the database busy past its
+   * timeout on a loaded machine) is the runner's to log; the next run finds the same due
+   * deliveries, which are in SQLite. A delivery of an earlier run that failed is thrown here.
+   */
+  run(): void {
+    const failure = this.failure;
+    this.failure = null;
+    for (const sending of this.startDue()) sending.catch((error: unknown) => (this.failure ??= { error }));
+    if (failure) throw failure.error;
   }
 
-  /** Stops looking for due deliveries and waits for those in flight (each ends by its timeout). */
-  async stop(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
-    await this.idle();
+  /** Waits for the deliveries in flight (each ends by its timeout): the runner's last step on stopping. */
+  flush(): Promise<void> {
+    return this.idle();
   }
 
   /** Starts every due delivery not already in flight; resolves when those it started are done. */
   tick(): Promise<void> {
+    return Promise.all(this.startDue()).then(() => undefined);
+  }
+
+  private startDue(): Array<Promise<void>> {
     const now = this.clock();
     if (now - this.lastPrune >= 3_600_000) {
       this.lastPrune = now;
       this.options.repo.prune(now - this.retentionMs);
     }
     const room = this.concurrency - this.inFlight.size;
-    if (room <= 0) return Promise.resolve();
+    if (room <= 0) return [];
     const due = this.options.repo.due(now, room + this.inFlight.size).filter((delivery) => !this.inFlight.has(delivery.id));
-    const started = due.slice(0, room).map((delivery) => {
+    return due.slice(0, room).map((delivery) => {
       const sending = this.deliver(delivery).finally(() => this.inFlight.delete(delivery.id));
       this.inFlight.set(delivery.id, sending);
       return sending;
     });
-    return Promise.all(started).then(() => undefined);
   }
 
-  /** Resolves when no delivery is in flight. */
+  /** Resolves when no delivery is in flight (one that failed included: run reports it). */
   async idle(): Promise<void> {
-    while (this.inFlight.size > 0) await Promise.all(this.inFlight.values());
+    while (this.inFlight.size > 0) await Promise.allSettled(this.inFlight.values());
   }
 
   private async deliver(delivery: DeliveryRecord): Promise<void> {

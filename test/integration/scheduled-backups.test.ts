@@ -43,7 +43,7 @@ function scheduled(t: TestApp) {
   };
   const backups = new ScheduledBackups(new SettingsRepo(t.services.db), t.dataDir, backUp, () => clock.now);
   const runs: BackupRun[] = [];
-  backups.start((run) => runs.push(run));
+  backups.reportTo((run) => runs.push(run));
   return { clock, backups, runs, folderAtBackup };
 }
 

@@ -6,6 +6,7 @@ import { loadConfig } from '../../server/config.ts';
 import { createLogs } from '../../server/logging.ts';
 import { startServer } from '../../server/main.ts';
 import { WebhookDelivery } from '../../server/webhooks/delivery.ts';
+import { PassRunner } from '../../server/domain/background-pass.ts';
 import { verifySignature } from '../../server/webhooks/signing.ts';
 import { AdminClient, signedInAs } from '../helpers/admin-client.ts';
 import { item, tempDataDir } from '../helpers/temp-data.ts';
@@ -77,7 +78,7 @@ describe('webhooks: delivery to a receiver on loopback', () => {
     });
   });
   after(async () => {
-    await delivery.stop();
+    await delivery.flush();
     await t.close();
     await rx.close();
   });
@@ -234,7 +235,10 @@ describe('webhooks: delivery to a receiver on loopback', () => {
       },
     });
     const passErrors: unknown[] = [];
-    const background = new WebhookDelivery({ repo: flakyRepo, target: (id) => t.services.webhooks.target(id), clock, intervalMs: 20, logPassError: (error) => passErrors.push(error) });
+    const background = new PassRunner(
+      [new WebhookDelivery({ repo: flakyRepo, target: (id) => t.services.webhooks.target(id), clock, intervalMs: 20 })],
+      { failed: (_pass, error) => passErrors.push(error) },
+    );
     background.start();
     try {
       const end = Date.now() + 10_000;

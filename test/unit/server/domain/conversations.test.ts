@@ -134,7 +134,7 @@ describe('conversations: visitors and dashboard together (real SQLite)', () => {
   });
 
   it('keeps dashboard questions out of what the content gaps and the visitor analytics read', () => {
-    const groups = new QuestionGroupRepo(db, () => visitorRepo.flush());
+    const groups = new QuestionGroupRepo(db);
     // The grouping pass's queue holds the visitors' two questions only, not the staff's unanswered ones.
     assert.deepEqual(groups.ungrouped(100).map((t) => t.question).sort(), ['Do you deliver?', 'Do you sell sourdough bread?']);
     assert.equal(groups.countUngrouped(), 2);

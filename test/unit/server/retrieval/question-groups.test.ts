@@ -47,7 +47,7 @@ describe('question groups and content gaps (real SQLite, fake model)', () => {
     db = openDatabase(tempDataDir());
     visitorRepo = new VisitorRepo(db);
     conversations = new VisitorConversations(visitorRepo, new SettingsRepo(db), () => now);
-    groups = new QuestionGroupRepo(db, () => visitorRepo.flush());
+    groups = new QuestionGroupRepo(db);
     widgetId = new WidgetService(new WidgetRepo(db)).create({ name: 'Shop', knowledgeBaseIds: ['kb'], allowedOrigins: ['https://shop.example'] }).id;
   });
   after(() => {

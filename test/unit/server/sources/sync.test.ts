@@ -63,7 +63,7 @@ describe('WebsiteSources', () => {
     const summary = { added: 0, updated: 0, unchanged: 0, removed: 0, skipped: [], requests: 0, bytes: 0 };
     store.insertSync({ id: 'left-running', sourceId: source.id, state: 'running', startedAt: now.t, finishedAt: null, summary, error: null });
     const restarted = make();
-    restarted.start();
+    restarted.run();
     await restarted.settled();
     await restarted.stop();
     const sync = store.getSync('left-running')!;
@@ -104,7 +104,7 @@ describe('WebsiteSources', () => {
     // LocalIQ stopped for two days: the next start catches up at once.
     now.t += 48 * HOUR;
     const restarted = make();
-    restarted.start();
+    restarted.run();
     await restarted.settled();
     await restarted.stop();
     const caughtUp = store.lastSync(source.id)!;

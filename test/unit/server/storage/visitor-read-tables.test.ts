@@ -67,7 +67,7 @@ describe('the tables of the owner’s reads (real SQLite, fake model)', () => {
     db = openDatabase(dataDir);
     visitorRepo = new VisitorRepo(db);
     conversations = new VisitorConversations(visitorRepo, new SettingsRepo(db), () => now);
-    groups = new QuestionGroupRepo(db, () => visitorRepo.flush());
+    groups = new QuestionGroupRepo(db);
   };
 
   /** Every derived table equals what it summarizes. */
