@@ -17,6 +17,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { fitConditionalLogit, type LogitCase, probabilities, relativeFeatures } from './lib/conditional-logit.ts';
 import { createUseLiteEmbedder } from '../server/embedders/use-lite.ts';
 import { type CuratedEntry, CuratedMatcher, DEFAULT_MATCH_TUNING, KEYWORD_ONLY_TUNING, type MatchTuning, type Signals } from '../server/retrieval/curated/match.ts';
 
@@ -183,10 +184,87 @@ for (const [name, variant, zero, keywordsOnly] of ablations) {
 }
 console.log(line(`no model, shipped ${describe(KEYWORD_ONLY_TUNING)}, report`, evaluate(cases(full, report, reportNone, true), KEYWORD_ONLY_TUNING)));
 
-// The owner adds the wordings visitors used (from Content gaps, or by hand): two rephrasings of
-// each curated question from the calibration half become its alsoAsked; reported on the report half.
-const ALSO_ASKED = 2;
-console.log(line(`shipped, ${ALSO_ASKED} alsoAsked each (from calibration), report`, evaluate(cases({ withAnswer: true, alsoAsked: ALSO_ASKED }, report, reportNone), DEFAULT_MATCH_TUNING)));
+// A learned combiner instead of the weighted mix: a conditional logit on the four signals, each
+// also relative to the question's other candidates (bench/lib/conditional-logit.ts), fitted on the
+// calibration half; its probability of the best answer and that probability's lead over the
+// second are chosen on the calibration half like the threshold and margin.
+{
+  const ONLY = (key: 'phrasingCosine' | 'answerCosine' | 'words' | 'grams'): MatchTuning => ({ phrasingCosine: 0, answerCosine: 0, words: 0, grams: 0, threshold: 0, margin: 0, [key]: 1 });
+  const columns = (c: Case) => (['phrasingCosine', 'answerCosine', 'words', 'grams'] as const).map((key) => c.matcher.scores(c.signals, ONLY(key)));
+  // A rephrasing is scored by the matcher of every curated answer, whose candidates are in id order.
+  const logitCases = (all: Case[]): LogitCase[] => all.map((c) => ({ features: relativeFeatures(columns(c)), gold: c.none ? -1 : c.gold! }));
+  const calibrationLogit = logitCases(calibrationCases);
+  const model = fitConditionalLogit(calibrationLogit);
+  const rankedBy = (all: Case[], logit: LogitCase[]): Ranked[] =>
+    logit.map(({ features }, i) => {
+      const p = probabilities(features, model).candidates;
+      let best = 0;
+      let second = -1;
+      p.forEach((x, e) => {
+        if (x > p[best]!) [second, best] = [best, e];
+        else if (e !== best && (second === -1 || x > p[second]!)) second = e;
+      });
+      return { gold: all[i]!.gold, none: all[i]!.none, best, score: p[best] ?? 0, margin: (p[best] ?? 0) - (second === -1 ? 0 : p[second]!) };
+    });
+  const calibrationRanked = rankedBy(calibrationCases, calibrationLogit);
+  let chosenPoint: { threshold: number; margin: number; o: Outcome } | null = null;
+  for (let t = 0; t <= 100; t++) for (let l = 0; l <= 50; l++) {
+    const o = outcome(calibrationRanked, t / 100, l / 50);
+    if (o.wrong <= WRONG_CAP && o.captured <= CAPTURED_CAP && (!chosenPoint || o.right > chosenPoint.o.right)) chosenPoint = { threshold: t / 100, margin: l / 50, o };
+  }
+  if (chosenPoint) {
+    const reportRankedLogit = rankedBy(reportCases, logitCases(reportCases));
+    console.log(line(`learned combiner, p ≥ ${chosenPoint.threshold}, lead ${chosenPoint.margin}, calibration`, chosenPoint.o));
+    console.log(line(`learned combiner, report`, outcome(reportRankedLogit, chosenPoint.threshold, chosenPoint.margin)));
+  }
+}
+
+// Learning from use: the owner confirms the wordings visitors used (a matched question, or a
+// Content-gap question linked to an answer), and each joins its answer's alsoAsked. Here 1 to 5
+// rephrasings of each curated question from the calibration half; reported on the report half.
+for (const alsoAsked of [1, 2, 3, 5]) {
+  console.log(line(`shipped, ${alsoAsked} alsoAsked each (from calibration), report`, evaluate(cases({ withAnswer: true, alsoAsked }, report, reportNone), DEFAULT_MATCH_TUNING)));
+}
+
+// "Did you mean …?": a question left to the assistant whose best curated answer still scores at
+// least the offer floor is shown the OFFERED best curated questions (one click gives the answer).
+// The floor is the lowest that offers them to at most OFFER_CAP of the calibration half's
+// questions that match none; reported on the report half, apart from the matched share.
+const OFFERED = 3;
+const OFFER_CAP = 0.1;
+function offers(all: Case[], floor: number) {
+  let left = 0, offered = 0, rightOffered = 0, noneCount = 0, noneOffered = 0;
+  for (const { gold, none: isNone, matcher, signals } of all) {
+    if (matcher.decide(signals, DEFAULT_MATCH_TUNING)) continue;
+    const top = matcher.ranked(signals, DEFAULT_MATCH_TUNING, OFFERED);
+    const offer = top.length > 0 && top[0]!.score >= floor;
+    if (isNone) {
+      noneCount++;
+      if (offer) noneOffered++;
+      continue;
+    }
+    left++;
+    if (offer) offered++;
+    if (offer && top.some((t) => t.id === gold)) rightOffered++;
+  }
+  return { left, offered, rightOffered, noneCount, noneOffered };
+}
+const offerFloor = THRESHOLDS.concat([0, 0.1]).sort((a, b) => a - b).find((floor) => {
+  const o = offers(calibrationCases, floor);
+  return o.noneOffered / Math.max(1, o.noneCount) <= OFFER_CAP;
+})!;
+const offered = offers(reportCases, offerFloor);
+const matchedRight = evaluate(reportCases, DEFAULT_MATCH_TUNING).right;
+console.log(
+  `\n"Did you mean": offer floor ${offerFloor} (chosen on calibration, ≤ ${pct(OFFER_CAP)} of its none-questions offered); report half: ` +
+    `${offered.left} rephrasings left to the assistant, ${offered.offered} offered ${OFFERED} curated questions, the right one among them for ${offered.rightOffered} ` +
+    `(${pct(offered.rightOffered / Math.max(1, offered.left))} of those left, ${pct(offered.rightOffered / report.length)} of all rephrasings); ` +
+    `right by match or one click ${pct(matchedRight + offered.rightOffered / report.length)}; none-questions offered ${pct(offered.noneOffered / Math.max(1, offered.noneCount))} of ${offered.noneCount}`,
+);
+{
+  const top = (all: Case[]) => all.filter((c) => !c.none && c.matcher.ranked(c.signals, DEFAULT_MATCH_TUNING, OFFERED).some((t) => t.id === c.gold)).length / report.length;
+  console.log(`right answer among the ${OFFERED} best-scoring, report half: ${pct(top(reportCases))}`);
+}
 
 // Operating points: the shipped weights at other margins and thresholds, on both halves.
 console.log('\noperating points of the shipped weights');

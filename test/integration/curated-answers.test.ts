@@ -103,6 +103,30 @@ describe('curated answers: the owner\'s own answers win before retrieval (real s
     assert.deepEqual({ answer: done.answer, answered: done.answered, source: done.source, citations: done.citations }, { answer: SOURDOUGH_ANSWER, answered: true, source: 'owner', citations: [] });
   });
 
+  it('learns a visitor\'s wording the owner confirms: it joins alsoAsked and is matched from the next question', async () => {
+    const parking = ((await member.get(`/knowledge-bases/${KB}/answers`)).json() as CuratedAnswerList).data.find((a) => a.answer === PARKING_ANSWER)!;
+    const wording = 'Where do I leave my van while I am buying bread?';
+    assert.notEqual((await apiAsks(wording)).source, 'owner', 'not matched before the owner confirms it');
+    const link = `/knowledge-bases/${KB}/answers/${parking.id}/also-asked`;
+    assert.equal((await member.post(link, { question: wording })).statusCode, 403);
+    const learned = await owner.post(link, { question: wording });
+    assert.equal(learned.statusCode, 200, learned.body);
+    assert.deepEqual((learned.json() as CuratedAnswerView).alsoAsked, ['Is there a car park?', wording]);
+    const again = await owner.post(link, { question: `  ${wording.toUpperCase()} ` });
+    assert.deepEqual((again.json() as CuratedAnswerView).alsoAsked, ['Is there a car park?', wording], 'a wording it holds changes nothing');
+    const done = await visitorAsks('where do I leave my van while I am buying bread');
+    assert.deepEqual({ answer: done.answer, source: done.source }, { answer: PARKING_ANSWER, source: 'owner' });
+
+    const empty = await owner.post(link, { question: ' ' });
+    assert.deepEqual([empty.statusCode, empty.json().code], [400, 'invalid_body']);
+    const missing = await owner.post(`/knowledge-bases/${KB}/answers/999999/also-asked`, { question: wording });
+    assert.deepEqual([missing.statusCode, missing.json().code], [404, 'not_found']);
+    const full = (await owner.post(`/knowledge-bases/${KB}/answers`, { question: 'Do you sell rye?', answer: 'Yes.', alsoAsked: Array.from({ length: 50 }, (_, i) => `Rye bread ${i}?`) })).json() as CuratedAnswerView;
+    const refused = await owner.post(`/knowledge-bases/${KB}/answers/${full.id}/also-asked`, { question: 'Any rye today?' });
+    assert.deepEqual([refused.statusCode, refused.json().code], [409, 'conflict']);
+    assert.equal((await owner.delete(`/knowledge-bases/${KB}/answers/${full.id}`)).statusCode, 204);
+  });
+
   it('leaves an unrelated question to retrieval, on both asks', async () => {
     const res = await apiAsks('When does the bakery open on Sundays?');
     assert.equal(res.source, undefined);

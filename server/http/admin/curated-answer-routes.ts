@@ -1,7 +1,9 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
+  ALSO_ASKED_LIMIT,
   type CuratedAnswerList,
+  curatedAlsoAskedInputSchema,
   curatedAnswerInputSchema,
   curatedAnswerParamsSchema,
   curatedAnswerPatchSchema,
@@ -82,6 +84,19 @@ export const curatedAnswerRoutes: FastifyPluginAsyncZod<CuratedAnswerRoutesOptio
       },
     );
   }
+
+  // Learning from use: the owner confirms a visitor's wording for this answer (curated-answers.ts).
+  app.post(
+    '/knowledge-bases/:knowledgeBaseId/answers/:answerId/also-asked',
+    { config: { admin: 'manager' }, schema: { params: curatedAnswerParamsSchema, body: curatedAlsoAskedInputSchema } },
+    async (request): Promise<CuratedAnswerView> => {
+      const { knowledgeBaseId, answerId } = request.params;
+      const record = curatedAnswers.addAlsoAsked(knowledgeBaseId, answerId, request.body.question);
+      if (!record) throw notFound(knowledgeBaseId, answerId);
+      if (record === 'full') throw new ApiError('conflict', `Curated answer ${answerId} already has ${ALSO_ASKED_LIMIT} other wordings; remove one first.`);
+      return curatedAnswerView(record);
+    },
+  );
 
   app.delete(
     '/knowledge-bases/:knowledgeBaseId/answers/:answerId',

@@ -128,20 +128,28 @@ export class CuratedMatcher {
 
   /** The curated answer the signals point to, or null when none clearly does. */
   decide(signals: Signals, tuning: MatchTuning): CuratedMatch | null {
+    const [first, second] = this.ranked(signals, tuning, 2);
+    if (!first) return null;
+    const margin = first.score - (second?.score ?? 0);
+    if (first.score < tuning.threshold || margin < tuning.margin) return null;
+    return { id: first.id, score: first.score, margin };
+  }
+
+  /**
+   * The `count` best-scoring curated answers, best first. When `decide` matched none, these are what
+   * a "Did you mean …?" offer would list (the bench measures how often the right one is among them).
+   */
+  ranked(signals: Signals, tuning: MatchTuning, count: number): Array<{ id: number; score: number }> {
     const scores = this.scores(signals, tuning);
-    let first = -1;
-    let second = -1;
+    const best: number[] = [];
     scores.forEach((score, index) => {
-      if (first === -1 || score > scores[first]!) {
-        second = first;
-        first = index;
-      } else if (second === -1 || score > scores[second]!) second = index;
+      if (best.length === count && score <= scores[best[count - 1]!]!) return;
+      let at = best.length;
+      while (at > 0 && score > scores[best[at - 1]!]!) at--;
+      best.splice(at, 0, index);
+      if (best.length > count) best.pop();
     });
-    if (first === -1) return null;
-    const score = scores[first]!;
-    const margin = score - (second === -1 ? 0 : scores[second]!);
-    if (score < tuning.threshold || margin < tuning.margin) return null;
-    return { id: this.entries[first]!.id, score, margin };
+    return best.map((index) => ({ id: this.entries[index]!.id, score: scores[index]! }));
   }
 
   /** Each curated answer's mixed score: its closest phrasing's cosine and trigrams, its answer's cosine, its words. */

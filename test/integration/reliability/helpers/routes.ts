@@ -343,6 +343,13 @@ export const ADMIN_ROUTES: AdminRouteSpec[] = [
     params: { knowledgeBaseId: 'kb-main', answerId: '1' },
     body: () => ({ answer: 'Written without a session.' }),
   },
+  {
+    method: 'POST',
+    path: '/knowledge-bases/:knowledgeBaseId/answers/:answerId/also-asked',
+    access: 'manager',
+    params: { knowledgeBaseId: 'kb-main', answerId: '1' },
+    body: () => ({ question: 'Planted wording?' }),
+  },
   { method: 'DELETE', path: '/knowledge-bases/:knowledgeBaseId/answers/:answerId', access: 'manager', params: { knowledgeBaseId: 'kb-main', answerId: '1' } },
   { method: 'GET', path: '/handoffs', access: 'member', query: '?status=all' },
   { method: 'GET', path: '/handoffs/count', access: 'member' },

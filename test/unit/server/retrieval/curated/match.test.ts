@@ -66,6 +66,19 @@ describe('curated answer matching', () => {
     assert.equal(matcher.match('store pickup', vector(1, 1, 0.005), { ...DEFAULT_MATCH_TUNING, margin: 0 })?.id !== undefined, true, 'without a margin it would guess');
   });
 
+  it('ranks the best-scoring curated answers, best first: what a "Did you mean" offer lists when none is matched', () => {
+    const matcher = keywordsOnly([...SHOP, { id: 4, texts: ['Can I return a parcel by post?'] }]);
+    const signals = matcher.signals('return parcel', null);
+    const ranked = matcher.ranked(signals, KEYWORD_ONLY_TUNING, 3);
+    assert.deepEqual(ranked.map((r) => r.id).slice(0, 2).sort(), [3, 4], 'the two about returning a parcel come first');
+    assert.equal(ranked.length, 3);
+    assert.ok(ranked[0]!.score >= ranked[1]!.score && ranked[1]!.score >= ranked[2]!.score);
+    assert.deepEqual(ranked.map((r) => r.score), [...matcher.scores(signals, KEYWORD_ONLY_TUNING)].sort((a, b) => b - a).slice(0, 3), 'the three highest of every score');
+    assert.equal(matcher.decide(signals, KEYWORD_ONLY_TUNING), null, 'two close candidates: none matched, both offered');
+    assert.equal(matcher.ranked(signals, KEYWORD_ONLY_TUNING, 10).length, 4, 'never more than there are');
+    assert.deepEqual(keywordsOnly([]).ranked(signals, KEYWORD_ONLY_TUNING, 3), []);
+  });
+
   it('holds keyword-only matching to its own threshold', () => {
     const matcher = keywordsOnly(SHOP);
     const strong = matcher.scores(matcher.signals('opening hours', null), KEYWORD_ONLY_TUNING);
