@@ -3,7 +3,7 @@ import type { Conversations, OwnerConversation, OwnerConversationFilter } from '
 import type { ConversationTurnRecord } from '../domain/dashboard-conversations.ts';
 import type { HandoffRecord } from '../domain/handoffs.ts';
 import type { ConversationPosition } from '../domain/visitor-conversations.ts';
-import { isoTime } from './iso-time.ts';
+import { isoTime } from './edge/iso-time.ts';
 
 /** Conversations read per page while exporting: the export streams, so its size is unbounded. */
 const EXPORT_PAGE = 200;

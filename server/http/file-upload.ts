@@ -11,7 +11,7 @@ import { fileItem } from '../domain/file-items.ts';
 import type { JobQueue } from '../domain/job-queue.ts';
 import type { Db } from '../storage/db.ts';
 import type { Originals } from '../storage/originals.ts';
-import { ApiError } from './api-error.ts';
+import { ApiError } from './edge/api-error.ts';
 import { queueBulk } from './routes/ingest.ts';
 
 export type FileLimits = { fileBytes: number; requestBytes: number; filesPerRequest: number };

@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type { visitorUsageSchema } from '../../common/contract/usage.ts';
 import type { VisitorConversations } from '../domain/visitor-conversations.ts';
 import type { VisitorAnalyticsRepo } from '../storage/visitor-analytics-repo.ts';
-import { isoTime } from './iso-time.ts';
+import { isoTime } from './edge/iso-time.ts';
 
 export type VisitorUsageReport = z.infer<typeof visitorUsageSchema>;
 export type VisitorUsageDeps = { visitors: VisitorConversations; visitorAnalytics: VisitorAnalyticsRepo };

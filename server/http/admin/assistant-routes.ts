@@ -9,14 +9,14 @@ import { MODEL_NOT_USED } from '../../retrieval/answer/assistant.ts';
 import type { LlmSettings } from '../../retrieval/answer/llm-settings.ts';
 import { endpointProblem } from '../../retrieval/answer/openai-client.ts';
 import type { UsageRepo } from '../../storage/usage-repo.ts';
-import { ApiError } from '../api-error.ts';
-import { answerQuestion } from '../ask-stream.ts';
-import { isoTime } from '../iso-time.ts';
-import { isoSeries, usageRange } from '../usage-query.ts';
+import { ApiError } from '../edge/api-error.ts';
+import { answerQuestion } from '../edge/ask-stream.ts';
+import { isoTime } from '../edge/iso-time.ts';
+import { isoSeries, usageRange } from '../edge/usage-range.ts';
 import { type VisitorUsageDeps, visitorUsage } from '../visitor-usage.ts';
 import type { VisitorConversations } from '../../domain/visitor-conversations.ts';
 import type { DashboardConversations } from '../../domain/dashboard-conversations.ts';
-import { sessionOf } from './admin-auth.ts';
+import { sessionOf } from '../edge/admin-auth.ts';
 
 export type AssistantAdminOptions = { askQuestion: AskQuestion; usage: UsageRepo; llmSettings: LlmSettings } & Pick<VisitorUsageDeps, 'visitorAnalytics'> & {
   visitorConversations: VisitorConversations;

@@ -8,8 +8,8 @@ import { safeText } from '../../../common/contract/text-rules.ts';
 import { BackupScheduleError, type BackupRun, type BackupScheduleState, type ScheduledBackups } from '../../domain/scheduled-backups.ts';
 import { backupFileName } from '../../domain/backup-names.ts';
 import { backupInThread } from '../../storage/backup.ts';
-import { ApiError } from '../api-error.ts';
-import { isoTime } from '../iso-time.ts';
+import { ApiError } from '../edge/api-error.ts';
+import { isoTime } from '../edge/iso-time.ts';
 
 export type BackupRoutesOptions = { settings: () => AdminSettings; backups: ScheduledBackups };
 

@@ -14,8 +14,8 @@ import type { JobQueue } from '../../domain/job-queue.ts';
 import type { CuratedAnswers } from '../../retrieval/curated/curated-answers.ts';
 import type { QuestionGrouper } from '../../retrieval/question-groups.ts';
 import type { SearchService } from '../../retrieval/search.ts';
-import { ApiError } from '../api-error.ts';
-import { isoTime } from '../iso-time.ts';
+import { ApiError } from '../edge/api-error.ts';
+import { isoTime } from '../edge/iso-time.ts';
 
 export type ContentGapRoutesOptions = {
   questionGroups: QuestionGroupStore;

@@ -14,10 +14,10 @@ import {
 import { decodeTimeCursor, encodeTimeCursor } from '../../domain/cursor.ts';
 import type { Conversations, OwnerConversation, OwnerConversationFilter } from '../../domain/conversations.ts';
 import type { ConversationFilter } from '../../domain/visitor-conversations.ts';
-import { ApiError } from '../api-error.ts';
+import { ApiError } from '../edge/api-error.ts';
 import { exportConversations } from '../conversation-export.ts';
 import type { Handoffs } from '../../domain/handoffs.ts';
-import { isoTime } from '../iso-time.ts';
+import { isoTime } from '../edge/iso-time.ts';
 
 export type ConversationRoutesOptions = { conversations: Conversations; handoffs: Handoffs };
 

@@ -11,9 +11,9 @@ import { knowledgeBaseParamsSchema } from '../../../common/contract/knowledge.ts
 import type { CuratedAnswerRecord } from '../../domain/curated-answers.ts';
 import type { CuratedAnswers } from '../../retrieval/curated/curated-answers.ts';
 import type { ItemReadRepo } from '../../storage/item-read-repo.ts';
-import { ApiError } from '../api-error.ts';
-import { isoTime } from '../iso-time.ts';
-import { assertKnowledgeBaseExists } from '../known-knowledge-base.ts';
+import { ApiError } from '../edge/api-error.ts';
+import { isoTime } from '../edge/iso-time.ts';
+import { assertKnowledgeBaseExists } from '../edge/known-knowledge-base.ts';
 
 export type CuratedAnswerRoutesOptions = { curatedAnswers: CuratedAnswers; reader: ItemReadRepo };
 

@@ -6,7 +6,7 @@ import { knowledgeBaseParamsSchema } from '../../../common/contract/knowledge.ts
 import { describeOriginal, inlineDisposition, type OriginalFile } from '../../domain/original-file.ts';
 import type { ItemReadRepo, ItemRow } from '../../storage/item-read-repo.ts';
 import type { Originals } from '../../storage/originals.ts';
-import { ApiError } from '../api-error.ts';
+import { ApiError } from '../edge/api-error.ts';
 import { type FileUploadDeps, receiveFileUpload } from '../file-upload.ts';
 
 export type FileAdminOptions = Omit<FileUploadDeps, 'limits'> & { reader: ItemReadRepo; fileLimits: FileUploadDeps['limits'] };

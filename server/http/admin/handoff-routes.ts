@@ -12,9 +12,9 @@ import { canManage } from '../../domain/users.ts';
 import type { HandoffListing, Handoffs } from '../../domain/handoffs.ts';
 import type { VisitorConversations } from '../../domain/visitor-conversations.ts';
 import type { CuratedAnswers } from '../../retrieval/curated/curated-answers.ts';
-import { ApiError } from '../api-error.ts';
-import { isoTime } from '../iso-time.ts';
-import { sessionOf } from './admin-auth.ts';
+import { ApiError } from '../edge/api-error.ts';
+import { isoTime } from '../edge/iso-time.ts';
+import { sessionOf } from '../edge/admin-auth.ts';
 
 export type HandoffRoutesOptions = { handoffs: Handoffs; visitorConversations: VisitorConversations; curatedAnswers: CuratedAnswers };
 

@@ -32,7 +32,7 @@ import type { Db } from '../../storage/db.ts';
 import type { FileLimits } from '../file-upload.ts';
 import type { VisitorAnalyticsRepo } from '../../storage/visitor-analytics-repo.ts';
 import type { WebsiteSourceService } from '../../domain/website-sources.ts';
-import { registerAdminAuth } from './admin-auth.ts';
+import { registerAdminAuth } from '../edge/admin-auth.ts';
 import { assistantAdminRoutes } from './assistant-routes.ts';
 import { backupRoutes } from './backup-routes.ts';
 import { conversationRoutes } from './conversation-routes.ts';

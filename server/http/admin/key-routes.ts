@@ -2,8 +2,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { keyParamsSchema, newKeySchema, rotateKeySchema } from '../../../common/contract/admin.ts';
 import type { ApiKeyService } from '../../domain/api-key-service.ts';
 import { keyState } from '../../domain/api-keys.ts';
-import { ApiError } from '../api-error.ts';
-import { sessionOf } from './admin-auth.ts';
+import { ApiError } from '../edge/api-error.ts';
+import { sessionOf } from '../edge/admin-auth.ts';
 import { keyView } from './views.ts';
 
 export type KeyRoutesOptions = { keys: ApiKeyService };

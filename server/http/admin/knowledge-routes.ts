@@ -22,11 +22,11 @@ import type { JobRepo } from '../../storage/jobs/job-repo.ts';
 import type { MonitorRepo } from '../../storage/monitor-repo.ts';
 import type { Originals } from '../../storage/originals.ts';
 import { displayPrefix } from '../../domain/api-keys.ts';
-import { ApiError } from '../api-error.ts';
-import { indexedItemView, itemSummaryView } from '../item-view.ts';
-import { assertKnowledgeBaseExists } from '../known-knowledge-base.ts';
-import { toJobView } from '../job-view.ts';
-import { sessionOf } from './admin-auth.ts';
+import { ApiError } from '../edge/api-error.ts';
+import { indexedItemView, itemSummaryView } from '../edge/item-view.ts';
+import { assertKnowledgeBaseExists } from '../edge/known-knowledge-base.ts';
+import { toJobView } from '../edge/job-view.ts';
+import { sessionOf } from '../edge/admin-auth.ts';
 import { originalOf } from './file-routes.ts';
 import { iso } from './views.ts';
 

@@ -2,7 +2,7 @@ import type { ServerResponse } from 'node:http';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { MonitorService } from '../../domain/monitor.ts';
 import type { SessionService } from '../../domain/sessions.ts';
-import { sessionOf } from './admin-auth.ts';
+import { sessionOf } from '../edge/admin-auth.ts';
 import { monitorView } from './views.ts';
 
 export type MonitorRoutesOptions = { monitor: MonitorService; sessions: SessionService };

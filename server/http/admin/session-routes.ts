@@ -4,9 +4,9 @@ import { z } from 'zod';
 import { credentialsSchema, passwordChangeSchema } from '../../../common/contract/admin.ts';
 import type { DesktopSignIn, SessionService } from '../../domain/sessions.ts';
 import { UserError, type UserRecord, type UserService } from '../../domain/users.ts';
-import { ApiError } from '../api-error.ts';
-import { clearSessionCookie, sessionOf, setSessionCookie } from './admin-auth.ts';
-import { SignInThrottle } from './sign-in-throttle.ts';
+import { ApiError } from '../edge/api-error.ts';
+import { clearSessionCookie, sessionOf, setSessionCookie } from '../edge/admin-auth.ts';
+import { SignInThrottle } from '../edge/sign-in-throttle.ts';
 import { sessionView } from './views.ts';
 
 export type SessionRoutesOptions = { users: UserService; sessions: SessionService; desktop: DesktopSignIn; clock?: () => number };

@@ -2,9 +2,9 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AdminWebsiteSource, AdminWebsiteSync } from '../../../common/contract/sources.ts';
 import { websiteSourceInputSchema, websiteSourceParamsSchema, websiteSyncParamsSchema } from '../../../common/contract/sources.ts';
 import { parseEvery, type WebsiteSource, WebsiteSourceError, type WebsiteSourceService, type WebsiteSync } from '../../domain/website-sources.ts';
-import { ApiError } from '../api-error.ts';
-import { isoTime } from '../iso-time.ts';
-import { sessionOf } from './admin-auth.ts';
+import { ApiError } from '../edge/api-error.ts';
+import { isoTime } from '../edge/iso-time.ts';
+import { sessionOf } from '../edge/admin-auth.ts';
 
 export type SourceRoutesOptions = { websiteSources: WebsiteSourceService };
 

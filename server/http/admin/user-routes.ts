@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { newUserSchema, userParamsSchema, userRoleSchema } from '../../../common/contract/admin.ts';
 import type { SessionService } from '../../domain/sessions.ts';
 import type { UserService } from '../../domain/users.ts';
-import { sessionOf } from './admin-auth.ts';
+import { sessionOf } from '../edge/admin-auth.ts';
 import { userErrorToApi } from './session-routes.ts';
 import { userView } from './views.ts';
 

@@ -3,7 +3,7 @@ import { type ApiKeyRecord, type ApiKeyState, displayPrefix } from '../../domain
 import type { MonitorState } from '../../domain/monitor.ts';
 import type { ActiveSession } from '../../domain/sessions.ts';
 import { canManage, type UserRecord } from '../../domain/users.ts';
-import { toJobView } from '../job-view.ts';
+import { toJobView } from '../edge/job-view.ts';
 
 export const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 

@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { newWebhookSchema, webhookParamsSchema } from '../../../common/contract/webhooks.ts';
 import type { Webhooks } from '../../webhooks/webhooks.ts';
-import { ApiError } from '../api-error.ts';
-import { sessionOf } from './admin-auth.ts';
+import { ApiError } from '../edge/api-error.ts';
+import { sessionOf } from '../edge/admin-auth.ts';
 
 export type WebhookRoutesOptions = { webhooks: Webhooks };
 

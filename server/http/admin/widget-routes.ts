@@ -5,8 +5,8 @@ import type { AdminSettings, AdminWidget, AdminWidgetList } from '../../../commo
 import { widgetInputSchema, widgetUpdateSchema } from '../../../common/contract/widget.ts';
 import type { VisitorConversations } from '../../domain/visitor-conversations.ts';
 import { startOfUtcDay, type WidgetRecord, type WidgetService, widgetBaseUrl } from '../../domain/widgets.ts';
-import { ApiError } from '../api-error.ts';
-import { toWidgetView } from '../widget-view.ts';
+import { ApiError } from '../edge/api-error.ts';
+import { toWidgetView } from '../edge/widget-view.ts';
 
 export type WidgetRoutesOptions = {
   widgets: WidgetService;

@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import type { visitorAskRequestSchema } from '../../../common/contract/widget.ts';
 import type { WidgetRecord } from '../../domain/widgets.ts';
 import { type AskQuestion, type AskQuestionEvent, visitorCitations } from '../../retrieval/answer/ask-question.ts';
-import { openEventStream } from '../sse.ts';
+import { openEventStream } from '../edge/sse.ts';
 
 export type VisitorAnswerDeps = { askQuestion: AskQuestion };
 

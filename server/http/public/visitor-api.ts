@@ -13,10 +13,10 @@ import { HANDOFFS_PER_SESSION, handoffCreatedSchema, handoffRequestSchema, visit
 import type { Handoffs } from '../../domain/handoffs.ts';
 import type { LimitRefusal, VisitorLimits } from '../../domain/visitor-limits.ts';
 import { publicWidgetConfig } from '../../domain/widgets.ts';
-import { ApiError } from '../api-error.ts';
-import { isoTime } from '../iso-time.ts';
-import { clientAddress } from './client-address.ts';
-import { type OriginGateOptions, type VisitorContext, registerOriginGate } from './origin-gate.ts';
+import { ApiError } from '../edge/api-error.ts';
+import { isoTime } from '../edge/iso-time.ts';
+import { clientAddress } from '../edge/client-address.ts';
+import { type OriginGateOptions, type VisitorContext, registerOriginGate } from '../edge/origin-gate.ts';
 import { answerVisitor, type VisitorAnswerDeps } from './visitor-answer.ts';
 
 export type VisitorApiOptions = OriginGateOptions & VisitorAnswerDeps & { visitorLimits: VisitorLimits; handoffs: Handoffs };

@@ -3,10 +3,10 @@ import { articleListQuerySchema, articleListSchema, articleParamsSchema, article
 import { errorSchema } from '../../../common/contract/errors.ts';
 import { decodeCursor, paginate } from '../../domain/cursor.ts';
 import type { ArticleRepo, ArticleRow } from '../../storage/article-repo.ts';
-import { ApiError } from '../api-error.ts';
-import { allowedKnowledgeBases, assertKnowledgeBaseAccess } from '../api-key-auth.ts';
-import { isoTime } from '../iso-time.ts';
-import { apiKeyErrorResponses, apiKeySecurity } from '../route-schemas.ts';
+import { ApiError } from '../edge/api-error.ts';
+import { allowedKnowledgeBases, assertKnowledgeBaseAccess } from '../edge/api-key-auth.ts';
+import { isoTime } from '../edge/iso-time.ts';
+import { apiKeyErrorResponses, apiKeySecurity } from '../edge/route-schemas.ts';
 
 export type ArticleRoutesOptions = { articles: ArticleRepo };
 

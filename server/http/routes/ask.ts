@@ -4,10 +4,10 @@ import { errorSchema } from '../../../common/contract/errors.ts';
 import { knowledgeBaseParamsSchema } from '../../../common/contract/knowledge.ts';
 import type { AskQuestion } from '../../retrieval/answer/ask-question.ts';
 import type { ItemReadRepo } from '../../storage/item-read-repo.ts';
-import { assertKnowledgeBaseAccess } from '../api-key-auth.ts';
-import { answerQuestion } from '../ask-stream.ts';
-import { assertKnowledgeBaseExists } from '../known-knowledge-base.ts';
-import { apiKeyErrorResponses, apiKeySecurity } from '../route-schemas.ts';
+import { assertKnowledgeBaseAccess } from '../edge/api-key-auth.ts';
+import { answerQuestion } from '../edge/ask-stream.ts';
+import { assertKnowledgeBaseExists } from '../edge/known-knowledge-base.ts';
+import { apiKeyErrorResponses, apiKeySecurity } from '../edge/route-schemas.ts';
 
 export type AskRoutesOptions = { askQuestion: AskQuestion; reader: ItemReadRepo };
 

@@ -3,9 +3,9 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { SUPPORTED_FILE_EXTENSIONS } from '../../../common/contract/files.ts';
 import { bulkAckSchema } from '../../../common/contract/ingest.ts';
 import { knowledgeBaseParamsSchema } from '../../../common/contract/knowledge.ts';
-import { assertKnowledgeBaseAccess } from '../api-key-auth.ts';
+import { assertKnowledgeBaseAccess } from '../edge/api-key-auth.ts';
 import { type FileUploadDeps, receiveFileUpload } from '../file-upload.ts';
-import { apiKeySecurity, bodyErrorResponses } from '../route-schemas.ts';
+import { apiKeySecurity, bodyErrorResponses } from '../edge/route-schemas.ts';
 
 export type { FileLimits } from '../file-upload.ts';
 export type FileRoutesOptions = FileUploadDeps;

@@ -2,9 +2,9 @@ import type { FastifyRequest, FastifySerializerCompiler } from 'fastify';
 import { type FastifyPluginAsyncZod, serializerCompiler } from 'fastify-type-provider-zod';
 import { bulkAckSchema, bulkIngestSchema, type IngestItem, ingestItemSchema, jobAckSchema } from '../../../common/contract/ingest.ts';
 import type { JobQueue } from '../../domain/job-queue.ts';
-import { ApiError } from '../api-error.ts';
-import { assertKnowledgeBaseAccess } from '../api-key-auth.ts';
-import { apiKeySecurity, bodyErrorResponses } from '../route-schemas.ts';
+import { ApiError } from '../edge/api-error.ts';
+import { assertKnowledgeBaseAccess } from '../edge/api-key-auth.ts';
+import { apiKeySecurity, bodyErrorResponses } from '../edge/route-schemas.ts';
 
 export type IngestRoutesOptions = { queue: JobQueue; bulkLimit: number };
 

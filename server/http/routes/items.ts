@@ -2,9 +2,9 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { errorSchema } from '../../../common/contract/errors.ts';
 import { deleteItemResultSchema, itemIdentityParamsSchema } from '../../../common/contract/jobs.ts';
 import type { ItemRepo } from '../../storage/item-repo.ts';
-import { ApiError } from '../api-error.ts';
-import { assertKnowledgeBaseAccess } from '../api-key-auth.ts';
-import { apiKeyErrorResponses, apiKeySecurity } from '../route-schemas.ts';
+import { ApiError } from '../edge/api-error.ts';
+import { assertKnowledgeBaseAccess } from '../edge/api-key-auth.ts';
+import { apiKeyErrorResponses, apiKeySecurity } from '../edge/route-schemas.ts';
 
 export type ItemWriteRoutesOptions = { items: ItemRepo; clock?: () => number };
 

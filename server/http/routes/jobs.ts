@@ -10,10 +10,10 @@ import {
 } from '../../../common/contract/jobs.ts';
 import type { Job } from '../../domain/job-record.ts';
 import type { JobQueue } from '../../domain/job-queue.ts';
-import { ApiError } from '../api-error.ts';
-import { allowedKnowledgeBases } from '../api-key-auth.ts';
-import { toJobView } from '../job-view.ts';
-import { apiKeyErrorResponses, apiKeySecurity } from '../route-schemas.ts';
+import { ApiError } from '../edge/api-error.ts';
+import { allowedKnowledgeBases } from '../edge/api-key-auth.ts';
+import { toJobView } from '../edge/job-view.ts';
+import { apiKeyErrorResponses, apiKeySecurity } from '../edge/route-schemas.ts';
 
 export type JobRoutesOptions = { queue: JobQueue };
 

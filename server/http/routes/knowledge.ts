@@ -14,13 +14,13 @@ import { decodeCursor, paginate } from '../../domain/cursor.ts';
 import type { SearchService } from '../../retrieval/search.ts';
 import type { ItemReadRepo } from '../../storage/item-read-repo.ts';
 import type { JobRepo } from '../../storage/jobs/job-repo.ts';
-import { ApiError } from '../api-error.ts';
-import { isoTime } from '../iso-time.ts';
-import { indexedItemView, itemSummaryView } from '../item-view.ts';
-import { toJobView } from '../job-view.ts';
-import { allowedKnowledgeBases, assertKnowledgeBaseAccess } from '../api-key-auth.ts';
-import { assertKnowledgeBaseExists } from '../known-knowledge-base.ts';
-import { apiKeyErrorResponses, apiKeySecurity } from '../route-schemas.ts';
+import { ApiError } from '../edge/api-error.ts';
+import { isoTime } from '../edge/iso-time.ts';
+import { indexedItemView, itemSummaryView } from '../edge/item-view.ts';
+import { toJobView } from '../edge/job-view.ts';
+import { allowedKnowledgeBases, assertKnowledgeBaseAccess } from '../edge/api-key-auth.ts';
+import { assertKnowledgeBaseExists } from '../edge/known-knowledge-base.ts';
+import { apiKeyErrorResponses, apiKeySecurity } from '../edge/route-schemas.ts';
 
 export type KnowledgeRoutesOptions = { reader: ItemReadRepo; jobs: JobRepo; search: SearchService };
 

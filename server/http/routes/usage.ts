@@ -3,10 +3,10 @@ import { usageQuerySchema, usageResponseSchema } from '../../../common/contract/
 import type { UsageRepo } from '../../storage/usage-repo.ts';
 import type { VisitorConversations } from '../../domain/visitor-conversations.ts';
 import type { VisitorAnalyticsRepo } from '../../storage/visitor-analytics-repo.ts';
-import { allowedKnowledgeBases, assertKnowledgeBaseAccess } from '../api-key-auth.ts';
-import { apiKeyErrorResponses, apiKeySecurity } from '../route-schemas.ts';
-import { isoTime } from '../iso-time.ts';
-import { isoSeries, usageRange } from '../usage-query.ts';
+import { allowedKnowledgeBases, assertKnowledgeBaseAccess } from '../edge/api-key-auth.ts';
+import { apiKeyErrorResponses, apiKeySecurity } from '../edge/route-schemas.ts';
+import { isoTime } from '../edge/iso-time.ts';
+import { isoSeries, usageRange } from '../edge/usage-range.ts';
 import { NO_VISITORS, visitorUsage } from '../visitor-usage.ts';
 
 export type UsageRoutesOptions = { usage: UsageRepo; visitors: VisitorConversations; visitorAnalytics: VisitorAnalyticsRepo };

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { UsageRepo } from '../storage/usage-repo.ts';
+import type { UsageRepo } from '../../storage/usage-repo.ts';
 
 type MaybeKb = { knowledgeBaseId?: unknown };
 

@@ -5,7 +5,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { CSRF_HEADER, SESSION_COOKIE } from '../../../common/contract/admin.ts';
 import type { ActiveSession, SessionService } from '../../domain/sessions.ts';
 import { canManage } from '../../domain/users.ts';
-import { ApiError } from '../api-error.ts';
+import { ApiError } from './api-error.ts';
 
 /** Who may call an admin route: anyone (setup, sign-in), any signed-in user, Owner/Admin, or the Owner. */
 export type AdminAccess = 'public' | 'member' | 'manager' | 'owner';

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { ApiKeyRecord } from '../domain/api-keys.ts';
-import type { ApiKeyService, AuthResult } from '../domain/api-key-service.ts';
-import type { Scope } from '../../common/contract/scopes.ts';
+import type { ApiKeyRecord } from '../../domain/api-keys.ts';
+import type { ApiKeyService, AuthResult } from '../../domain/api-key-service.ts';
+import type { Scope } from '../../../common/contract/scopes.ts';
 import { ApiError } from './api-error.ts';
 import type { RateLimiter } from './rate-limiter.ts';
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { SignInThrottle } from '../../../../../server/http/admin/sign-in-throttle.ts';
+import { SignInThrottle } from '../../../../../server/http/edge/sign-in-throttle.ts';
 
 describe('sign-in throttle', () => {
   it('forgets expired tries once it tracks many usernames, so guessing names cannot grow it without end', () => {

@@ -1,5 +1,5 @@
-import type { SourceType } from '../../common/contract/ingest.ts';
-import type { ItemReadRepo, ItemRow } from '../storage/item-read-repo.ts';
+import type { SourceType } from '../../../common/contract/ingest.ts';
+import type { ItemReadRepo, ItemRow } from '../../storage/item-read-repo.ts';
 import { isoTime } from './iso-time.ts';
 
 type SummaryFields = Pick<ItemRow, 'knowledge_base_id' | 'integration_id' | 'external_id' | 'source_type' | 'title' | 'url' | 'updated_at'>;

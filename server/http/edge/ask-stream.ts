@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { AskRequest, AskResponse } from '../../common/contract/ask.ts';
-import type { AskOutcome, AskQuestion, AskQuestionEvent, Asker } from '../retrieval/answer/ask-question.ts';
+import type { AskRequest, AskResponse } from '../../../common/contract/ask.ts';
+import type { AskOutcome, AskQuestion, AskQuestionEvent, Asker } from '../../retrieval/answer/ask-question.ts';
 import { openEventStream } from './sse.ts';
 
 /**

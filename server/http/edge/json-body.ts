@@ -1,6 +1,6 @@
 import { errorCodes, type FastifyInstance } from 'fastify';
 import secureJson from 'secure-json-parse';
-import { LIMITS } from '../../common/contract/limits.ts';
+import { LIMITS } from '../../../common/contract/limits.ts';
 import { ApiError } from './api-error.ts';
 
 declare module 'fastify' {

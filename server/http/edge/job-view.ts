@@ -1,5 +1,5 @@
-import type { JobView } from '../../common/contract/jobs.ts';
-import type { Job } from '../domain/job-record.ts';
+import type { JobView } from '../../../common/contract/jobs.ts';
+import type { Job } from '../../domain/job-record.ts';
 import { isoTime } from './iso-time.ts';
 
 const isoOrNull = (ms: number | null) => (ms === null ? null : isoTime(ms));

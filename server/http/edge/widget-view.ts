@@ -1,5 +1,5 @@
-import type { AdminWidget } from '../../common/contract/admin.ts';
-import { hostedPageUrl, type WidgetRecord, widgetSnippet } from '../domain/widgets.ts';
+import type { AdminWidget } from '../../../common/contract/admin.ts';
+import { hostedPageUrl, type WidgetRecord, widgetSnippet } from '../../domain/widgets.ts';
 import { isoTime } from './iso-time.ts';
 
 /**

@@ -1,4 +1,4 @@
-import { ERROR_CODES, type ErrorCode, type ErrorDetail } from '../../common/contract/errors.ts';
+import { ERROR_CODES, type ErrorCode, type ErrorDetail } from '../../../common/contract/errors.ts';
 
 /** The one error type routes throw; the error handler turns it into the contract's error body. */
 export class ApiError extends Error {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { RateLimiter } from '../../../../server/http/rate-limiter.ts';
+import { RateLimiter } from '../../../../../server/http/edge/rate-limiter.ts';
 
 describe('rate limiter', () => {
   it('allows the burst, then one request per refill interval, per key', () => {

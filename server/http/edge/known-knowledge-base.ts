@@ -1,4 +1,4 @@
-import type { ItemReadRepo } from '../storage/item-read-repo.ts';
+import type { ItemReadRepo } from '../../storage/item-read-repo.ts';
 import { ApiError } from './api-error.ts';
 
 /**

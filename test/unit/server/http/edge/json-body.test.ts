@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { JsonShapeScan, jsonShapeProblem } from '../../../../server/http/json-body.ts';
-import { LIMITS } from '../../../../common/contract/limits.ts';
+import { JsonShapeScan, jsonShapeProblem } from '../../../../../server/http/edge/json-body.ts';
+import { LIMITS } from '../../../../../common/contract/limits.ts';
 
 describe('JSON shape before parsing', () => {
   const deep = (levels: number) => '['.repeat(levels) + ']'.repeat(levels);

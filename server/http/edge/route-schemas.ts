@@ -1,4 +1,4 @@
-import { errorSchema } from '../../common/contract/errors.ts';
+import { errorSchema } from '../../../common/contract/errors.ts';
 
 /** Error responses every API-key route can give, for the OpenAPI document. */
 export const apiKeyErrorResponses = {

@@ -4,8 +4,14 @@ import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 
-/** The built dashboard (`electron-vite build`), next to the server sources in a checkout. */
-const DEFAULT_RENDERER_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../out/renderer');
+/**
+ * The built dashboard (`electron-vite build`), out/renderer/ of the checkout. This file is TypeScript in server/http/edge/ when the sources run; built, it is part of a bundle
+ * in out/server/, so the way to out/renderer/ depends on which one runs.
+ */
+const DEFAULT_RENDERER_DIR = path.resolve(
+  path.dirname(fileURLToPath(import.meta.url)),
+  import.meta.url.endsWith('.ts') ? '../../../out/renderer' : '../renderer',
+);
 
 /**
  * The page may load only its own scripts and talk only to this server. Inline styles are allowed

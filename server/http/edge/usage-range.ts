@@ -1,4 +1,4 @@
-import { BUCKET_MS, type Granularity, type UsageBucket, type UsageTotals } from '../storage/usage-repo.ts';
+import { BUCKET_MS, type Granularity, type UsageBucket, type UsageTotals } from '../../storage/usage-repo.ts';
 import { ApiError } from './api-error.ts';
 import { isoTime } from './iso-time.ts';
 

@@ -3,10 +3,10 @@ import { STATUS_CODES as HTTP_REASONS } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import { type ErrorBody, type ErrorCode, type ErrorDetail } from '../../common/contract/errors.ts';
-import { limitSize } from '../../common/contract/limits.ts';
-import { InvalidCursorError } from '../domain/cursor.ts';
-import { isDiskFull } from '../domain/disk-condition.ts';
+import { type ErrorBody, type ErrorCode, type ErrorDetail } from '../../../common/contract/errors.ts';
+import { limitSize } from '../../../common/contract/limits.ts';
+import { InvalidCursorError } from '../../domain/cursor.ts';
+import { isDiskFull } from '../../domain/disk-condition.ts';
 import { ApiError } from './api-error.ts';
 
 /** Fastify's own error codes that the contract names differently. */

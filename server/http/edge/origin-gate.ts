@@ -4,7 +4,7 @@ import { canonicalOrigin, originAllowed } from '../../domain/allowed-origins.ts'
 import type { VisitorSessions } from '../../domain/visitor-sessions.ts';
 import type { VisitorConversations } from '../../domain/visitor-conversations.ts';
 import type { WidgetRecord, WidgetService } from '../../domain/widgets.ts';
-import { ApiError } from '../api-error.ts';
+import { ApiError } from './api-error.ts';
 import { ownOrigin } from './client-address.ts';
 
 declare module 'fastify' {
