@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import { clientErrorHandler, frameworkErrorHandler, registerErrorHandling } from '../edge/error-handler.ts';
 import { registerJsonBodyParser } from '../edge/json-body.ts';
 import { visitorSurface, type VisitorSurfaceOptions } from './index.ts';
-import { VISITOR_BODY_LIMIT } from './visitor-api.ts';
+import { VISITOR_BODY_LIMIT } from '../edge/visitor-route.ts';
 
 export type PublicAppDeps = VisitorSurfaceOptions & {
   logger: Logger;

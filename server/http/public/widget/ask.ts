@@ -1,11 +1,16 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { z } from 'zod';
-import type { visitorAskRequestSchema } from '../../../common/contract/widget.ts';
-import type { WidgetRecord } from '../../domain/widgets.ts';
-import { type AskQuestion, type AskQuestionEvent, visitorCitations } from '../../retrieval/answer/ask-question.ts';
-import { openEventStream } from '../edge/sse.ts';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { errorSchema } from '../../../../common/contract/errors.ts';
+import { visitorAskRequestSchema } from '../../../../common/contract/widget.ts';
+import type { WidgetRecord } from '../../../domain/widgets.ts';
+import { type AskQuestion, type AskQuestionEvent, visitorCitations } from '../../../retrieval/answer/ask-question.ts';
+import type { Services } from '../../../services.ts';
+import { clientAddress } from '../../edge/client-address.ts';
+import { openEventStream } from '../../edge/sse.ts';
+import { originErrors, preflight, refuse, VISITOR_BODY_LIMIT, visitorOf, visitorParams as params, visitorTags as tags } from '../../edge/visitor-route.ts';
 
-export type VisitorAnswerDeps = { askQuestion: AskQuestion };
+export type VisitorAskRoutesOptions = Pick<Services, 'askQuestion' | 'visitorLimits' | 'visitorSessions' | 'visitorConversations'> & { trustedProxies: readonly string[] };
 
 /**
  * Serialises a visitor's answer as Server-Sent Events (contract: VisitorAskEvent). The asking is
@@ -15,10 +20,10 @@ export type VisitorAnswerDeps = { askQuestion: AskQuestion };
  * reduced to a number, a title and an http(s) link, and the product card; never passages, item
  * ids or scores.
  */
-export async function answerVisitor(
+async function answerVisitor(
   request: FastifyRequest,
   reply: FastifyReply,
-  { askQuestion }: VisitorAnswerDeps,
+  askQuestion: AskQuestion,
   visitor: { widget: WidgetRecord; sessionId: string },
   body: z.output<typeof visitorAskRequestSchema>,
 ): Promise<void> {
@@ -58,3 +63,39 @@ export async function answerVisitor(
     stream.end();
   }
 }
+
+/**
+ * `POST /v1/widget/{widgetId}/ask`: a visitor's question, within the widget's limits; the
+ * session is stored at its first question.
+ */
+export const visitorAskRoutes: FastifyPluginAsyncZod<VisitorAskRoutesOptions> = async (app, { askQuestion, visitorLimits, visitorSessions, visitorConversations, trustedProxies }) => {
+  app.post(
+    '/v1/widget/:widgetId/ask',
+    {
+      bodyLimit: VISITOR_BODY_LIMIT,
+      config: { visitorSession: true },
+      schema: {
+        tags,
+        summary: "Ask a question; always answered as Server-Sent Events",
+        description:
+          'Needs a visitor session. Events, in order: `answer` (plain-text deltas), `citations` ({number, title, url}), ' +
+          'then `done` ({answerId, answered, answer, citations}: the whole answer, which replaces the deltas), or `error`. ' +
+          "`answered: false` means the knowledge base does not hold the answer; `answer` is then the widget's fallback message. " +
+          'Limits per visitor, per address and per widget (429 `rate_limited` with Retry-After) and per day (429 `daily_limit_reached`).',
+        params,
+        body: visitorAskRequestSchema,
+        response: { 200: z.string().describe('text/event-stream'), 400: errorSchema, 401: errorSchema, ...originErrors, 413: errorSchema, 415: errorSchema },
+      },
+    },
+    async (request, reply) => {
+      const { widget, origin, sessionId } = visitorOf(request);
+      const address = clientAddress(request, trustedProxies);
+      const refusal = visitorLimits.takeQuestion(widget, sessionId!, address);
+      if (refusal) refuse(refusal);
+      visitorConversations.startSession({ id: sessionId!, widgetId: widget.id, origin, ipHash: visitorSessions.hashAddress(address) });
+      await answerVisitor(request, reply, askQuestion, { widget, sessionId: sessionId! }, request.body);
+    },
+  );
+
+  preflight(app, 'ask', 'POST');
+};
