@@ -2,13 +2,12 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { articleListQuerySchema, articleListSchema, articleParamsSchema, articleSchema } from '../../../common/contract/articles.ts';
 import { errorSchema } from '../../../common/contract/errors.ts';
 import { decodeCursor, paginate } from '../../domain/cursor.ts';
-import type { ArticleRepo, ArticleRow } from '../../storage/article-repo.ts';
+import type { Services } from '../../services.ts';
+import type { ArticleRow } from '../../storage/article-repo.ts';
 import { ApiError } from '../edge/api-error.ts';
 import { allowedKnowledgeBases, assertKnowledgeBaseAccess } from '../edge/api-key-auth.ts';
 import { isoTime } from '../edge/iso-time.ts';
 import { apiKeyErrorResponses, apiKeySecurity } from '../edge/route-schemas.ts';
-
-export type ArticleRoutesOptions = { articles: ArticleRepo };
 
 function summary(row: ArticleRow) {
   return {
@@ -24,7 +23,7 @@ function summary(row: ArticleRow) {
 }
 
 /** Published articles: items of sourceType ARTICLE once indexed (scope `articles:read`). */
-export const articleRoutes: FastifyPluginAsyncZod<ArticleRoutesOptions> = async (app, { articles }) => {
+export const articleRoutes: FastifyPluginAsyncZod<Pick<Services, 'articles'>> = async (app, { articles }) => {
   app.get(
     '/articles',
     {

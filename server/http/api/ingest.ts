@@ -1,12 +1,13 @@
-import type { FastifyRequest, FastifySerializerCompiler } from 'fastify';
+import type { FastifySerializerCompiler } from 'fastify';
 import { type FastifyPluginAsyncZod, serializerCompiler } from 'fastify-type-provider-zod';
-import { bulkAckSchema, bulkIngestSchema, type IngestItem, ingestItemSchema, jobAckSchema } from '../../../common/contract/ingest.ts';
-import type { JobQueue } from '../../domain/job-queue.ts';
-import { ApiError } from '../edge/api-error.ts';
+import { bulkAckSchema, bulkIngestSchema, ingestItemSchema, jobAckSchema } from '../../../common/contract/ingest.ts';
+import type { Services } from '../../services.ts';
+import { queueItems } from '../../use-cases/queue-items.ts';
 import { assertKnowledgeBaseAccess } from '../edge/api-key-auth.ts';
+import { bulkLimitCheck } from '../edge/bulk-limit.ts';
 import { apiKeySecurity, bodyErrorResponses } from '../edge/route-schemas.ts';
 
-export type IngestRoutesOptions = { queue: JobQueue; bulkLimit: number };
+export type IngestRoutesOptions = Pick<Services, 'queue'> & { bulkLimit: number };
 
 /**
  * The single-item acknowledgement is written directly: it is answered thousands of times a
@@ -19,6 +20,7 @@ const ackSerializerCompiler: FastifySerializerCompiler<unknown> = (route) =>
     ? (serializeAck as (data: unknown) => string)
     : serializerCompiler(route as Parameters<typeof serializerCompiler>[0]);
 
+/** `POST /ingest` and `POST /ingest/bulk`: content pushed with an API key (scope `iq:import`). */
 export const ingestRoutes: FastifyPluginAsyncZod<IngestRoutesOptions> = async (app, { queue, bulkLimit }) => {
   app.post(
     '/ingest',
@@ -62,31 +64,7 @@ export const ingestRoutes: FastifyPluginAsyncZod<IngestRoutesOptions> = async (a
         items.map((item) => item.knowledgeBaseId),
         items.map((_, index) => `items.${index}.knowledgeBaseId`),
       );
-      return queueBulk(queue, items, request.apiKey!.id);
+      return queueItems(queue, items, request.apiKey!.id);
     },
   );
 };
-
-/** Refuses a bulk request over the limit before each of its items is validated. */
-export function bulkLimitCheck(bulkLimit: number) {
-  return async (request: FastifyRequest) => {
-    const items = (request.body as { items?: unknown } | null)?.items;
-    if (Array.isArray(items) && items.length > bulkLimit) {
-      throw new ApiError('too_many_items', `A bulk request takes at most ${bulkLimit} items; this one has ${items.length}.`);
-    }
-  };
-}
-
-/**
- * Queues validated items and answers as `POST /ingest/bulk` does; the dashboard's import
- * (`POST /admin/api/ingest/bulk`, no API key: `apiKeyId` null) goes through it too.
- */
-export async function queueBulk(queue: JobQueue, items: IngestItem[], apiKeyId: string | null) {
-  const result = await queue.push(items, apiKeyId);
-  return {
-    status: 'queued' as const,
-    jobCount: result.jobCount,
-    estimatedTime: queue.estimate(result),
-    jobIds: result.jobIds,
-  };
-}

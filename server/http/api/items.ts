@@ -1,14 +1,13 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { errorSchema } from '../../../common/contract/errors.ts';
 import { deleteItemResultSchema, itemIdentityParamsSchema } from '../../../common/contract/jobs.ts';
-import type { ItemRepo } from '../../storage/item-repo.ts';
+import type { Services } from '../../services.ts';
 import { ApiError } from '../edge/api-error.ts';
 import { assertKnowledgeBaseAccess } from '../edge/api-key-auth.ts';
 import { apiKeyErrorResponses, apiKeySecurity } from '../edge/route-schemas.ts';
 
-export type ItemWriteRoutesOptions = { items: ItemRepo; clock?: () => number };
-
-export const itemWriteRoutes: FastifyPluginAsyncZod<ItemWriteRoutesOptions> = async (app, { items, clock = Date.now }) => {
+/** `DELETE /items/{knowledgeBaseId}/{integrationId}/{externalId}`: an item removed with an API key. */
+export const itemWriteRoutes: FastifyPluginAsyncZod<Pick<Services, 'items'>> = async (app, { items }) => {
   app.delete(
     '/items/:knowledgeBaseId/:integrationId/:externalId',
     {
@@ -25,7 +24,7 @@ export const itemWriteRoutes: FastifyPluginAsyncZod<ItemWriteRoutesOptions> = as
     async (request) => {
       const identity = request.params;
       assertKnowledgeBaseAccess(request, [identity.knowledgeBaseId]);
-      const outcome = items.delete(identity, clock(), { keyId: request.apiKey!.id });
+      const outcome = items.delete(identity, Date.now(), { keyId: request.apiKey!.id });
       if (!outcome.existed) {
         throw new ApiError('not_found', `No item "${identity.externalId}" from "${identity.integrationId}" in "${identity.knowledgeBaseId}".`);
       }

@@ -9,17 +9,16 @@ import {
   jobSchema,
 } from '../../../common/contract/jobs.ts';
 import type { Job } from '../../domain/job-record.ts';
-import type { JobQueue } from '../../domain/job-queue.ts';
+import type { Services } from '../../services.ts';
 import { ApiError } from '../edge/api-error.ts';
 import { allowedKnowledgeBases } from '../edge/api-key-auth.ts';
 import { toJobView } from '../edge/job-view.ts';
 import { apiKeyErrorResponses, apiKeySecurity } from '../edge/route-schemas.ts';
 
-export type JobRoutesOptions = { queue: JobQueue };
-
 const jobResponses = { 200: jobSchema, ...apiKeyErrorResponses, 404: errorSchema, 409: errorSchema } as const;
 
-export const jobRoutes: FastifyPluginAsyncZod<JobRoutesOptions> = async (app, { queue }) => {
+/** `/jobs`, `/jobs/{jobId}` and `/jobs/{jobId}/retry`: the jobs of pushed items (scope `iq:import`). */
+export const jobRoutes: FastifyPluginAsyncZod<Pick<Services, 'queue'>> = async (app, { queue }) => {
   function findJob(request: FastifyRequest, jobId: string, narrow: { knowledgeBaseId?: string; integrationId?: string }): Job {
     const lookup = queue.find(jobId, narrow, allowedKnowledgeBases(request));
     if (lookup.found === 'one') return lookup.job;

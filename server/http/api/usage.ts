@@ -1,17 +1,14 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { usageQuerySchema, usageResponseSchema } from '../../../common/contract/usage.ts';
-import type { UsageRepo } from '../../storage/usage-repo.ts';
-import type { VisitorConversations } from '../../domain/visitor-conversations.ts';
-import type { VisitorAnalyticsRepo } from '../../storage/visitor-analytics-repo.ts';
+import { apiUsageReport, type UsageReportDeps } from '../../use-cases/usage-report.ts';
 import { allowedKnowledgeBases, assertKnowledgeBaseAccess } from '../edge/api-key-auth.ts';
 import { apiKeyErrorResponses, apiKeySecurity } from '../edge/route-schemas.ts';
 import { isoTime } from '../edge/iso-time.ts';
-import { isoSeries, usageRange } from '../edge/usage-range.ts';
-import { NO_VISITORS, visitorUsage } from '../visitor-usage.ts';
+import { usageRange } from '../edge/usage-range.ts';
+import { isoSeries, visitorUsageView } from '../edge/usage-view.ts';
 
-export type UsageRoutesOptions = { usage: UsageRepo; visitors: VisitorConversations; visitorAnalytics: VisitorAnalyticsRepo };
-
-export const usageRoutes: FastifyPluginAsyncZod<UsageRoutesOptions> = async (app, { usage, visitors, visitorAnalytics }) => {
+/** `GET /usage` (scope `usage:read`): the report is the use case's (server/use-cases/usage-report.ts). */
+export const usageRoutes: FastifyPluginAsyncZod<UsageReportDeps> = async (app, deps) => {
   app.get(
     '/usage',
     {
@@ -34,22 +31,17 @@ export const usageRoutes: FastifyPluginAsyncZod<UsageRoutesOptions> = async (app
       const { from, to, size } = usageRange(request.query);
       if (knowledgeBaseId !== undefined) assertKnowledgeBaseAccess(request, [knowledgeBaseId]);
       const allowed = allowedKnowledgeBases(request);
-      const report = usage.query({ from, to, granularity, keyId, knowledgeBaseId, knowledgeBaseIds: allowed ?? undefined });
-      const first = report.series[0]?.start ?? from;
-      const last = report.series.length ? report.series[report.series.length - 1]!.start + size : to;
+      const report = apiUsageReport(deps, { from, to, size, granularity, keyId, knowledgeBaseId, widgetId, knowledgeBaseIds: allowed ?? undefined });
       return {
-        from: isoTime(first),
-        to: isoTime(last),
+        from: isoTime(report.from),
+        to: isoTime(report.to),
         granularity,
         series: isoSeries(report.series),
         totals: report.totals,
         byKey: report.byKey,
         byKnowledgeBase: report.byKnowledgeBase,
         byRoute: report.byRoute,
-        visitors:
-          keyId !== undefined && keyId !== ''
-            ? NO_VISITORS
-            : visitorUsage({ visitors, visitorAnalytics }, { from: first, to: last, size, widgetId, knowledgeBaseId, knowledgeBaseIds: allowed ?? undefined }),
+        visitors: visitorUsageView(report.visitors),
       };
     },
   );

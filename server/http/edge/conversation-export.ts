@@ -1,12 +1,9 @@
-import type { ConversationExportRow, ExportFormat } from '../../common/contract/conversations.ts';
-import type { Conversations, OwnerConversation, OwnerConversationFilter } from '../domain/conversations.ts';
-import type { ConversationTurnRecord } from '../domain/dashboard-conversations.ts';
-import type { HandoffRecord } from '../domain/handoffs.ts';
-import type { ConversationPosition } from '../domain/visitor-conversations.ts';
-import { isoTime } from './edge/iso-time.ts';
-
-/** Conversations read per page while exporting: the export streams, so its size is unbounded. */
-const EXPORT_PAGE = 200;
+import type { ConversationExportRow, ExportFormat } from '../../../common/contract/conversations.ts';
+import type { OwnerConversation } from '../../domain/conversations.ts';
+import type { ConversationTurnRecord } from '../../domain/dashboard-conversations.ts';
+import type { HandoffRecord } from '../../domain/handoffs.ts';
+import type { ExportedQuestion } from '../../use-cases/export-conversations.ts';
+import { isoTime } from './iso-time.ts';
 
 const CSV_COLUMNS = [
   'conversationId',
@@ -68,7 +65,7 @@ function exportRow(conversation: OwnerConversation, turn: ConversationTurnRecord
 }
 
 /** A handoff's row: its question, the shop's reply as the answer, and the contact details given (personal data, as the owner exports it). */
-export function handoffRow(conversation: OwnerConversation, handoff: HandoffRecord): ConversationExportRow {
+function handoffRow(conversation: OwnerConversation, handoff: HandoffRecord): ConversationExportRow {
   return {
     ...conversationColumns(conversation),
     userName: null,
@@ -107,31 +104,14 @@ function csvLine(row: ConversationExportRow): string {
 }
 
 /**
- * The filtered conversations, oldest question first within each, newest conversation first, as
- * CSV (with a header line) or JSON Lines, a page at a time.
+ * The exported questions as CSV (with a header line) or JSON Lines, a page at a time: one row per
+ * question (exportRow, handoffRow).
  */
-export async function* exportConversations(
-  conversations: Conversations,
-  filter: OwnerConversationFilter,
-  format: ExportFormat,
-  /** The handoffs left in these visitor conversations (Handoffs.ofSessions). */
-  handoffsOf: (conversationIds: string[]) => HandoffRecord[] = () => [],
-): AsyncGenerator<string> {
+export async function* exportLines(pages: AsyncIterable<ExportedQuestion[]>, format: ExportFormat): AsyncGenerator<string> {
   if (format === 'csv') yield `\uFEFF${CSV_COLUMNS.map(csvCell).join(',')}\r\n`;
-  let after: ConversationPosition | null = null;
-  do {
-    const page = conversations.find(filter, after, EXPORT_PAGE);
-    let chunk = '';
-    const line = (row: ConversationExportRow) => (format === 'csv' ? csvLine(row) : `${JSON.stringify(row)}\n`);
-    const handoffs = new Map<string, HandoffRecord[]>();
-    for (const h of handoffsOf(page.rows.filter((c) => c.source === 'visitor').map((c) => c.id))) handoffs.set(h.sessionId, [...(handoffs.get(h.sessionId) ?? []), h]);
-    for (const conversation of page.rows) {
-      for (const turn of conversations.read(conversation.id)?.turns ?? []) chunk += line(exportRow(conversation, turn));
-      for (const handoff of handoffs.get(conversation.id) ?? []) chunk += line(handoffRow(conversation, handoff));
-    }
+  const line = (row: ConversationExportRow) => (format === 'csv' ? csvLine(row) : `${JSON.stringify(row)}\n`);
+  for await (const questions of pages) {
+    const chunk = questions.map((q) => line(q.turn ? exportRow(q.conversation, q.turn) : handoffRow(q.conversation, q.handoff))).join('');
     if (chunk) yield chunk;
-    after = page.next;
-    // Other requests go on between pages.
-    await new Promise((resolve) => setImmediate(resolve));
-  } while (after);
+  }
 }

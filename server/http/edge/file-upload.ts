@@ -1,45 +1,35 @@
-import { createHash } from 'node:crypto';
-import fs from 'node:fs';
-import { Transform } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import type { FastifyRequest } from 'fastify';
-import type { ErrorDetail } from '../../common/contract/errors.ts';
-import { type FileReference, fileKindOf, fileUploadFieldsSchema, SUPPORTED_FILE_EXTENSIONS } from '../../common/contract/files.ts';
-import { pushedIdentifier, quoteName } from '../../common/contract/text-rules.ts';
-import { limitSize } from '../../common/contract/limits.ts';
-import { fileItem } from '../domain/file-items.ts';
-import type { JobQueue } from '../domain/job-queue.ts';
-import type { Db } from '../storage/db.ts';
-import type { Originals } from '../storage/originals.ts';
-import { ApiError } from './edge/api-error.ts';
-import { queueBulk } from './routes/ingest.ts';
+import type { ErrorDetail } from '../../../common/contract/errors.ts';
+import { fileKindOf, fileUploadFieldsSchema, SUPPORTED_FILE_EXTENSIONS } from '../../../common/contract/files.ts';
+import { pushedIdentifier, quoteName } from '../../../common/contract/text-rules.ts';
+import { limitSize } from '../../../common/contract/limits.ts';
+import { UploadedFiles, type UploadedFilesDeps } from '../../use-cases/uploaded-files.ts';
+import { ApiError } from './api-error.ts';
 
 export type FileLimits = { fileBytes: number; requestBytes: number; filesPerRequest: number };
-export type FileUploadDeps = { queue: JobQueue; originals: Originals; db: Db; limits: FileLimits };
-
-/** A file received whole: where it waits, and what it is. */
-type Received = { incoming: string; file: FileReference; externalId: string | null };
+export type FileUploadDeps = UploadedFilesDeps & { limits: FileLimits };
 
 const FIELD_NAMES = new Set(['integrationId', 'sourceType', 'priority', 'externalId']);
 const SHARED_FIELDS = ['integrationId', 'sourceType', 'priority'] as const;
 
 /**
- * Receives a multipart upload of documents for one knowledge base and queues each file as one
- * item: the one place both `POST /knowledge-bases/{id}/files` (API key) and the dashboard's
- * `POST /admin/api/knowledge-bases/{id}/files` (session) read files. Each file is streamed to disk
- * while its SHA-256 is computed (never held whole in memory) and kept as an original. Every file
- * is checked before any is queued: one refused file refuses the request, and nothing of it is kept.
- * Answers as `POST /ingest/bulk`. The caller has registered @fastify/multipart and checked access.
+ * Reads a multipart upload of documents for one knowledge base: the one place both
+ * `POST /knowledge-bases/{id}/files` (API key) and the dashboard's
+ * `POST /admin/api/knowledge-bases/{id}/files` (session) read files. Every file and field is
+ * checked before any is queued: one refused file refuses the request, and nothing of it is kept.
+ * What happens to the files is the use case's (server/use-cases/uploaded-files.ts). Answers as
+ * `POST /ingest/bulk`. The caller has registered @fastify/multipart and checked access.
  */
 export async function receiveFileUpload(request: FastifyRequest, knowledgeBaseId: string, apiKeyId: string | null, deps: FileUploadDeps) {
-  const { queue, originals, db, limits } = deps;
+  const { limits } = deps;
   if (!request.isMultipart()) {
     throw new ApiError('unsupported_media_type', 'Send the files as multipart/form-data, each in a part named "file".');
   }
-  const received: Received[] = [];
+  const upload = new UploadedFiles(deps);
   const fields: Record<string, string[]> = {};
   const problems: ErrorDetail[] = [];
   let requestBytes = 0;
+  let files = 0;
   // An externalId field names the file part that follows it.
   let externalId: string | null = null;
   let fileIndex = 0;
@@ -76,52 +66,25 @@ export async function receiveFileUpload(request: FastifyRequest, knowledgeBaseId
       }
       const idProblem = pushedIdentifier().safeParse(named ?? name).error?.issues[0]?.message;
       if (idProblem) problems.push({ path: `file.${index}.externalId`, message: idProblem });
-      const incoming = originals.incomingPath();
-      const sha = createHash('sha256');
-      let bytes = 0;
-      received.push({ incoming, file: { sha256: '', name, bytes: 0 }, externalId: named });
-      const counter = new Transform({
-        transform(chunk: Buffer, _encoding, done) {
-          bytes += chunk.length;
-          requestBytes += chunk.length;
-          if (requestBytes > limits.requestBytes) return done(requestTooLarge(limits));
-          sha.update(chunk);
-          done(null, chunk);
-        },
+      files++;
+      const file = await upload.receive(part.file, name, named, (bytes) => {
+        requestBytes += bytes;
+        if (requestBytes > limits.requestBytes) throw requestTooLarge(limits);
       });
-      await pipeline(part.file, counter, fs.createWriteStream(incoming, { flags: 'wx', mode: 0o600 }));
-      await syncFile(incoming);
-      if (bytes === 0) problems.push({ path: `file.${index}`, message: `"${name}" is empty` });
-      received.at(-1)!.file = { sha256: sha.digest('hex'), name, bytes };
+      if (file.bytes === 0) problems.push({ path: `file.${index}`, message: `"${name}" is empty` });
     }
   } catch (error) {
-    discard(received);
+    upload.discard();
     throw asApiError(error, limits);
   }
   if (externalId !== null) problems.push({ path: 'externalId', message: 'an externalId must come before the file part it names' });
-  if (received.length + problems.length === 0) problems.push({ path: 'file', message: 'send at least one part named "file"' });
+  if (files + problems.length === 0) problems.push({ path: 'file', message: 'send at least one part named "file"' });
   const options = parseFields(fields, problems);
   if (problems.length > 0 || !options) {
-    discard(received);
+    upload.discard();
     throw new ApiError('invalid_body', 'The upload was refused; nothing of it was stored.', problems);
   }
-
-  const items = received.map(({ incoming, file, externalId: id }) => {
-    originals.adopt(incoming, file.sha256);
-    return fileItem(knowledgeBaseId, options, file, id ?? file.name);
-  });
-  let answer: Awaited<ReturnType<typeof queueBulk>>;
-  try {
-    answer = await queueBulk(queue, items, apiKeyId);
-  } catch (error) {
-    // Not queued (a full disk): the originals just kept are no item's.
-    discard(received);
-    originals.removeUnused(db, items.map((item) => item.data.file.sha256));
-    throw error;
-  }
-  // Committed: a deletion of the same bytes that ran meanwhile cannot have left the jobs without their file.
-  for (const { incoming, file } of received) originals.settle(incoming, file.sha256);
-  return answer;
+  return upload.queue(knowledgeBaseId, options, apiKeyId);
 }
 
 /** The name of the file without any folders a client put in it (both separators). */
@@ -134,20 +97,6 @@ function fileNameProblem(name: string): string {
   if (name.length > 256) return `the file name ${quoteName(name.slice(0, 40))}… is too long (at most 256 characters)`;
   const issue = pushedIdentifier().safeParse(name).error?.issues[0]?.message ?? 'cannot name an item';
   return `the file name ${quoteName(name)} ${issue}`;
-}
-
-/** On disk before it is acknowledged, as a pushed item is. */
-async function syncFile(file: string): Promise<void> {
-  const handle = await fs.promises.open(file, 'r+');
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-}
-
-function discard(received: Received[]): void {
-  for (const { incoming } of received) fs.rmSync(incoming, { force: true });
 }
 
 function requestTooLarge(limits: FileLimits): ApiError {

@@ -1,8 +1,6 @@
 import type { JobView } from '../../../common/contract/jobs.ts';
 import type { Job } from '../../domain/job-record.ts';
-import { isoTime } from './iso-time.ts';
-
-const isoOrNull = (ms: number | null) => (ms === null ? null : isoTime(ms));
+import { isoOrNull, isoTime } from './iso-time.ts';
 
 /** A job as the API, the dashboard and `localiq jobs --json` show it. */
 export function toJobView(job: Job): JobView {

@@ -1,6 +1,5 @@
-import { BUCKET_MS, type Granularity, type UsageBucket, type UsageTotals } from '../../storage/usage-repo.ts';
+import { BUCKET_MS, type Granularity } from '../../storage/usage-repo.ts';
 import { ApiError } from './api-error.ts';
-import { isoTime } from './iso-time.ts';
 
 /** Enough buckets for 90 days by the hour or five years by the day. */
 const MAX_BUCKETS = 2_200;
@@ -24,6 +23,3 @@ export function usageRange(query: { from?: string | undefined; to?: string | und
   }
   return { from, to, size };
 }
-
-/** Buckets with ISO start times, as the responses carry them. */
-export const isoSeries = (series: UsageBucket[]) => series.map(({ start, ...totals }) => ({ start: isoTime(start), ...(totals as UsageTotals) }));

@@ -1,17 +1,15 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { askRequestSchema, askResponseSchema } from '../../../common/contract/ask.ts';
-import { errorSchema } from '../../../common/contract/errors.ts';
-import { knowledgeBaseParamsSchema } from '../../../common/contract/knowledge.ts';
-import type { AskQuestion } from '../../retrieval/answer/ask-question.ts';
-import type { ItemReadRepo } from '../../storage/item-read-repo.ts';
-import { assertKnowledgeBaseAccess } from '../edge/api-key-auth.ts';
-import { answerQuestion } from '../edge/ask-stream.ts';
-import { assertKnowledgeBaseExists } from '../edge/known-knowledge-base.ts';
-import { apiKeyErrorResponses, apiKeySecurity } from '../edge/route-schemas.ts';
+import { askRequestSchema, askResponseSchema } from '../../../../common/contract/ask.ts';
+import { errorSchema } from '../../../../common/contract/errors.ts';
+import { knowledgeBaseParamsSchema } from '../../../../common/contract/knowledge.ts';
+import type { Services } from '../../../services.ts';
+import { assertKnowledgeBaseAccess } from '../../edge/api-key-auth.ts';
+import { answerQuestion } from '../../edge/ask-stream.ts';
+import { assertKnowledgeBaseExists } from '../../edge/known-knowledge-base.ts';
+import { apiKeyErrorResponses, apiKeySecurity } from '../../edge/route-schemas.ts';
 
-export type AskRoutesOptions = { askQuestion: AskQuestion; reader: ItemReadRepo };
-
-export const askRoutes: FastifyPluginAsyncZod<AskRoutesOptions> = async (app, { askQuestion, reader }) => {
+/** `POST /knowledge-bases/{id}/ask`: the asking is the use case's (retrieval/answer/ask-question.ts), the answer serialised by edge/ask-stream.ts. */
+export const askRoutes: FastifyPluginAsyncZod<Pick<Services, 'askQuestion' | 'reader'>> = async (app, { askQuestion, reader }) => {
   app.post(
     '/knowledge-bases/:knowledgeBaseId/ask',
     {

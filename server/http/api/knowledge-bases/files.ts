@@ -1,21 +1,19 @@
 import fastifyMultipart from '@fastify/multipart';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { SUPPORTED_FILE_EXTENSIONS } from '../../../common/contract/files.ts';
-import { bulkAckSchema } from '../../../common/contract/ingest.ts';
-import { knowledgeBaseParamsSchema } from '../../../common/contract/knowledge.ts';
-import { assertKnowledgeBaseAccess } from '../edge/api-key-auth.ts';
-import { type FileUploadDeps, receiveFileUpload } from '../file-upload.ts';
-import { apiKeySecurity, bodyErrorResponses } from '../edge/route-schemas.ts';
+import { SUPPORTED_FILE_EXTENSIONS } from '../../../../common/contract/files.ts';
+import { bulkAckSchema } from '../../../../common/contract/ingest.ts';
+import { knowledgeBaseParamsSchema } from '../../../../common/contract/knowledge.ts';
+import { assertKnowledgeBaseAccess } from '../../edge/api-key-auth.ts';
+import { type FileUploadDeps, receiveFileUpload } from '../../edge/file-upload.ts';
+import { apiKeySecurity, bodyErrorResponses } from '../../edge/route-schemas.ts';
 
-export type { FileLimits } from '../file-upload.ts';
-export type FileRoutesOptions = FileUploadDeps;
 
 /**
  * `POST /knowledge-bases/{id}/files`: documents as multipart/form-data, each kept as an original
- * and pushed as one item through the usual queue (server/http/file-upload.ts); the pipeline
+ * and pushed as one item through the usual queue (edge/file-upload.ts reads the form, use-cases/uploaded-files.ts keeps the files); the pipeline
  * workers extract it. Answers as `POST /ingest/bulk`.
  */
-export const fileRoutes: FastifyPluginAsyncZod<FileRoutesOptions> = async (app, deps) => {
+export const fileRoutes: FastifyPluginAsyncZod<FileUploadDeps> = async (app, deps) => {
   // Registered here, so only this route reads multipart bodies (the rest of the API takes JSON).
   await app.register(fastifyMultipart);
   const { limits } = deps;

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { Scope } from '../../../../common/contract/scopes.ts';
-import { createTestApp, type TestApp } from '../../../helpers/test-app.ts';
+import type { Scope } from '../../../../../common/contract/scopes.ts';
+import { createTestApp, type TestApp } from '../../../../helpers/test-app.ts';
 
 /** Every route added for the assistant, articles and usage, against keys with each scope. */
 const ROUTES: Array<{ method: 'GET' | 'POST'; url: string; scope: Scope; payload?: object }> = [

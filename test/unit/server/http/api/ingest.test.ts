@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { openDatabase } from '../../../../server/storage/db.ts';
-import { countRows, createTestApp, type TestApp } from '../../../helpers/test-app.ts';
-import { item } from '../../../helpers/temp-data.ts';
+import { openDatabase } from '../../../../../server/storage/db.ts';
+import { countRows, createTestApp, type TestApp } from '../../../../helpers/test-app.ts';
+import { item } from '../../../../helpers/temp-data.ts';
 
 describe('POST /ingest', () => {
   let t: TestApp;

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { JobRuns } from '../../../../server/storage/jobs/job-runs.ts';
-import { createTestApp, type TestApp } from '../../../helpers/test-app.ts';
-import { item } from '../../../helpers/temp-data.ts';
+import { JobRuns } from '../../../../../server/storage/jobs/job-runs.ts';
+import { createTestApp, type TestApp } from '../../../../helpers/test-app.ts';
+import { item } from '../../../../helpers/temp-data.ts';
 
 describe('jobs and item deletion', () => {
   let t: TestApp;
