@@ -9,22 +9,23 @@ import {
   handoffReplySchema,
 } from '../../../common/contract/handoffs.ts';
 import { canManage } from '../../domain/users.ts';
-import type { HandoffListing, Handoffs } from '../../domain/handoffs.ts';
-import type { VisitorConversations } from '../../domain/visitor-conversations.ts';
-import type { CuratedAnswers } from '../../retrieval/curated/curated-answers.ts';
+import type { HandoffListing } from '../../domain/handoffs.ts';
+import type { Services } from '../../services.ts';
+import { replyToHandoff } from '../../use-cases/reply-to-handoff.ts';
 import { ApiError } from '../edge/api-error.ts';
 import { isoTime } from '../edge/iso-time.ts';
 import { sessionOf } from '../edge/admin-auth.ts';
 
-export type HandoffRoutesOptions = { handoffs: Handoffs; visitorConversations: VisitorConversations; curatedAnswers: CuratedAnswers };
+export type HandoffRoutesOptions = Pick<Services, 'handoffs' | 'visitorConversations' | 'curatedAnswers'>;
 
 /**
- * The owner's inbox of visitors' handoffs. Members read it, as they read conversations and their
+ * `/handoffs`: the owner's inbox of visitors' handoffs. Members read it, as they read conversations and their
  * export (which hold the same contact details); Members reply too, since answering visitors is
  * staff work, but only the Owner and Admins may keep a reply as a curated answer (which changes
  * what the assistant tells every visitor), as with the curated answers' own routes.
  */
-export const handoffRoutes: FastifyPluginAsyncZod<HandoffRoutesOptions> = async (app, { handoffs, visitorConversations, curatedAnswers }) => {
+export const handoffRoutes: FastifyPluginAsyncZod<HandoffRoutesOptions> = async (app, deps) => {
+  const { handoffs, visitorConversations } = deps;
   const view = (handoff: HandoffListing): AdminHandoff => ({
     id: handoff.id,
     status: handoff.status,
@@ -64,12 +65,9 @@ export const handoffRoutes: FastifyPluginAsyncZod<HandoffRoutesOptions> = async 
       if (saveAsAnswer && !canManage(user.role)) {
         throw new ApiError('forbidden', 'Only the Owner and Admins can keep a reply as a curated answer; send the reply without saveAsAnswer.');
       }
-      const current = handoffs.get(handoffId);
-      if (!current) throw new ApiError('not_found', `No handoff "${handoffId}"; it may have been deleted with its conversation.`);
-      const replied = handoffs.reply(handoffId, text, user.username);
+      const replied = replyToHandoff(deps, handoffId, { text, by: user.username, saveAsAnswer: saveAsAnswer === true });
       if (!replied) throw new ApiError('not_found', `No handoff "${handoffId}"; it may have been deleted with its conversation.`);
-      const curated = saveAsAnswer ? curatedAnswers.create(current.knowledgeBaseId, { question: current.question, answer: text, alsoAsked: [] }) : null;
-      return { handoff: view(replied), curatedAnswerId: curated?.id ?? null };
+      return { handoff: view(replied.handoff), curatedAnswerId: replied.curatedAnswerId };
     },
   );
 };

@@ -1,15 +1,31 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { keyParamsSchema, newKeySchema, rotateKeySchema } from '../../../common/contract/admin.ts';
-import type { ApiKeyService } from '../../domain/api-key-service.ts';
-import { keyState } from '../../domain/api-keys.ts';
+import { type AdminKey, keyParamsSchema, newKeySchema, rotateKeySchema } from '../../../common/contract/admin.ts';
+import type { Services } from '../../services.ts';
+import { type ApiKeyRecord, type ApiKeyState, displayPrefix, keyState } from '../../domain/api-keys.ts';
 import { ApiError } from '../edge/api-error.ts';
 import { sessionOf } from '../edge/admin-auth.ts';
-import { keyView } from './views.ts';
+import { isoOrNull, isoTime } from '../edge/iso-time.ts';
 
-export type KeyRoutesOptions = { keys: ApiKeyService };
+function keyView(key: ApiKeyRecord & { state: ApiKeyState }): AdminKey {
+  return {
+    id: key.id,
+    prefix: displayPrefix(key.id),
+    name: key.name,
+    description: key.description,
+    scopes: key.scopes,
+    knowledgeBaseIds: key.knowledgeBaseIds,
+    createdBy: key.createdBy,
+    createdAt: isoTime(key.createdAt),
+    expiresAt: isoOrNull(key.expiresAt),
+    lastUsedAt: isoOrNull(key.lastUsedAt),
+    revokedAt: isoOrNull(key.revokedAt),
+    rotatedFrom: key.rotatedFrom,
+    state: key.state,
+  };
+}
 
 /** API keys as the dashboard manages them. Values are returned once, at creation or rotation. */
-export const keyRoutes: FastifyPluginAsyncZod<KeyRoutesOptions> = async (app, { keys }) => {
+export const keyRoutes: FastifyPluginAsyncZod<Pick<Services, 'keys'>> = async (app, { keys }) => {
   const view = (id: string) => {
     const key = keys.find(id);
     if (!key) throw new ApiError('not_found', `No API key "${id}".`);

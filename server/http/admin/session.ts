@@ -1,52 +1,24 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { credentialsSchema, passwordChangeSchema } from '../../../common/contract/admin.ts';
-import type { DesktopSignIn, SessionService } from '../../domain/sessions.ts';
-import { UserError, type UserRecord, type UserService } from '../../domain/users.ts';
+import type { DesktopSignIn } from '../../domain/sessions.ts';
+import type { Services } from '../../services.ts';
+import { signIn } from '../edge/admin-sign-in.ts';
 import { ApiError } from '../edge/api-error.ts';
-import { clearSessionCookie, sessionOf, setSessionCookie } from '../edge/admin-auth.ts';
+import { clearSessionCookie, sessionOf } from '../edge/admin-auth.ts';
 import { SignInThrottle } from '../edge/sign-in-throttle.ts';
-import { sessionView } from './views.ts';
+import { sessionView } from '../edge/user-view.ts';
+import { userErrorToApi } from '../edge/user-error.ts';
 
-export type SessionRoutesOptions = { users: UserService; sessions: SessionService; desktop: DesktopSignIn; clock?: () => number };
+export type SessionRoutesOptions = Pick<Services, 'users' | 'sessions'> & { desktop: DesktopSignIn; clock?: () => number };
 
-export function userErrorToApi(error: unknown): never {
-  if (error instanceof UserError) {
-    const code = error.reason === 'not_found' ? 'not_found' : error.reason === 'forbidden' ? 'forbidden' : error.reason === 'weak_password' ? 'invalid_body' : 'conflict';
-    throw new ApiError(code, error.message, code === 'invalid_body' ? [{ path: 'password', message: error.message }] : undefined);
-  }
-  throw error;
-}
-
-function isLoopback(ip: string): boolean {
-  return ip === '::1' || ip.startsWith('127.') || ip.startsWith('::ffff:127.');
-}
-
+/**
+ * `/session`: signing in and out of the dashboard, changing one's password, and the desktop
+ * window's one-time sign-in link (`/session/desktop`).
+ */
 export const sessionRoutes: FastifyPluginAsyncZod<SessionRoutesOptions> = async (app, { users, sessions, desktop, clock }) => {
   const throttle = new SignInThrottle(undefined, clock);
-
-  /** A new session on every sign-in (the old one, if any, ends): no session fixation. */
-  function signIn(request: FastifyRequest, reply: FastifyReply, user: UserRecord) {
-    if (request.adminSession) sessions.destroy(request.adminSession.token);
-    const created = sessions.create(user.id);
-    users.recordSignIn(user.id);
-    setSessionCookie(request, reply, created.token, created.expiresAt);
-    return sessionView({ user, csrfToken: created.csrfToken, expiresAt: created.expiresAt });
-  }
-
-  app.get('/setup', { config: { admin: 'public' } }, async () => ({ needsOwner: users.needsOwner() }));
-
-  app.post('/setup', { config: { admin: 'public' }, schema: { body: credentialsSchema } }, async (request, reply) => {
-    if (!users.needsOwner()) throw new ApiError('conflict', 'The Owner already exists; sign in instead.');
-    // Whoever creates the Owner owns this LocalIQ: on a server that listens on the network, that
-    // must be someone at the machine itself (or on an SSH tunnel to it), not the first visitor.
-    if (!isLoopback(request.ip)) {
-      throw new ApiError('forbidden', 'Create the Owner from the machine LocalIQ runs on (http://127.0.0.1), or through an SSH tunnel to it.');
-    }
-    const owner = await users.createOwner(request.body.username, request.body.password).catch(userErrorToApi);
-    return reply.code(201).send(signIn(request, reply, owner));
-  });
 
   app.get('/session', { config: { admin: 'public' } }, async (request) => {
     const session = request.adminSession;
@@ -75,7 +47,7 @@ export const sessionRoutes: FastifyPluginAsyncZod<SessionRoutesOptions> = async 
     const user = await users.verify(request.body.username, request.body.password);
     if (!user) throw new ApiError('not_signed_in', 'The username or password is wrong.');
     throttle.succeed(keys);
-    return signIn(request, reply, user);
+    return signIn(request, reply, user, { users, sessions });
   });
 
   app.delete('/session', { config: { admin: 'member' } }, async (request, reply) => {
@@ -94,7 +66,7 @@ export const sessionRoutes: FastifyPluginAsyncZod<SessionRoutesOptions> = async 
     // Every other session of this user ends; this browser gets a fresh one.
     sessions.destroyForUser(user.id);
     request.adminSession = null;
-    return signIn(request, reply, user);
+    return signIn(request, reply, user, { users, sessions });
   });
 
   /**
@@ -117,7 +89,7 @@ export const sessionRoutes: FastifyPluginAsyncZod<SessionRoutesOptions> = async 
       if (!owner || !desktop.consume(request.query.token)) {
         throw new ApiError('not_signed_in', 'This sign-in link is not valid or was already used; sign in with your password.');
       }
-      signIn(request, reply, owner);
+      signIn(request, reply, owner, { users, sessions });
       return reply.redirect('/', 303);
     },
   );

@@ -1,12 +1,11 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AdminWebsiteSource, AdminWebsiteSync } from '../../../common/contract/sources.ts';
 import { websiteSourceInputSchema, websiteSourceParamsSchema, websiteSyncParamsSchema } from '../../../common/contract/sources.ts';
-import { parseEvery, type WebsiteSource, WebsiteSourceError, type WebsiteSourceService, type WebsiteSync } from '../../domain/website-sources.ts';
+import { parseEvery, type WebsiteSource, WebsiteSourceError, type WebsiteSync } from '../../domain/website-sources.ts';
+import type { Services } from '../../services.ts';
 import { ApiError } from '../edge/api-error.ts';
 import { isoTime } from '../edge/iso-time.ts';
 import { sessionOf } from '../edge/admin-auth.ts';
-
-export type SourceRoutesOptions = { websiteSources: WebsiteSourceService };
 
 function syncView(sync: WebsiteSync): AdminWebsiteSync {
   const { skipped, added, updated, unchanged, removed, requests, bytes } = sync.summary;
@@ -46,7 +45,7 @@ function sourceView(source: WebsiteSource, lastSync: WebsiteSync | null): AdminW
  * sync and remove them. Reaching the private network is the Owner's choice alone: it lets
  * LocalIQ read addresses on the shop's own network.
  */
-export const sourceRoutes: FastifyPluginAsyncZod<SourceRoutesOptions> = async (app, { websiteSources }) => {
+export const sourceRoutes: FastifyPluginAsyncZod<Pick<Services, 'websiteSources'>> = async (app, { websiteSources }) => {
   const find = (sourceId: string) => {
     const entry = websiteSources.list().find(({ source }) => source.id === sourceId);
     if (!entry) throw new ApiError('not_found', `No website source "${sourceId}".`);

@@ -1,14 +1,12 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { newUserSchema, userParamsSchema, userRoleSchema } from '../../../common/contract/admin.ts';
-import type { SessionService } from '../../domain/sessions.ts';
-import type { UserService } from '../../domain/users.ts';
+import type { Services } from '../../services.ts';
 import { sessionOf } from '../edge/admin-auth.ts';
-import { userErrorToApi } from './session-routes.ts';
-import { userView } from './views.ts';
+import { userErrorToApi } from '../edge/user-error.ts';
+import { userView } from '../edge/user-view.ts';
 
-export type UserRoutesOptions = { users: UserService; sessions: SessionService };
-
-export const userRoutes: FastifyPluginAsyncZod<UserRoutesOptions> = async (app, { users, sessions }) => {
+/** `/users`: the dashboard's users; Members look, the Owner and Admins add, change and remove them. */
+export const userRoutes: FastifyPluginAsyncZod<Pick<Services, 'users' | 'sessions'>> = async (app, { users, sessions }) => {
   app.get('/users', { config: { admin: 'member' } }, async () => ({ data: users.list().map(userView) }));
 
   app.post('/users', { config: { admin: 'manager' }, schema: { body: newUserSchema } }, async (request, reply) => {

@@ -1,16 +1,14 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { newWebhookSchema, webhookParamsSchema } from '../../../common/contract/webhooks.ts';
-import type { Webhooks } from '../../webhooks/webhooks.ts';
+import type { Services } from '../../services.ts';
 import { ApiError } from '../edge/api-error.ts';
 import { sessionOf } from '../edge/admin-auth.ts';
-
-export type WebhookRoutesOptions = { webhooks: Webhooks };
 
 /**
  * Webhooks, for the Owner and Admins only: a webhook makes this machine POST to an address of the
  * registrant's choosing (docs/webhooks.md says why that is safe). The secret is returned once.
  */
-export const webhookRoutes: FastifyPluginAsyncZod<WebhookRoutesOptions> = async (app, { webhooks }) => {
+export const webhookRoutes: FastifyPluginAsyncZod<Pick<Services, 'webhooks'>> = async (app, { webhooks }) => {
   const missing = (id: string) => new ApiError('not_found', `No webhook "${id}".`);
 
   app.get('/webhooks', { config: { admin: 'manager' } }, async () => ({ data: webhooks.list() }));

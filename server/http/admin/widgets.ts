@@ -3,16 +3,12 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AdminSettings, AdminWidget, AdminWidgetList } from '../../../common/contract/admin.ts';
 import { widgetInputSchema, widgetUpdateSchema } from '../../../common/contract/widget.ts';
-import type { VisitorConversations } from '../../domain/visitor-conversations.ts';
-import { startOfUtcDay, type WidgetRecord, type WidgetService, widgetBaseUrl } from '../../domain/widgets.ts';
+import { startOfUtcDay, type WidgetRecord, widgetBaseUrl } from '../../domain/widgets.ts';
+import type { Services } from '../../services.ts';
 import { ApiError } from '../edge/api-error.ts';
 import { toWidgetView } from '../edge/widget-view.ts';
 
-export type WidgetRoutesOptions = {
-  widgets: WidgetService;
-  visitorConversations: VisitorConversations;
-  settings: () => AdminSettings;
-};
+export type WidgetRoutesOptions = Pick<Services, 'widgets' | 'visitorConversations'> & { settings: () => AdminSettings };
 
 const widgetParamsSchema = z.strictObject({ widgetId: z.string().min(1).max(64) });
 

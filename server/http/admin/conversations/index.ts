@@ -1,51 +1,20 @@
-import { Readable } from 'node:stream';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
   type AdminConversation,
   type AdminConversationList,
   type AdminConversationSummary,
-  type ConversationFilterQuery,
-  type ConversationSource,
   conversationDeleteOlderSchema,
-  conversationExportQuerySchema,
   conversationListQuerySchema,
-} from '../../../common/contract/conversations.ts';
-import { decodeTimeCursor, encodeTimeCursor } from '../../domain/cursor.ts';
-import type { Conversations, OwnerConversation, OwnerConversationFilter } from '../../domain/conversations.ts';
-import type { ConversationFilter } from '../../domain/visitor-conversations.ts';
-import { ApiError } from '../edge/api-error.ts';
-import { exportConversations } from '../conversation-export.ts';
-import type { Handoffs } from '../../domain/handoffs.ts';
-import { isoTime } from '../edge/iso-time.ts';
-
-export type ConversationRoutesOptions = { conversations: Conversations; handoffs: Handoffs };
+} from '../../../../common/contract/conversations.ts';
+import { decodeTimeCursor, encodeTimeCursor } from '../../../domain/cursor.ts';
+import type { OwnerConversation } from '../../../domain/conversations.ts';
+import type { Services } from '../../../services.ts';
+import { ApiError } from '../../edge/api-error.ts';
+import { ownerFilter } from '../../edge/conversation-filter.ts';
+import { isoTime } from '../../edge/iso-time.ts';
 
 const conversationParamsSchema = z.strictObject({ conversationId: z.string().min(1).max(64) });
-
-/** The query's filters as the domain reads them. */
-export function conversationFilter(query: ConversationFilterQuery): ConversationFilter {
-  const from = query.from === undefined ? undefined : Date.parse(query.from);
-  const to = query.to === undefined ? undefined : Date.parse(query.to);
-  if (from !== undefined && to !== undefined && from >= to) {
-    throw new ApiError('invalid_query', '`from` must be before `to`.', [{ path: 'from', message: 'must be before to' }]);
-  }
-  return {
-    widgetId: query.widgetId,
-    knowledgeBaseId: query.knowledgeBaseId,
-    from,
-    to,
-    unanswered: query.unanswered === 'true',
-    thumbsDown: query.thumbsDown === 'true',
-    text: query.q || undefined,
-  };
-}
-
-/** The list's and the export's filters: the shared ones and the source ("all": no source filter). */
-function ownerFilter(query: ConversationFilterQuery & { source: ConversationSource | 'all' }): OwnerConversationFilter {
-  const { source, ...rest } = query;
-  return { ...conversationFilter(rest), source: source === 'all' ? undefined : source };
-}
 
 function summaryView(c: OwnerConversation): AdminConversationSummary {
   return {
@@ -70,22 +39,11 @@ function summaryView(c: OwnerConversation): AdminConversationSummary {
  * conversations too), the Owner and Admins delete. Nothing here shows the keyed hash of a
  * visitor's address, which exists only for rate limits.
  */
-export const conversationRoutes: FastifyPluginAsyncZod<ConversationRoutesOptions> = async (app, { conversations, handoffs }) => {
+export const conversationRoutes: FastifyPluginAsyncZod<Pick<Services, 'conversations'>> = async (app, { conversations }) => {
   app.get('/conversations', { config: { admin: 'member' }, schema: { querystring: conversationListQuerySchema } }, async (request): Promise<AdminConversationList> => {
     const { cursor, limit, ...filters } = request.query;
     const page = conversations.find(ownerFilter(filters), cursor ? decodeTimeCursor(cursor) : null, limit);
     return { data: page.rows.map(summaryView), nextCursor: page.next ? encodeTimeCursor(page.next) : null };
-  });
-
-  app.get('/conversations/export', { config: { admin: 'member' }, schema: { querystring: conversationExportQuerySchema } }, async (request, reply) => {
-    const { format, ...filters } = request.query;
-    const filter = ownerFilter(filters);
-    const day = new Date().toISOString().slice(0, 10);
-    reply
-      .header('content-type', format === 'csv' ? 'text/csv; charset=utf-8' : 'application/x-ndjson; charset=utf-8')
-      .header('content-disposition', `attachment; filename="conversations-${day}.${format}"`)
-      .header('cache-control', 'no-store');
-    return reply.send(Readable.from(exportConversations(conversations, filter, format, (ids) => handoffs.ofSessions(ids))));
   });
 
   app.get(

@@ -6,16 +6,13 @@ import {
   curatedAnswerParamsSchema,
   curatedAnswerPatchSchema,
   type CuratedAnswerView,
-} from '../../../common/contract/curated-answers.ts';
-import { knowledgeBaseParamsSchema } from '../../../common/contract/knowledge.ts';
-import type { CuratedAnswerRecord } from '../../domain/curated-answers.ts';
-import type { CuratedAnswers } from '../../retrieval/curated/curated-answers.ts';
-import type { ItemReadRepo } from '../../storage/item-read-repo.ts';
-import { ApiError } from '../edge/api-error.ts';
-import { isoTime } from '../edge/iso-time.ts';
-import { assertKnowledgeBaseExists } from '../edge/known-knowledge-base.ts';
-
-export type CuratedAnswerRoutesOptions = { curatedAnswers: CuratedAnswers; reader: ItemReadRepo };
+} from '../../../../common/contract/curated-answers.ts';
+import { knowledgeBaseParamsSchema } from '../../../../common/contract/knowledge.ts';
+import type { CuratedAnswerRecord } from '../../../domain/curated-answers.ts';
+import type { Services } from '../../../services.ts';
+import { ApiError } from '../../edge/api-error.ts';
+import { isoTime } from '../../edge/iso-time.ts';
+import { assertKnowledgeBaseExists } from '../../edge/known-knowledge-base.ts';
 
 function curatedAnswerView(record: CuratedAnswerRecord): CuratedAnswerView {
   return {
@@ -30,10 +27,10 @@ function curatedAnswerView(record: CuratedAnswerRecord): CuratedAnswerView {
 }
 
 /**
- * The owner's curated answers of a knowledge base: Members read them, the Owner and Admins write
+ * `/knowledge-bases/{id}/answers`: the owner's curated answers of a knowledge base: Members read them, the Owner and Admins write
  * them (the gate and CSRF of every admin route, admin-auth.ts).
  */
-export const curatedAnswerRoutes: FastifyPluginAsyncZod<CuratedAnswerRoutesOptions> = async (app, { curatedAnswers, reader }) => {
+export const curatedAnswerRoutes: FastifyPluginAsyncZod<Pick<Services, 'curatedAnswers' | 'reader'>> = async (app, { curatedAnswers, reader }) => {
   const notFound = (knowledgeBaseId: string, id: number) => new ApiError('not_found', `No curated answer ${id} in knowledge base "${knowledgeBaseId}".`);
 
   app.get(

@@ -1,8 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { AdminSettings } from '../../../common/contract/admin.ts';
-import type { DiskCondition } from '../../domain/disk-condition.ts';
+import type { AdminSettings } from '../../../../common/contract/admin.ts';
 
-export type SettingsRoutesOptions = { settings: () => AdminSettings; disk: DiskCondition };
+export type SettingsRoutesOptions = { settings: () => AdminSettings };
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
 
@@ -17,8 +16,7 @@ export function lanAccessHelp(host: string, port: number): string {
     : `LocalIQ listens on this machine only. To let other machines on your network reach it, start it with LOCALIQ_HOST=0.0.0.0 LOCALIQ_PORT=${port} (and protect the network).`;
 }
 
-export const settingsRoutes: FastifyPluginAsyncZod<SettingsRoutesOptions> = async (app, { settings, disk }) => {
+/** `GET /settings`: how this LocalIQ runs (its address, data folder, embedder, workers), read-only. */
+export const settingsRoutes: FastifyPluginAsyncZod<SettingsRoutesOptions> = async (app, { settings }) => {
   app.get('/settings', { config: { admin: 'member' } }, async () => settings());
-  /** Whether the data folder's disk is full: every screen of the dashboard checks. */
-  app.get('/disk', { config: { admin: 'member' } }, async () => disk.view());
 };
