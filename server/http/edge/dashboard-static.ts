@@ -5,8 +5,9 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 
 /**
- * The built dashboard (`electron-vite build`), out/renderer/ of the checkout. This file is TypeScript in server/http/edge/ when the sources run; built, it is part of a bundle
- * in out/server/, so the way to out/renderer/ depends on which one runs.
+ * The built dashboard (`electron-vite build`), out/renderer/ of the checkout. This file is
+ * TypeScript in server/http/edge/ when the sources run; built, it is part of a bundle in
+ * out/server/, one folder less deep, so the way to out/renderer/ depends on which one runs.
  */
 const DEFAULT_RENDERER_DIR = path.resolve(
   path.dirname(fileURLToPath(import.meta.url)),

@@ -111,7 +111,7 @@ function session(request: FastifyRequest, widget: WidgetRecord, origin: string, 
   }
   if (check.state === 'expired') throw new ApiError('session_expired', 'This visitor session has expired; start a new one.');
   // A conversation the owner deleted takes its session with it. A session with no row yet is
-  // valid: it is stored at its first question (visitor-api.ts).
+  // valid: it is stored at its first question (public/widget/ask.ts).
   if (check.state === 'invalid' || options.visitorConversations.wasDeleted(check.sessionId)) {
     throw new ApiError('session_invalid', 'Send a visitor session of this widget, from this origin, as Authorization: Bearer <token>.');
   }
