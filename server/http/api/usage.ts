@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { usageQuerySchema, usageResponseSchema } from '../../../common/contract/usage.ts';
-import { apiUsageReport, type UsageReportDeps } from '../../use-cases/usage-report.ts';
+import type { Services } from '../../services.ts';
+import { apiUsageReport } from '../../use-cases/usage-report.ts';
 import { allowedKnowledgeBases, assertKnowledgeBaseAccess } from '../edge/api-key-auth.ts';
 import { apiKeyErrorResponses, apiKeySecurity } from '../edge/route-schemas.ts';
 import { isoTime } from '../edge/iso-time.ts';
@@ -8,7 +9,7 @@ import { usageRange } from '../edge/usage-range.ts';
 import { isoSeries, visitorUsageView } from '../edge/usage-view.ts';
 
 /** `GET /usage` (scope `usage:read`): the report is the use case's (server/use-cases/usage-report.ts). */
-export const usageRoutes: FastifyPluginAsyncZod<UsageReportDeps> = async (app, deps) => {
+export const usageRoutes: FastifyPluginAsyncZod<Pick<Services, 'usage' | 'visitorConversations' | 'visitorAnalytics'>> = async (app, deps) => {
   app.get(
     '/usage',
     {

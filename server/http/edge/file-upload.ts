@@ -3,11 +3,12 @@ import type { ErrorDetail } from '../../../common/contract/errors.ts';
 import { fileKindOf, fileUploadFieldsSchema, SUPPORTED_FILE_EXTENSIONS } from '../../../common/contract/files.ts';
 import { pushedIdentifier, quoteName } from '../../../common/contract/text-rules.ts';
 import { limitSize } from '../../../common/contract/limits.ts';
-import { UploadedFiles, type UploadedFilesDeps } from '../../use-cases/uploaded-files.ts';
+import type { Services } from '../../services.ts';
+import { UploadedFiles } from '../../use-cases/uploaded-files.ts';
 import { ApiError } from './api-error.ts';
 
 export type FileLimits = { fileBytes: number; requestBytes: number; filesPerRequest: number };
-export type FileUploadDeps = UploadedFilesDeps & { limits: FileLimits };
+export type FileUploadDeps = Pick<Services, 'queue' | 'originals' | 'db'> & { limits: FileLimits };
 
 const FIELD_NAMES = new Set(['integrationId', 'sourceType', 'priority', 'externalId']);
 const SHARED_FIELDS = ['integrationId', 'sourceType', 'priority'] as const;
