@@ -19,8 +19,8 @@ import { parseArgs } from 'node:util';
 import { VisitorConversations } from '../server/domain/visitor-conversations.ts';
 import { WidgetService } from '../server/domain/widgets.ts';
 import { createEmbedder } from '../server/embedders/index.ts';
-import { conversationFilter } from '../server/http/admin/conversation-routes.ts';
-import { visitorUsage } from '../server/http/visitor-usage.ts';
+import { conversationFilter } from '../server/http/edge/conversation-filter.ts';
+import { visitorUsage } from '../server/use-cases/usage-report.ts';
 import { QuestionGrouper } from '../server/retrieval/question-groups.ts';
 import { openDatabase } from '../server/storage/db.ts';
 import { QuestionGroupRepo } from '../server/storage/question-group-repo.ts';
@@ -153,7 +153,7 @@ function time(name: string, run: () => unknown): { name: string; p50: number; p9
 clock = now;
 const dayTo = Math.ceil((now + 1) / DAY) * DAY;
 const hourTo = Math.ceil((now + 1) / HOUR) * HOUR;
-const deps = { visitors: conversations, visitorAnalytics: analytics };
+const deps = { visitorConversations: conversations, visitorAnalytics: analytics };
 const gapReport = () => {
   const rows = groups.gaps({ status: 'open' }, 20);
   return groups.examples(rows.map((r) => r.groupId), 5);

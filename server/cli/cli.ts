@@ -10,7 +10,7 @@ import { openServices, type Services } from '../services.ts';
 import { ownerSetupLine, secretStoreNote } from '../startup-notes.ts';
 import { localServerUrl } from './import/server-url.ts';
 import { DB_FILE_NAME } from '../storage/db.ts';
-import { toJobView } from '../http/job-view.ts';
+import { toJobView } from '../http/edge/job-view.ts';
 import { displayPrefix } from '../domain/api-keys.ts';
 import { BACKUP_USAGE, backupCommand, restoreCommand } from './backup-command.ts';
 import { IMPORT_USAGE, importCommand } from './import/import-command.ts';

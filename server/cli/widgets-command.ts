@@ -6,7 +6,7 @@ import { WIDGET_POSITIONS, type WidgetUpdate, widgetInputSchema, widgetUpdateSch
 import { isWidgetLanguage, WIDGET_LANGUAGES } from '../../common/contract/widget-texts.ts';
 import type { Config } from '../config.ts';
 import { type Listener, listenerUrl, startOfUtcDay, type WidgetRecord, widgetBaseUrl } from '../domain/widgets.ts';
-import { toWidgetView } from '../http/widget-view.ts';
+import { toWidgetView } from '../http/edge/widget-view.ts';
 import type { Services } from '../services.ts';
 
 export const WIDGETS_USAGE = `  widgets create --name N --knowledge-base KB [--knowledge-base KB2] --origin https://shop.example [--origin …]

@@ -72,7 +72,15 @@ const RULES: Record<string, string[]> = {
   'server/retrieval': ['common', 'server/domain', 'server/storage', 'server/indexes', 'server/embedders', 'server/language'],
   'server/webhooks': ['common', 'server/domain', 'server/storage'],
   'server/sources': ['common', 'server/domain', 'server/storage'],
-  'server/http': ['common', 'server/domain', 'server/storage', 'server/retrieval', 'server/indexes', 'server/secrets', 'server/webhooks', ...SERVER_UTILITIES],
+  'server/use-cases': ['common', 'server/domain', 'server/storage', 'server/retrieval', 'server/indexes', 'server/webhooks'],
+  // server/http as a whole, then each of its folders: the surfaces build on edge/, never on each other.
+  'server/http': ['common', 'server/domain', 'server/storage', 'server/retrieval', 'server/indexes', 'server/secrets', 'server/webhooks', 'server/use-cases', 'server/services.ts', ...SERVER_UTILITIES],
+  // The HTTP edge names the part of `Services` each route uses (types only: services.ts builds them).
+  'server/http/edge': ['common', 'server/domain', 'server/storage', 'server/retrieval', 'server/indexes', 'server/secrets', 'server/webhooks', 'server/use-cases', 'server/services.ts', ...SERVER_UTILITIES],
+  'server/http/api': ['common', 'server/domain', 'server/storage', 'server/retrieval', 'server/use-cases', 'server/http/edge', 'server/services.ts'],
+  'server/http/admin': ['common', 'server/domain', 'server/storage', 'server/retrieval', 'server/webhooks', 'server/use-cases', 'server/http/edge', 'server/services.ts'],
+  // The visitor side never reads storage: widgets, sessions, conversations and limits come in as domain services.
+  'server/http/public': ['common', 'server/domain', 'server/retrieval', 'server/use-cases', 'server/http/edge', 'server/services.ts'],
 };
 
 /** Where browsers run the code: no Node built-ins. */

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { WIDGET_ID_PATTERN } from '../../../common/contract/widget.ts';
 import { resolveWidgetTexts } from '../../../common/contract/widget-texts.ts';
 import type { WidgetService } from '../../domain/widgets.ts';
-import { ApiError } from '../api-error.ts';
+import { ApiError } from '../edge/api-error.ts';
 import type { WidgetScript } from './widget-script.ts';
 
 const escapeHtml = (text: string) =>

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { registerHostedPage } from './hosted-page.ts';
-import { visitorApi, type VisitorApiOptions } from './visitor-api.ts';
+import { visitorApi, type VisitorApiOptions } from './widget/index.ts';
 import { registerWidgetScript, WidgetScript } from './widget-script.ts';
 
 export type VisitorSurfaceOptions = VisitorApiOptions & {

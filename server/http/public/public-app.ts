@@ -1,10 +1,10 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Logger } from 'pino';
-import { clientErrorHandler, frameworkErrorHandler, registerErrorHandling } from '../error-handler.ts';
-import { registerJsonBodyParser } from '../json-body.ts';
+import { clientErrorHandler, frameworkErrorHandler, registerErrorHandling } from '../edge/error-handler.ts';
+import { registerJsonBodyParser } from '../edge/json-body.ts';
 import { visitorSurface, type VisitorSurfaceOptions } from './index.ts';
-import { VISITOR_BODY_LIMIT } from './visitor-api.ts';
+import { VISITOR_BODY_LIMIT } from '../edge/visitor-route.ts';
 
 export type PublicAppDeps = VisitorSurfaceOptions & {
   logger: Logger;

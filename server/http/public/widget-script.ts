@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
-import { ApiError } from '../api-error.ts';
+import { ApiError } from '../edge/api-error.ts';
 
 /**
  * The built widget (`npm run build` writes it beside the dashboard, in out/widget/). This file is

@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { LIMITS } from '../../../common/contract/limits.ts';
-import { MAX_DETAILS } from '../../../server/http/error-handler.ts';
+import { MAX_DETAILS } from '../../../server/http/edge/error-handler.ts';
 import { createTestApp, type TestApp } from '../../helpers/test-app.ts';
 import { FIXTURE, checkErrorShape, storedDigest } from './helpers/fixture.ts';
 import { parseResponses, rawExchange } from './helpers/raw-http.ts';

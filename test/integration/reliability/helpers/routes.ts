@@ -4,7 +4,7 @@
  * fixture (see fixture.ts) and say how a knowledge-base restriction applies to it.
  */
 import type { Scope } from '../../../../common/contract/scopes.ts';
-import type { AdminAccess } from '../../../../server/http/admin/admin-auth.ts';
+import type { AdminAccess } from '../../../../server/http/edge/admin-auth.ts';
 import { FIXTURE } from './fixture-data.ts';
 
 export type Method = 'GET' | 'POST' | 'DELETE' | 'PUT' | 'PATCH';
