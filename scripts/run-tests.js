@@ -2,7 +2,7 @@
 //
 //   node scripts/run-tests.js                  every group: unit, scale, then integration, then e2e
 //   node scripts/run-tests.js --unit           one group (--unit, --scale, --integration, --e2e; combinable)
-//   node scripts/run-tests.js test/a.test.ts   these files (or folders), one at a time
+//   node scripts/run-tests.js test/a.test.ts   these files (or folders), one at a time, each in a process of its own
 //   --typecheck --build                        also type-check and build the dashboard and widget,
 //                                              alongside the unit group (npm test)
 //
@@ -13,15 +13,21 @@ import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 
 const CPUS = os.availableParallelism();
 
 /**
  * Unit files run as many at a time as there are CPUs, with their temporary data folders in
  * memory where the OS offers a tmpfs: their SQLite files are scratch, and each commit's disk sync
- * cost more than the test itself. Scale files are unit tests over large inputs (a million
- * characters, a file of 80 MB, indexes of thousands of rows), apart so that the unit group stays
- * quick; they run the same way, after it. Integration files run two at a time: they spend much of their
+ * cost more than the test itself. They share processes (`sharedProcesses`, see `batchFiles`): a
+ * process per file cost each file about 0.3 s of CPU to start node and tsx, and about a second more
+ * to load fastify, zod and the services when it builds the app, three quarters of the group's CPU
+ * time; a few processes, each importing a run of files in turn, pay that once each. Scale files
+ * are unit tests over large inputs (a million characters, a file of 80 MB, indexes of thousands of
+ * rows), apart so that the unit group stays quick; they run after it, as many at a time as there
+ * are CPUs, each in its own process, as one measures the memory its read holds. Integration files
+ * run two at a time: they spend much of their
  * time waiting on servers, processes and disk syncs, each uses its own port (0) and folders, and
  * none measures time tightly enough for a neighbour to upset it (two at a time passed the group
  * 3 times running on a 2-CPU machine, in about half the time). Their data folders stay on disk.
@@ -30,7 +36,7 @@ const CPUS = os.availableParallelism();
  * before the rest of its group.
  */
 const GROUPS = {
-  unit: { folder: 'test/unit', concurrency: CPUS, tmpRoot: inMemoryTmp() },
+  unit: { folder: 'test/unit', concurrency: CPUS, tmpRoot: inMemoryTmp(), sharedProcesses: 2 * CPUS },
   scale: { folder: 'test/scale', concurrency: CPUS, tmpRoot: inMemoryTmp() },
   integration: { folder: 'test/integration', concurrency: 2, tmpRoot: os.tmpdir(), alone: ['build-if-changed.test.ts'] },
   e2e: { folder: 'test/e2e', concurrency: 1, tmpRoot: os.tmpdir() },
@@ -105,18 +111,45 @@ function runQuietly(script) {
   });
 }
 
+/**
+ * Splits files, in their sorted order, into `count` runs of neighbours, and writes for each run a
+ * test file that imports them one after the other: a process then runs each file's tests as if it
+ * ran that file alone (node's runner starts a file's top-level tests in order, one at a time),
+ * and neighbours in one folder load the same modules once. Twice as many runs as the concurrency
+ * lets the runner even out a slow run. A file that fails to load fails as a test named after it
+ * instead of stopping the files after it. Such files must leave no global state changed behind them
+ * (test/README.md).
+ */
+function batchFiles(files, count, dir) {
+  const size = Math.ceil(files.length / count);
+  const runs = [];
+  for (let start = 0; start < files.length; start += size) runs.push(files.slice(start, start + size));
+  return runs.map((run, index) => {
+    const entry = path.join(dir, `files-${index + 1}-of-${runs.length}.test.mjs`);
+    const imports = run.map((file) => {
+      const url = JSON.stringify(pathToFileURL(path.resolve(file)).href);
+      const name = JSON.stringify(`${file} loads`);
+      return `try { await import(${url}); } catch (error) { test(${name}, () => { throw error; }); }`;
+    });
+    fs.writeFileSync(entry, [`// ${run.join(', ')}: scripts/run-tests.js`, "import { test } from 'node:test';", ...imports, ''].join('\n'));
+    return entry;
+  });
+}
+
 /** Runs a group with a temporary folder of its own, removed afterwards unless a test failed. */
 async function runGroup(name) {
   const group = GROUPS[name];
   const files = findTests(group.folder).sort();
   const tmp = fs.mkdtempSync(path.join(group.tmpRoot, `localiq-${name}-`));
-  console.log(`\n# ${name}: ${files.length} files, ${group.concurrency} at a time, temporary files in ${tmp}\n`);
-  const started = Date.now();
-  const env = { ...process.env, TMPDIR: tmp };
   const alone = files.filter((file) => group.alone?.includes(path.basename(file)));
   const together = files.filter((file) => !alone.includes(file));
+  const entries = group.sharedProcesses ? batchFiles(together, group.sharedProcesses, tmp) : together;
+  const shared = group.sharedProcesses ? ` in ${entries.length} processes` : '';
+  console.log(`\n# ${name}: ${files.length} files${shared}, ${group.concurrency} at a time, temporary files in ${tmp}\n`);
+  const started = Date.now();
+  const env = { ...process.env, TMPDIR: tmp };
   const aloneOk = alone.length ? await runTests(alone, 1, env) : true;
-  const ok = (await runTests(together, group.concurrency, env)) && aloneOk;
+  const ok = (await runTests(entries, group.concurrency, env)) && aloneOk;
   if (ok) fs.rmSync(tmp, { recursive: true, force: true });
   else console.log(`\n# ${name} failed; its temporary files are kept in ${tmp}`);
   return { name, ok, seconds: (Date.now() - started) / 1000 };

@@ -8,9 +8,6 @@ import { afterEach, describe, it } from 'node:test';
 import { ContextAsker } from '../../../../bench/lib/ask-in-context.ts';
 
 const realFetch = globalThis.fetch;
-afterEach(() => {
-  globalThis.fetch = realFetch;
-});
 
 const ANSWER = { question: 'q', answer: 'a', answered: true, method: 'extractive', fallbackReason: null, citations: [], tookMs: 1 };
 
@@ -34,6 +31,12 @@ function invalidBody(path: string, message: string) {
 const target = { url: 'http://127.0.0.1:1', key: 'k' };
 
 describe('ContextAsker', () => {
+  // Inside the suite: a hook at the top of the file would also run after the tests of the unit
+  // files that share this process (test/README.md).
+  afterEach(() => {
+    globalThis.fetch = realFetch;
+  });
+
   it('sends the context to a server that takes it', async () => {
     const sent = fakeServer(() => ({ status: 200, body: ANSWER }));
     const asker = new ContextAsker(target);

@@ -9,8 +9,13 @@ const DESKTOP_TOKEN = 'd'.repeat(43);
 
 describe('admin API: first run, sign-in, sessions, CSRF', () => {
   let t: TestApp;
+  // The app's clock: the wall clock, held still while a test counts sign-in delays, so that a slow
+  // machine hashing the guesses cannot let the one-second delay after the fifth pass.
+  let heldAt: number | undefined;
+  const holdClock = () => (heldAt = Date.now());
+  const releaseClock = () => (heldAt = undefined);
   before(async () => {
-    t = await createTestApp({ desktopSignInToken: DESKTOP_TOKEN }, undefined, { jobWriter: 'in-process' });
+    t = await createTestApp({ desktopSignInToken: DESKTOP_TOKEN }, undefined, { jobWriter: 'in-process', clock: () => heldAt ?? Date.now() });
   });
   after(() => t.close());
 
@@ -126,7 +131,9 @@ describe('admin API: first run, sign-in, sessions, CSRF', () => {
     assert.equal(both.statusCode, 403);
   });
 
-  it('throttles repeated failed sign-ins with 429 and Retry-After', async () => {
+  it('throttles repeated failed sign-ins with 429 and Retry-After', async (ctx) => {
+    holdClock();
+    ctx.after(releaseClock);
     const c = new AdminClient(t.app);
     for (let i = 0; i < 5; i++) assert.equal((await c.post('/session', { username: 'nobody', password: `guess number ${i}` })).statusCode, 401);
     const limited = await c.post('/session', { username: 'nobody', password: 'guess number 6' });
@@ -164,7 +171,9 @@ describe('admin API: first run, sign-in, sessions, CSRF', () => {
     assert.ok(Math.abs(expires - (Date.now() + 7 * 86_400_000)) < 60_000, `the cookie now ends ${new Date(expires).toISOString()}`);
   });
 
-  it('counts guesses sent all at once: no more than five are checked', async () => {
+  it('counts guesses sent all at once: no more than five are checked', async (ctx) => {
+    holdClock();
+    ctx.after(releaseClock);
     const guesses = await Promise.all(
       Array.from({ length: 40 }, (_, i) => new AdminClient(t.app).post('/session', { username: 'racer', password: `parallel guess ${i}` })),
     );
