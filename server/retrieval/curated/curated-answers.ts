@@ -151,7 +151,7 @@ export class CuratedAnswers {
 }
 
 /** Two wordings are the same one when they differ only in letter case and spaces. */
-function sameWording(text: string): string {
+export function sameWording(text: string): string {
   return text.normalize('NFKC').toLowerCase().replace(/\s+/gu, ' ').trim();
 }
 
