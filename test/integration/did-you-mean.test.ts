@@ -117,7 +117,7 @@ describe('"Did you mean": the owner\'s answers offered when unsure, and content 
     const offered = res.suggestions.map((s) => s.question);
     assert.deepEqual(offered.slice(0, 2).sort(), ['Do you sell rye bread?', 'Do you sell sourdough bread?'], JSON.stringify(offered));
     for (const s of res.suggestions) assert.equal(curated.get(s.question)?.id, s.id);
-    const openapi = (await (await fetch(`${server.url}/openapi.json`)).json()) as { components: { schemas: Record<string, { properties?: Record<string, unknown> }> } };
+    const openapi = (await (await fetch(`${server.url}/docs/json`)).json()) as { components: { schemas: Record<string, { properties?: Record<string, unknown> }> } };
     assert.ok(openapi.components.schemas.AskResponse?.properties?.suggestions, 'OpenAPI shows suggestions');
     assert.ok(openapi.components.schemas.AskSuggestion, 'and their shape');
   });
