@@ -19,7 +19,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { fitConditionalLogit, type LogitCase, probabilities, relativeFeatures } from './lib/conditional-logit.ts';
 import { createUseLiteEmbedder } from '../server/embedders/use-lite.ts';
-import { type CuratedEntry, CuratedMatcher, DEFAULT_MATCH_TUNING, KEYWORD_ONLY_TUNING, type MatchTuning, type Signals } from '../server/retrieval/curated/match.ts';
+import { type CuratedEntry, CuratedMatcher, DEFAULT_MATCH_TUNING, KEYWORD_ONLY_TUNING, type MatchTuning, type Signals, SUGGESTED, SUGGESTION_FLOOR } from '../server/retrieval/curated/match.ts';
 
 const evalDir = process.env.LOCALIQ_EVAL_DIR ?? path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../shared/eval');
 const SQUAD_QUESTIONS = 1000;
@@ -230,7 +230,7 @@ for (const alsoAsked of [1, 2, 3, 5]) {
 // least the offer floor is shown the OFFERED best curated questions (one click gives the answer).
 // The floor is the lowest that offers them to at most OFFER_CAP of the calibration half's
 // questions that match none; reported on the report half, apart from the matched share.
-const OFFERED = 3;
+const OFFERED = SUGGESTED;
 const OFFER_CAP = 0.1;
 function offers(all: Case[], floor: number) {
   let left = 0, offered = 0, rightOffered = 0, noneCount = 0, noneOffered = 0;
@@ -259,7 +259,8 @@ console.log(
   `\n"Did you mean": offer floor ${offerFloor} (chosen on calibration, ≤ ${pct(OFFER_CAP)} of its none-questions offered); report half: ` +
     `${offered.left} rephrasings left to the assistant, ${offered.offered} offered ${OFFERED} curated questions, the right one among them for ${offered.rightOffered} ` +
     `(${pct(offered.rightOffered / Math.max(1, offered.left))} of those left, ${pct(offered.rightOffered / report.length)} of all rephrasings); ` +
-    `right by match or one click ${pct(matchedRight + offered.rightOffered / report.length)}; none-questions offered ${pct(offered.noneOffered / Math.max(1, offered.noneCount))} of ${offered.noneCount}`,
+    `right by match or one click ${pct(matchedRight + offered.rightOffered / report.length)}; none-questions offered ${pct(offered.noneOffered / Math.max(1, offered.noneCount))} of ${offered.noneCount}` +
+    (offerFloor === SUGGESTION_FLOOR ? ' (the shipped SUGGESTION_FLOOR)' : ` (differs from the shipped SUGGESTION_FLOOR ${SUGGESTION_FLOOR}: update match.ts)`),
 );
 {
   const top = (all: Case[]) => all.filter((c) => !c.none && c.matcher.ranked(c.signals, DEFAULT_MATCH_TUNING, OFFERED).some((t) => t.id === c.gold)).length / report.length;

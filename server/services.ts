@@ -216,7 +216,7 @@ export async function openServices(
       reader: new ItemReadRepo(db),
       search,
       assistant,
-      askQuestion: new AskQuestion({ assistant, contextItems: new ContextItemRepo(db), usage, visitorConversations, dashboardConversations }),
+      askQuestion: new AskQuestion({ assistant, contextItems: new ContextItemRepo(db), usage, visitorConversations, dashboardConversations, curatedSuggestions: curatedAnswers }),
       curatedAnswers,
       llmSettings,
       articles: new ArticleRepo(db),

@@ -77,6 +77,18 @@ export type Citation = z.infer<typeof citationSchema>;
 
 export const ANSWER_METHODS = ['extractive', 'generative'] as const;
 
+/**
+ * "Did you mean …?": one of the owner's curated questions close to a question that was not
+ * answered. Asking `question` as it is gets the curated answer.
+ */
+export const askSuggestionSchema = z
+  .strictObject({
+    id: z.number().int().describe('The curated answer\'s id.'),
+    question: z.string().describe('The curated question, to show and to ask as it is.'),
+  })
+  .meta({ id: 'AskSuggestion' });
+export type AskSuggestion = z.infer<typeof askSuggestionSchema>;
+
 export const askResponseSchema = z
   .strictObject({
     question: z.string(),
@@ -97,6 +109,14 @@ export const askResponseSchema = z
       .enum(['owner'])
       .optional()
       .describe('"owner" when the answer is one of the owner\'s curated answers, given as written (no retrieval, no citations); absent otherwise.'),
+    suggestions: z
+      .array(askSuggestionSchema)
+      .max(3)
+      .optional()
+      .describe(
+        'Present only when the question was not answered (`answered: false`) and up to 3 of the owner\'s curated questions ' +
+          'are close to it, best first ("Did you mean …?"); asking one as it is gets its curated answer.',
+      ),
   })
   .meta({ id: 'AskResponse' });
 export type AskResponse = z.infer<typeof askResponseSchema>;

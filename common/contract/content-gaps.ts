@@ -50,6 +50,8 @@ export type AdminContentGap = {
   nearestItems: NearestItem[];
   answeredAt: string | null;
   answeredItem: { integrationId: string; externalId: string } | null;
+  /** The curated answer the group was linked to ("Answered by one of your answers"), or null. */
+  linkedAnswerId: number | null;
   askedSinceAnswer: number;
 };
 
@@ -57,6 +59,21 @@ export type AdminContentGapReport = {
   data: AdminContentGap[];
   /** Questions not grouped yet (the grouping pass runs every few seconds). */
   pending: number;
+};
+
+/**
+ * `POST /content-gaps/{groupId}/linked-answer`: the group is answered by one of the owner's
+ * curated answers of its knowledge base; the group's wordings join that answer's `alsoAsked`.
+ */
+export const linkAnswerSchema = z.strictObject({
+  curatedAnswerId: z.number().int().min(1).describe('A curated answer of the group\'s knowledge base.'),
+});
+export type LinkAnswerInput = z.infer<typeof linkAnswerSchema>;
+
+export type LinkAnswerResult = {
+  group: AdminContentGap | null;
+  /** The wordings that joined the answer's `alsoAsked` (those it held already are not counted). */
+  added: string[];
 };
 
 export type WriteAnswerResult = {

@@ -63,6 +63,7 @@ export const ENGLISH_WIDGET_TEXTS: WidgetStrings = {
   handoffTooMany: 'You have left several questions already; the team will reply to those.',
   handoffFailed: 'Your question could not be sent. Please try again in a moment.',
   handoffReplied: 'The team replied to “{question}”:',
+  didYouMean: 'Did you mean:',
 };
 
 // French puts a no-break space (U+00A0) before ? ! and :, so the sign never starts a line.
@@ -108,6 +109,7 @@ export const WIDGET_TEXTS: Record<WidgetLanguage, WidgetStrings> = {
     handoffTooMany: 'Sie haben bereits mehrere Fragen hinterlassen; das Team beantwortet diese.',
     handoffFailed: 'Ihre Frage konnte nicht gesendet werden. Bitte versuchen Sie es gleich noch einmal.',
     handoffReplied: 'Antwort des Teams auf „{question}“:',
+    didYouMean: 'Meinten Sie:',
   },
   fr: {
     launcherLabel: 'Poser une question',
@@ -147,6 +149,7 @@ export const WIDGET_TEXTS: Record<WidgetLanguage, WidgetStrings> = {
     handoffTooMany: `Vous avez déjà laissé plusieurs questions${NBSP}; l'équipe y répondra.`,
     handoffFailed: "Votre question n'a pas pu être envoyée. Veuillez réessayer dans un instant.",
     handoffReplied: `Réponse de l'équipe à «${NBSP}{question}${NBSP}»${NBSP}:`,
+    didYouMean: `Vouliez-vous dire${NBSP}:`,
   },
   es: {
     launcherLabel: 'Hacer una pregunta',
@@ -186,6 +189,7 @@ export const WIDGET_TEXTS: Record<WidgetLanguage, WidgetStrings> = {
     handoffTooMany: 'Ya ha dejado varias preguntas; el equipo le responderá a esas.',
     handoffFailed: 'No se ha podido enviar su pregunta. Inténtelo de nuevo en unos instantes.',
     handoffReplied: 'Respuesta del equipo a «{question}»:',
+    didYouMean: '¿Quería decir…?',
   },
   it: {
     launcherLabel: 'Fai una domanda',
@@ -225,6 +229,7 @@ export const WIDGET_TEXTS: Record<WidgetLanguage, WidgetStrings> = {
     handoffTooMany: 'Hai già lasciato diverse domande; il team risponderà a quelle.',
     handoffFailed: 'Non è stato possibile inviare la tua domanda. Riprova tra poco.',
     handoffReplied: 'Risposta del team a «{question}»:',
+    didYouMean: 'Forse intendevi:',
   },
   nl: {
     launcherLabel: 'Stel een vraag',
@@ -264,6 +269,7 @@ export const WIDGET_TEXTS: Record<WidgetLanguage, WidgetStrings> = {
     handoffTooMany: 'Je hebt al meerdere vragen achtergelaten; het team beantwoordt die.',
     handoffFailed: 'Je vraag kon niet worden verstuurd. Probeer het zo opnieuw.',
     handoffReplied: 'Antwoord van het team op “{question}”:',
+    didYouMean: 'Bedoelde u:',
   },
 };
 

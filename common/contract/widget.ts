@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { askContextSchema } from './ask.ts';
+import { askContextSchema, type AskSuggestion } from './ask.ts';
 import { passageLocation } from './knowledge.ts';
 import { BIDI_CONTROLS, BIDI_CONTROLS_MESSAGE, identifier, safeText } from './text-rules.ts';
 import { WIDGET_LANGUAGES, WIDGET_MESSAGES } from './widget-texts.ts';
@@ -84,6 +84,8 @@ export const widgetStringsSchema = z.strictObject({
   handoffFailed: widgetText(200),
   /** Before the team's reply, `{question}` standing for the question it answers. */
   handoffReplied: widgetText(80),
+  /** Above the owner's curated questions offered after an unanswered question, each a button that asks it. */
+  didYouMean: widgetText(60),
 });
 export type WidgetStrings = z.infer<typeof widgetStringsSchema>;
 export type WidgetStringKey = keyof WidgetStrings;
@@ -307,6 +309,8 @@ export type VisitorAskEvent =
       product?: VisitorProduct;
       /** "owner": the answer is one of the owner's curated answers, given as written. */
       source?: 'owner';
+      /** Not answered, but these curated questions are close ("Did you mean …?"): asking one gets its answer. */
+      suggestions?: AskSuggestion[];
     }
   | { type: 'error'; code: string; message: string };
 

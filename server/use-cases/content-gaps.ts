@@ -1,7 +1,8 @@
+import { ALSO_ASKED_LIMIT } from '../../common/contract/curated-answers.ts';
 import { DASHBOARD_INTEGRATION, type NearestItem, type WriteAnswerInput } from '../../common/contract/content-gaps.ts';
 import type { ContentGapFilter, ContentGapRow, QuestionGroupStore } from '../domain/content-gaps.ts';
 import type { JobQueue } from '../domain/job-queue.ts';
-import type { CuratedAnswers } from '../retrieval/curated/curated-answers.ts';
+import { type CuratedAnswers, sameWording } from '../retrieval/curated/curated-answers.ts';
 import type { QuestionGrouper } from '../retrieval/question-groups.ts';
 import type { SearchService } from '../retrieval/search.ts';
 
@@ -15,6 +16,12 @@ export type ContentGapDeps = {
 
 /** A group of visitors' questions as the report shows it: a few of its wordings and the items nearest its question. */
 export type ContentGap = ContentGapRow & { examples: Array<{ question: string; asked: number }>; nearestItems: NearestItem[] };
+
+/**
+ * How a group answered by a curated answer records it (`answered_item`): an item is always
+ * `integration/externalId`, so this prefix without a slash never reads as one.
+ */
+export const LINKED_ANSWER = 'curated:';
 
 /** Questions grouped on the spot before a report; the background pass takes the rest. */
 const CATCH_UP_BEFORE_REPORT = 256;
@@ -74,6 +81,30 @@ export class ContentGaps {
       group: row ? await this.withDetails(row, questionGroups.examples([groupId], EXAMPLES_PER_GROUP).get(groupId) ?? []) : null,
       curatedAnswerId: curated?.id ?? null,
     };
+  }
+
+  /**
+   * "Answered by one of your answers": the group's wordings join the curated answer's `alsoAsked`
+   * (as the owner confirming each one would: CuratedAnswers.addAlsoAsked) and the group is marked
+   * answered by it. Null when there is no such group; 'no_answer' when the curated answer is not
+   * one of the group's knowledge base; 'full' when its wordings do not fit (nothing is changed).
+   */
+  async linkAnswer(groupId: number, curatedAnswerId: number) {
+    const { questionGroups, curatedAnswers } = this.deps;
+    const group = questionGroups.group(groupId);
+    if (!group) return null;
+    const answer = curatedAnswers.get(group.knowledgeBaseId, curatedAnswerId);
+    if (!answer) return 'no_answer' as const;
+    const wordings = [group.label, ...(questionGroups.examples([groupId], ALSO_ASKED_LIMIT).get(groupId) ?? []).map((e) => e.question)]
+      .map((q) => q.trim().slice(0, 500))
+      .filter((q) => q.length > 0);
+    const known = new Set([answer.question, ...answer.alsoAsked].map(sameWording));
+    const added = [...new Map(wordings.filter((q) => !known.has(sameWording(q))).map((q) => [sameWording(q), q])).values()];
+    if (answer.alsoAsked.length + added.length > ALSO_ASKED_LIMIT) return 'full' as const;
+    for (const question of added) curatedAnswers.addAlsoAsked(group.knowledgeBaseId, curatedAnswerId, question);
+    questionGroups.markAnswered(groupId, `${LINKED_ANSWER}${curatedAnswerId}`, Date.now());
+    const [row] = questionGroups.gaps({ status: 'all', groupId }, 1);
+    return { group: row ? await this.withDetails(row, questionGroups.examples([groupId], EXAMPLES_PER_GROUP).get(groupId) ?? []) : null, added };
   }
 
   private async withDetails(row: ContentGapRow, examples: Array<{ question: string; asked: number }>): Promise<ContentGap> {

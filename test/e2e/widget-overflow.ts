@@ -7,7 +7,7 @@ import type { Page } from 'playwright-core';
 export function widgetOverflow(page: Page): Promise<string[]> {
   return page.locator('localiq-widget').evaluate((host) => {
     const found: string[] = [];
-    const selector = '.launcher, .panel, .head, .head *, .ask, .ask *, .msg, .notice, .sources *, .rate button, .thanks, .offer, .offer-hint, .handoff, .handoff *, .replies *';
+    const selector = '.launcher, .panel, .head, .head *, .ask, .ask *, .msg, .notice, .sources *, .rate button, .thanks, .offer, .offer-hint, .suggestions *, .handoff, .handoff *, .replies *';
     for (const node of Array.from(host.shadowRoot!.querySelectorAll<HTMLElement>(selector))) {
       const rect = node.getBoundingClientRect();
       if (rect.width === 0) continue;

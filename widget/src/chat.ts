@@ -1,4 +1,5 @@
 import { VISITOR_CONVERSATION_MAX_TURNS as MAX_TURNS, VISITOR_TURN_MAX as TURN_MAX_CHARS } from '../../common/contract/visitor-limits.ts';
+import type { AskSuggestion } from '../../common/contract/ask.ts';
 import type { PublicWidgetConfig, WidgetStrings } from '../../common/contract/widget.ts';
 import { ENGLISH_WIDGET_TEXTS } from '../../common/contract/widget-texts.ts';
 import { WidgetError, type WidgetApi } from './api.ts';
@@ -13,6 +14,9 @@ import { PRODUCT_CARD_STYLES, productCard } from './product-card.ts';
 import type { ConversationStore, Turn } from './store.ts';
 import { stylesheet } from './styles.ts';
 import { deriveTheme } from './theme.ts';
+
+/** Numbers the "Did you mean" groups' headings, each group named by its own. */
+let suggestionGroups = 0;
 
 /** When a 429 came without a readable Retry-After (the server must expose the header to CORS). */
 const DEFAULT_WAIT_SECONDS = 20;
@@ -191,6 +195,7 @@ export class Chat {
     if (turn.correctedQuery) bubble.prepend(correctedNote(turn.correctedQuery, this.strings));
     if (turn.product) bubble.append(productCard(turn.product, this.strings));
     if (turn.citations?.length) bubble.append(sourcesList(turn.citations, this.strings));
+    if (turn.suggestions?.length) bubble.append(this.suggestionList(turn.suggestions));
     const unanswered = turn.unansweredQuestion;
     if (unanswered !== undefined) {
       const offer = el('button', { type: 'button', class: 'offer' }, this.strings.handoffOffer);
@@ -203,6 +208,21 @@ export class Chat {
       bubble.append(turn.rated ? thanksNote(this.strings) : ratingButtons(this.strings, (rating) => this.rate(answerId, rating)));
     }
     return bubble;
+  }
+
+  /** "Did you mean …?": the owner's curated questions, each a button asking it as it is (which gets its answer). */
+  private suggestionList(suggestions: AskSuggestion[]): HTMLElement {
+    const heading = el('p', {}, this.strings.didYouMean);
+    const group = el('div', { class: 'suggestions', role: 'group' }, heading);
+    heading.id = `suggest-${++suggestionGroups}`;
+    group.setAttribute('aria-labelledby', heading.id);
+    for (const { question } of suggestions) {
+      const button = el('button', { type: 'button' }, question);
+      if (!this.api) button.setAttribute('aria-disabled', 'true');
+      button.addEventListener('click', () => void this.ask(question));
+      group.append(button);
+    }
+    return group;
   }
 
   private async ask(text: string): Promise<void> {
@@ -253,11 +273,19 @@ export class Chat {
             ...(done.correctedQuery ? { correctedQuery: done.correctedQuery } : {}),
             ...(done.product ? { product: done.product } : {}),
           }
-        : { role: 'assistant', content: this.config.fallbackMessage, answerId: done.answerId, unansweredQuestion: question };
+        : {
+            role: 'assistant',
+            content: this.config.fallbackMessage,
+            answerId: done.answerId,
+            unansweredQuestion: question,
+            ...(done.suggestions?.length ? { suggestions: done.suggestions } : {}),
+          };
       this.store?.add({ role: 'user', content: question }, turn);
       pending.replaceWith(this.answerMessage(turn));
       this.scrollToEnd();
-      this.announce(turn.content);
+      // The offered questions are read out with the fallback: a screen reader learns they are there.
+      const offered = turn.suggestions?.length ? ` ${this.strings.didYouMean} ${turn.suggestions.map((x) => x.question).join('; ')}` : '';
+      this.announce(turn.content + offered);
     } catch (error) {
       if (controller.signal.aborted) return;
       // Nothing of the exchange is kept: the question goes back into the box to try again.

@@ -1,3 +1,4 @@
+import type { AskSuggestion } from '../../common/contract/ask.ts';
 import type { VisitorCitation, VisitorProduct, VisitorSession } from '../../common/contract/widget.ts';
 import type { SessionStore } from './api.ts';
 
@@ -15,6 +16,8 @@ export type Turn = {
   rated?: boolean;
   /** The fallback was shown for this question: the widget offers to pass it to the shop. */
   unansweredQuestion?: string;
+  /** The owner's curated questions close to the unanswered one ("Did you mean …?"), each asked by a click. */
+  suggestions?: AskSuggestion[];
 };
 
 type Saved = { turns: Turn[]; session: VisitorSession | null };

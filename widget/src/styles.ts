@@ -47,6 +47,9 @@ a{color:var(--accent);text-decoration:underline}
 .ask input::placeholder{color:#5f6368;opacity:1}
 .ask button{padding:0 16px;border:0;border-radius:10px;background:var(--theme);color:var(--on-theme);font-weight:600}
 .ask button:disabled{opacity:.55}
+.suggestions{display:flex;flex-direction:column;align-items:flex-start;gap:6px;margin-top:8px}
+.suggestions p{margin:0!important;font-size:13px;color:#4d4d4d}
+.suggestions button{max-width:100%;padding:6px 12px;border:1px solid var(--accent);border-radius:16px;background:#fff;color:var(--accent);font-size:14px;text-align:left;overflow-wrap:anywhere}
 .offer-hint{margin-top:6px!important;font-size:13px;color:#4d4d4d}
 .offer{margin-top:6px;padding:6px 12px;border:1px solid var(--accent);border-radius:999px;background:#fff;color:var(--accent);font-size:14px}
 .handoff{display:flex;flex-direction:column;gap:6px}

@@ -1,8 +1,9 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { type AdminContentGap, type AdminContentGapReport, contentGapQuerySchema, writeAnswerSchema, type WriteAnswerResult } from '../../../common/contract/content-gaps.ts';
+import { type AdminContentGap, type AdminContentGapReport, contentGapQuerySchema, type LinkAnswerResult, linkAnswerSchema, writeAnswerSchema, type WriteAnswerResult } from '../../../common/contract/content-gaps.ts';
+import { ALSO_ASKED_LIMIT } from '../../../common/contract/curated-answers.ts';
 import type { Services } from '../../services.ts';
-import { type ContentGap, ContentGaps } from '../../use-cases/content-gaps.ts';
+import { type ContentGap, ContentGaps, LINKED_ANSWER } from '../../use-cases/content-gaps.ts';
 import { ApiError } from '../edge/api-error.ts';
 import { isoTime } from '../edge/iso-time.ts';
 
@@ -11,7 +12,8 @@ export type ContentGapRoutesOptions = Pick<Services, 'questionGroups' | 'questio
 const groupParamsSchema = z.strictObject({ groupId: z.coerce.number().int().min(1) });
 
 function gapView(gap: ContentGap): AdminContentGap {
-  const [integrationId, ...rest] = gap.answeredItem?.split('/') ?? [];
+  const linked = gap.answeredItem?.startsWith(LINKED_ANSWER) ? Number(gap.answeredItem.slice(LINKED_ANSWER.length)) : null;
+  const [integrationId, ...rest] = linked === null ? (gap.answeredItem?.split('/') ?? []) : [];
   return {
     id: gap.groupId,
     knowledgeBaseId: gap.knowledgeBaseId,
@@ -25,6 +27,7 @@ function gapView(gap: ContentGap): AdminContentGap {
     nearestItems: gap.nearestItems,
     answeredAt: gap.answeredAt === null ? null : isoTime(gap.answeredAt),
     answeredItem: integrationId ? { integrationId, externalId: rest.join('/') } : null,
+    linkedAnswerId: linked,
     askedSinceAnswer: gap.askedSinceAnswer,
   };
 }
@@ -59,6 +62,21 @@ export const contentGapRoutes: FastifyPluginAsyncZod<ContentGapRoutesOptions> = 
       if (!written) throw new ApiError('not_found', `No question group ${groupId}.`);
       reply.code(202);
       return { ...written, group: written.group && gapView(written.group) };
+    },
+  );
+
+  // "Answered by one of your answers": the group's wordings join a curated answer's alsoAsked.
+  app.post(
+    '/content-gaps/:groupId/linked-answer',
+    { config: { admin: 'manager' }, schema: { params: groupParamsSchema, body: linkAnswerSchema } },
+    async (request): Promise<LinkAnswerResult> => {
+      const { groupId } = request.params;
+      const { curatedAnswerId } = request.body;
+      const linked = await contentGaps.linkAnswer(groupId, curatedAnswerId);
+      if (!linked) throw new ApiError('not_found', `No question group ${groupId}.`);
+      if (linked === 'no_answer') throw new ApiError('not_found', `No curated answer ${curatedAnswerId} in the question group's knowledge base.`);
+      if (linked === 'full') throw new ApiError('conflict', `Curated answer ${curatedAnswerId} cannot take this group's wordings: it would have more than ${ALSO_ASKED_LIMIT} other wordings; remove some first.`);
+      return { ...linked, group: linked.group && gapView(linked.group) };
     },
   );
 };

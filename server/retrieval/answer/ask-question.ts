@@ -6,6 +6,8 @@ import type { VisitorConversations } from '../../domain/visitor-conversations.ts
 import type { ContextItem } from '../../domain/item-record.ts';
 import type { ContextItemRepo } from '../../storage/context-item-repo.ts';
 import type { UsageRepo } from '../../storage/usage-repo.ts';
+import { SUGGESTED } from '../curated/match.ts';
+import type { CuratedAnswers } from '../curated/curated-answers.ts';
 import type { Analysis, Assistant, AskOptions } from './assistant.ts';
 import { mayBeNotFoundReply } from './prompt.ts';
 
@@ -51,6 +53,8 @@ export type AskQuestionInput = {
 
 export type AskQuestionDeps = {
   assistant: Assistant;
+  /** The owner's curated questions close to an unanswered one ("Did you mean …?"); none offered without. */
+  curatedSuggestions?: Pick<CuratedAnswers, 'suggestionsFor'>;
   contextItems: ContextItemRepo;
   usage: UsageRepo;
   visitorConversations: VisitorConversations;
@@ -84,7 +88,8 @@ export class AskQuestion {
       (await this.retrievedAnswer(input, options, started));
     const chosen = { knowledgeBaseId, contextItem };
     const reason: AskReason = response.answered ? 'answered' : response.method === 'generative' ? 'model_found_nothing' : 'not_in_content';
-    const read: AskResponse = asker.kind === 'visitor' && !response.answered ? { ...response, answer: asker.fallbackMessage, citations: [] } : response;
+    const shown: AskResponse = asker.kind === 'visitor' && !response.answered ? { ...response, answer: asker.fallbackMessage, citations: [] } : response;
+    const read = response.answered ? shown : await this.withSuggestions(shown, input.knowledgeBaseIds);
     onAssistantEvent.settle(read);
 
     const product = response.answered ? this.productOf(response.citations[0] ?? null, chosen.contextItem) : null;
@@ -105,6 +110,19 @@ export class AskQuestion {
     };
     emit({ type: 'done', outcome });
     return outcome;
+  }
+
+  /**
+   * An unanswered question with the owner's curated questions closest to it ("Did you mean …?"),
+   * best first across the asker's knowledge bases; the response as it is when none is close
+   * (docs/assistant.md, "When unsure"). Any of them asked as it is matches its curated answer.
+   */
+  private async withSuggestions(response: AskResponse, knowledgeBaseIds: string[]): Promise<AskResponse> {
+    const curated = this.deps.curatedSuggestions;
+    if (!curated) return response;
+    const found = (await Promise.all(knowledgeBaseIds.map((id) => curated.suggestionsFor(id, response.question)))).flat();
+    const best = found.sort((a, b) => b.score - a.score).slice(0, SUGGESTED);
+    return best.length ? { ...response, suggestions: best.map(({ id, question }) => ({ id, question })) } : response;
   }
 
   /**

@@ -7,6 +7,8 @@ import { type CuratedEntry, type CuratedMatch, CuratedMatcher } from './match.ts
 const VECTORS_KEPT = 20_000;
 
 export type CuratedAnswerHit = { record: CuratedAnswerRecord; match: CuratedMatch };
+/** A curated question offered to a visitor whose question matched none ("Did you mean …?"). */
+export type CuratedSuggestion = { id: number; question: string; score: number };
 
 /**
  * The owner's curated answers: stored per knowledge base, and matched to visitors' questions
@@ -16,6 +18,8 @@ export type CuratedAnswerHit = { record: CuratedAnswerRecord; match: CuratedMatc
 export class CuratedAnswers {
   private readonly matchers = new Map<string, { version: string; built: Promise<{ matcher: CuratedMatcher; records: Map<number, CuratedAnswerRecord> }> }>();
   private readonly vectors = new Map<string, Float32Array>();
+  /** The last question's vector as matched, so suggesting after it embeds nothing again. */
+  private lastQuestion: { text: string; vector: Promise<Float32Array | null> } | null = null;
 
   constructor(
     private readonly store: CuratedAnswerStore,
@@ -77,9 +81,37 @@ export class CuratedAnswers {
   ): Promise<CuratedAnswerHit | null> {
     const { matcher, records } = await this.matcherOf(knowledgeBaseId);
     if (matcher.size === 0) return null;
-    const match = matcher.match(question, await queryVector());
+    const match = matcher.match(question, await this.remembered(question, queryVector));
     const record = match ? records.get(match.id) : undefined;
     return match && record ? { record, match } : null;
+  }
+
+  /**
+   * "Did you mean …?": the curated questions of this knowledge base closest to a question no
+   * curated answer matched, best first; none when no curated answer is close enough
+   * (match.ts, SUGGESTION_FLOOR).
+   */
+  async suggestionsFor(knowledgeBaseId: string, question: string): Promise<CuratedSuggestion[]> {
+    const { matcher, records } = await this.matcherOf(knowledgeBaseId);
+    if (matcher.size === 0) return [];
+    const vector = await this.remembered(question, () => this.search.queryVector(question, 'hybrid'));
+    return matcher.suggest(question, vector).flatMap(({ id, score }) => {
+      const record = records.get(id);
+      return record ? [{ id, question: record.question, score }] : [];
+    });
+  }
+
+  /**
+   * The question's vector: the last one computed when it is the same question, else computed. A
+   * missing vector (keyword mode, no model yet) is not remembered: the next asker may have one.
+   */
+  private remembered(question: string, queryVector: () => Promise<Float32Array | null>): Promise<Float32Array | null> {
+    if (this.lastQuestion?.text === question) return this.lastQuestion.vector;
+    const vector = queryVector();
+    const entry = (this.lastQuestion = { text: question, vector });
+    const forget = () => this.lastQuestion === entry && (this.lastQuestion = null);
+    vector.then((v) => v === null && forget(), forget);
+    return vector;
   }
 
   /** The knowledge base's matcher, built again when its answers changed (here, or by the CLI beside this server). */
@@ -119,7 +151,7 @@ export class CuratedAnswers {
 }
 
 /** Two wordings are the same one when they differ only in letter case and spaces. */
-function sameWording(text: string): string {
+export function sameWording(text: string): string {
   return text.normalize('NFKC').toLowerCase().replace(/\s+/gu, ' ').trim();
 }
 

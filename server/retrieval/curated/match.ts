@@ -41,6 +41,18 @@ export const DEFAULT_MATCH_TUNING: MatchTuning = { phrasingCosine: 0.1, answerCo
 /** Without vectors, words and trigrams alone decide, chosen the same way. */
 export const KEYWORD_ONLY_TUNING: MatchTuning = { phrasingCosine: 0, answerCosine: 0, words: 0.4, grams: 0.6, threshold: 0.34, margin: 0.15 };
 
+/**
+ * "Did you mean …?": a question no curated answer matched is offered the SUGGESTED best-scoring
+ * curated questions when the best one scores at least this. Chosen by `npm run bench:curated` on
+ * the calibration half (the lowest floor offering them to at most 10 % of its questions that ask
+ * for none) with DEFAULT_MATCH_TUNING; on the report half 88.7 % reach the right answer by a match
+ * or one click (docs/benchmarks.md, "Curated answers"). Without vectors the same floor is read on
+ * KEYWORD_ONLY_TUNING's scores (not measured apart).
+ */
+export const SUGGESTION_FLOOR = 0.33;
+/** How many curated questions a "Did you mean …?" offer lists (the bench's OFFERED). */
+export const SUGGESTED = 3;
+
 const BM25_K1 = 1.2;
 const BM25_B = 0.75;
 /** Words of this many letters or more may be matched to a phrasing's word one edit away. */
@@ -163,9 +175,25 @@ export class CuratedMatcher {
 
   /** The curated answer the question asks for, or null when none clearly does. */
   match(question: string, vector: Float32Array | null, tuning?: MatchTuning): CuratedMatch | null {
+    const { signals, tuning: t } = this.read(question, vector, tuning);
+    return this.decide(signals, t);
+  }
+
+  /**
+   * What a "Did you mean …?" offer lists: the SUGGESTED best-scoring curated answers when the best
+   * scores at least SUGGESTION_FLOOR, else none. Meant for a question `match` left to the assistant.
+   */
+  suggest(question: string, vector: Float32Array | null): Array<{ id: number; score: number }> {
+    if (this.entries.length === 0) return [];
+    const { signals, tuning } = this.read(question, vector);
+    const top = this.ranked(signals, tuning, SUGGESTED);
+    return top.length > 0 && top[0]!.score >= SUGGESTION_FLOOR ? top : [];
+  }
+
+  /** The question's signals and the tuning for them: the vectors' only when both sides have them. */
+  private read(question: string, vector: Float32Array | null, tuning?: MatchTuning): { signals: Signals; tuning: MatchTuning } {
     const usesVectors = vector !== null && vector.length === this.dimension && this.phrasings.some((p) => p.hasVector);
-    const t = tuning ?? (usesVectors ? DEFAULT_MATCH_TUNING : KEYWORD_ONLY_TUNING);
-    return this.decide(this.signals(question, usesVectors ? vector : null), t);
+    return { signals: this.signals(question, usesVectors ? vector : null), tuning: tuning ?? (usesVectors ? DEFAULT_MATCH_TUNING : KEYWORD_ONLY_TUNING) };
   }
 
   private bestPerEntry(perPhrasing: Float64Array): Float64Array {

@@ -1,7 +1,7 @@
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { citationPlace } from '../../../../common/citation-place.ts';
 import type { Citation } from '../../../../common/contract/admin.ts';
-import type { AskContext } from '../../../../common/contract/ask.ts';
+import type { AskContext, AskSuggestion } from '../../../../common/contract/ask.ts';
 import type { DashboardAnswer } from '../../../../common/contract/conversations.ts';
 import { rateAnswer } from '../../api/conversations.ts';
 import { askKnowledgeBase, listKnowledgeBases } from '../../api/knowledge-bases.ts';
@@ -25,6 +25,8 @@ type Turn = {
   answerId: string | null;
   /** "owner" when the answer is one of the owner's curated answers. */
   source: 'owner' | null;
+  /** Not answered: the curated questions close to it ("Did you mean …?"), each asked by a click. */
+  suggestions: AskSuggestion[];
   /** The page or item the question was asked about, as the visitor's widget would send it. */
   context: AskContext | null;
   feedback: 'up' | 'down' | null;
@@ -97,12 +99,17 @@ export function ChatScreen() {
   const update = (index: number, change: Partial<Turn> | ((t: Turn) => Partial<Turn>)) =>
     setTurns((all) => all.map((t, i) => (i === index ? { ...t, ...(typeof change === 'function' ? change(t) : change) } : t)));
 
-  const ask = async (event: FormEvent<HTMLFormElement>) => {
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const formEl = event.currentTarget;
     const question = String(new FormData(formEl).get('question') ?? '').trim();
     if (!question || !knowledgeBaseId) return;
     formEl.reset();
+    void ask(question);
+  };
+
+  const ask = async (question: string) => {
+    if (!question || !knowledgeBaseId || busy) return;
     const context = filledContext(pageContext);
     const index = turns.length;
     const conversation = turns
@@ -127,6 +134,7 @@ export function ChatScreen() {
         answerId: null,
         feedback: null,
         source: null,
+        suggestions: [],
         context,
       },
     ]);
@@ -157,6 +165,7 @@ export function ChatScreen() {
               correctedQuery: r.correctedQuery ?? null,
               answerId: r.answerId ?? null,
               source: r.source ?? null,
+              suggestions: r.suggestions ?? [],
               done: true,
             });
           } else if (type === 'error') update(index, { error: (data as { message: string }).message, done: true });
@@ -283,6 +292,18 @@ export function ChatScreen() {
                       ))}
                     </ol>
                   ) : null}
+                  {t.suggestions.length ? (
+                    <div className="suggestions" role="group" aria-labelledby={`did-you-mean-${i}`} data-testid="suggestions">
+                      <p className="hint" id={`did-you-mean-${i}`}>
+                        Did you mean:
+                      </p>
+                      {t.suggestions.map((s) => (
+                        <button key={s.id} type="button" className="secondary" disabled={busy} onClick={() => void ask(s.question)}>
+                          {s.question}
+                        </button>
+                      ))}
+                    </div>
+                  ) : null}
                   {t.done && t.method ? <p className="hint">{answerHint(t)}</p> : null}
                   {t.answerId ? (
                     <p className="rating" role="group" aria-label="Was this answer helpful?">
@@ -299,7 +320,7 @@ export function ChatScreen() {
             ))}
           </ol>
           <div ref={endRef} />
-          <form className="ask" onSubmit={(e) => void ask(e)}>
+          <form className="ask" onSubmit={onSubmit}>
             <label htmlFor="question" className="sr-only">
               Your question
             </label>

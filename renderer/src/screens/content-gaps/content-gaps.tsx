@@ -1,6 +1,7 @@
 import { type FormEvent, useState } from 'react';
 import type { AdminContentGap, WriteAnswerResult } from '../../../../common/contract/content-gaps.ts';
 import { getContentGapReport, writeGapAnswer } from '../../api/content-gaps.ts';
+import { LinkAnswerForm } from './link-answer.tsx';
 import { listKnowledgeBases } from '../../api/knowledge-bases.ts';
 import { listWidgets } from '../../api/widgets.ts';
 import { FilterSelect } from '../../components/filter-select.tsx';
@@ -18,6 +19,7 @@ export function ContentGapsScreen() {
   const [widgetId, setWidgetId] = useState('');
   const [knowledgeBaseId, setKnowledgeBaseId] = useState('');
   const [writing, setWriting] = useState<AdminContentGap | null>(null);
+  const [linking, setLinking] = useState<AdminContentGap | null>(null);
   const [written, setWritten] = useState<string | null>(null);
   const widgets = useLoad((signal) => listWidgets(signal), []);
   const kbs = useLoad((signal) => listKnowledgeBases(signal), []);
@@ -96,7 +98,7 @@ export function ContentGapsScreen() {
             <p className="hint">
               Knowledge base {gap.knowledgeBaseId} · last asked {formatDate(gap.lastAskedAt)}
               {gap.answeredAt
-                ? ` · answer written ${formatDate(gap.answeredAt)}${gap.askedSinceAnswer ? `, asked ${gap.askedSinceAnswer} more times since without an answer` : ''}`
+                ? ` · ${gap.linkedAnswerId !== null ? 'answered by one of your answers' : 'answer written'} ${formatDate(gap.answeredAt)}${gap.askedSinceAnswer ? `, asked ${gap.askedSinceAnswer} more times since without an answer` : ''}`
                 : ''}
             </p>
             <div className="two-col">
@@ -130,12 +132,30 @@ export function ContentGapsScreen() {
                 <button type="button" className="primary" onClick={() => setWriting(gap)}>
                   {gap.answeredAt ? 'Change the answer' : 'Write the answer'}
                 </button>
+                <button type="button" className="secondary" onClick={() => setLinking(gap)}>
+                  Answered by one of your answers
+                </button>
               </div>
             ) : null}
           </li>
         ))}
       </ol>
       {!session.canManage && gaps.length > 0 ? <p className="note">Only the Owner and Admins can write answers.</p> : null}
+      <Modal title="Answered by one of your answers" open={linking !== null} onClose={() => setLinking(null)}>
+        {linking ? (
+          <LinkAnswerForm
+            gap={linking}
+            onCancel={() => setLinking(null)}
+            onLinked={(question, added) => {
+              setLinking(null);
+              setWritten(
+                `Linked to your answer "${question}": ${added === 1 ? 'one more wording' : `${added} more wordings`} of this question now get${added === 1 ? 's' : ''} it as written.`,
+              );
+              report.reload();
+            }}
+          />
+        ) : null}
+      </Modal>
       <Modal title="Write the answer" open={writing !== null} onClose={() => setWriting(null)}>
         {writing ? (
           <AnswerForm

@@ -81,6 +81,7 @@ const STRING_LABELS: Record<StringKey, string> = {
   handoffTooMany: 'Handoff form: too many questions left',
   handoffFailed: 'Handoff form: could not be sent',
   handoffReplied: "Before the team's reply ({question} is the question)",
+  didYouMean: 'Above the closest of your answers offered after an unanswered question',
 };
 
 const LIMIT_LABELS: Record<LimitKey, string> = {

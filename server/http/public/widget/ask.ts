@@ -39,8 +39,9 @@ async function answerVisitor(
       const corrected = outcome.answered && response.correctedQuery ? { correctedQuery: response.correctedQuery } : {};
       const product = outcome.product ? { product: outcome.product } : {};
       const owner = response.source ? { source: response.source } : {};
+      const suggested = response.suggestions ? { suggestions: response.suggestions } : {};
       const citations = visitorCitations(response.citations);
-      stream.send('done', { answerId: outcome.recorded.answerId, answered: outcome.answered, answer: response.answer, citations, ...corrected, ...product, ...owner });
+      stream.send('done', { answerId: outcome.recorded.answerId, answered: outcome.answered, answer: response.answer, citations, ...corrected, ...product, ...owner, ...suggested });
     }
     // `fallback` (the language model failed midway) is not passed on: `done` carries the whole answer that stands.
   };
@@ -80,6 +81,8 @@ export const visitorAskRoutes: FastifyPluginAsyncZod<VisitorAskRoutesOptions> = 
         description:
           'Needs a visitor session. Events, in order: `answer` (plain-text deltas), `citations` ({number, title, url}), ' +
           'then `done` ({answerId, answered, answer, citations}: the whole answer, which replaces the deltas), or `error`. ' +
+          '`done` of an unanswered question may carry `suggestions` ([{id, question}], up to 3): the owner\'s curated questions ' +
+          'close to it ("Did you mean …?"); asking one as it is gets its curated answer. ' +
           "`answered: false` means the knowledge base does not hold the answer; `answer` is then the widget's fallback message. " +
           'Limits per visitor, per address and per widget (429 `rate_limited` with Retry-After) and per day (429 `daily_limit_reached`).',
         params,

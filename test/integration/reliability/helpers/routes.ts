@@ -360,6 +360,7 @@ export const ADMIN_ROUTES: AdminRouteSpec[] = [
   { method: 'GET', path: '/webhooks/:webhookId/deliveries', access: 'manager', params: { webhookId: 'wh_0' } },
   { method: 'GET', path: '/content-gaps', access: 'member' },
   { method: 'POST', path: '/content-gaps/:groupId/answer', access: 'manager', params: { groupId: '1' }, body: () => ({ title: 'Planted', content: 'Written without a session.' }) },
+  { method: 'POST', path: '/content-gaps/:groupId/linked-answer', access: 'manager', params: { groupId: '1' }, body: () => ({ curatedAnswerId: 1 }) },
 ];
 
 /**

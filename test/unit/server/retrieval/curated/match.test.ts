@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { TrigramIndex } from '../../../../../server/retrieval/curated/grams.ts';
-import { type CuratedEntry, CuratedMatcher, curatedTerms, DEFAULT_MATCH_TUNING, KEYWORD_ONLY_TUNING } from '../../../../../server/retrieval/curated/match.ts';
+import { type CuratedEntry, CuratedMatcher, curatedTerms, DEFAULT_MATCH_TUNING, KEYWORD_ONLY_TUNING, SUGGESTED, SUGGESTION_FLOOR } from '../../../../../server/retrieval/curated/match.ts';
 
 /** A unit vector along the given axes (the embedder's vectors are unit length too). */
 function vector(...weights: number[]): Float32Array {
@@ -152,5 +152,42 @@ describe('curated answer matching', () => {
   it('gives no similarity for a text without words, and none against an empty set', () => {
     assert.deepEqual([...new TrigramIndex(['opening hours']).similarities('?! …')], [0]);
     assert.deepEqual([...new TrigramIndex([]).similarities('opening hours')], []);
+  });
+
+  it('suggests ("Did you mean") the best-scoring curated answers when the best clears the floor: at most SUGGESTED, best first', () => {
+    const matcher = keywordsOnly([...SHOP, { id: 4, texts: ['Can I return a parcel by post?'] }, { id: 5, texts: ['Can I return a parcel in the shop?'] }]);
+    const question = 'return parcel';
+    assert.equal(matcher.match(question, null), null, 'close candidates: none matched');
+    const suggested = matcher.suggest(question, null);
+    assert.equal(SUGGESTED, 3);
+    assert.equal(suggested.length, SUGGESTED, 'four candidates, three offered');
+    const signals = matcher.signals(question, null);
+    assert.deepEqual(suggested, matcher.ranked(signals, KEYWORD_ONLY_TUNING, SUGGESTED), 'the ranking decide reads, cut at three');
+    assert.ok(suggested[0]!.score >= SUGGESTION_FLOOR);
+    assert.deepEqual(suggested.map((s) => s.id).sort(), [3, 4, 5]);
+  });
+
+  it('suggests nothing when the best curated answer scores under the floor, and nothing from an empty set', () => {
+    const matcher = keywordsOnly(SHOP);
+    const question = 'Is the chocolate cake vegan?';
+    const best = Math.max(...matcher.scores(matcher.signals(question, null), KEYWORD_ONLY_TUNING));
+    assert.ok(best < SUGGESTION_FLOOR, `best ${best}`);
+    assert.deepEqual(matcher.suggest(question, null), []);
+    assert.deepEqual(keywordsOnly([]).suggest('opening hours', null), []);
+  });
+
+  it('holds the floor exactly: a best score just over it suggests, just under it does not', () => {
+    // Trigrams give 'pick up hours' about 0.10 here; the cosines (0.3 of the score, no answer text)
+    // bring it to just over or just under the floor.
+    const matcher = new CuratedMatcher([{ id: 7, phrasings: [{ text: 'store pickup times', vector: vector(1, 0) }] }], 'en');
+    const at = (cosine: number) => vector(cosine, Math.sqrt(1 - cosine * cosine));
+    const score = (v: Float32Array) => matcher.scores(matcher.signals('pick up hours', v), DEFAULT_MATCH_TUNING)[0]!;
+    const over = at(0.78);
+    const under = at(0.74);
+    assert.ok(score(over) >= SUGGESTION_FLOOR && score(over) < SUGGESTION_FLOOR + 0.01, `${score(over)}`);
+    assert.ok(score(under) < SUGGESTION_FLOOR && score(under) > SUGGESTION_FLOOR - 0.01, `${score(under)}`);
+    assert.equal(matcher.match('pick up hours', over), null, 'under the match threshold: not matched');
+    assert.deepEqual(matcher.suggest('pick up hours', over).map((s) => s.id), [7]);
+    assert.deepEqual(matcher.suggest('pick up hours', under), []);
   });
 });
