@@ -17,6 +17,13 @@ const ITEMS = [
   product('sencha', 'Sencha green tea', 'Loose green sencha from Shizuoka, steamed and rolled by hand. Brew with water at 70 degrees for two minutes.'),
   product('assam', 'Assam black tea', 'A strong malty Assam for milk. Brew the black tea with boiling water at 95 degrees: the right temperature brings out its body.'),
   product('teapot', 'Cast iron teapot', 'A cast iron teapot of 0.8 litres with a stainless steel infuser. Rinse with warm water only.'),
+  {
+    integrationId: 'shop', knowledgeBaseId: KB, sourceType: 'PRODUCT', externalId: 'wall-paint',
+    data: {
+      title: 'Interior wall paint, white, 10 L', content: 'Matt white emulsion for walls and ceilings, low odour.', url: 'https://tea.example/p/wall-paint',
+      sourceData: { price: '49.90 EUR', volume: '10 L', coverage: 'about 7 m² per litre', 'drying time': 'touch dry in 2 hours, recoat after 6 hours' },
+    },
+  },
 ];
 
 describe('a question on a product page read from that product first', { timeout: 240_000 }, () => {
@@ -42,6 +49,16 @@ describe('a question on a product page read from that product first', { timeout:
     // Without the page the same question is the catalogue's: the black tea's sentence says most.
     const anywhere = await ask('what water temperature should i brew the tea at?');
     assert.match(anywhere.body.answer, /95 degrees/);
+  });
+
+  it("answers a question about \"this\" from the page's item under the item's own threshold", async () => {
+    // The coverage line holds one of the question's two words: too little for the whole knowledge
+    // base's threshold, enough in the item the visitor is looking at.
+    const res = await ask('how much area does this cover?', 'wall-paint');
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    assert.equal(res.body.answered, true, res.body.answer);
+    assert.match(res.body.answer, /Coverage: about 7 m² per litre/);
+    assert.equal(res.body.citations[0]?.externalId, 'wall-paint');
   });
 
   it("never answers with another product's fact the question does not name", async () => {
