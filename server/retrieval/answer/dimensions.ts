@@ -32,7 +32,6 @@ export function askedDimension(question: string): string[] {
  * inches") hold each of its extents, named in the value: the part a spatial adjective asks for.
  */
 const WHOLE_LABELS = ['dimensions', 'dimension', 'measurements', 'size'];
-const PACKAGING = ['package', 'packaging', 'packed', 'box', 'shipping', 'shipment', 'parcel', 'carton'];
 const EXTENT: Record<string, string> = { tall: 'height', high: 'height', long: 'length', wide: 'width', deep: 'depth' };
 
 /** Whether a "Label: value" sentence gives the dimension the question asks for ("Height: 80 cm" for "how tall"). */
@@ -45,7 +44,5 @@ export function answersDimension(question: string, sentence: string): boolean {
   // "How tall is the figure?" by "Item dimensions: … height 7 inches": the whole naming the part asked.
   const extent = EXTENT[HOW_ADJECTIVE.exec(question)![1]!.toLowerCase()];
   const value = sentence.slice(sentence.indexOf(':') + 1);
-  // A package's or a shipment's measurements are not the item's own.
-  const ofItem = !words.some((word) => PACKAGING.includes(word));
-  return extent !== undefined && ofItem && words.some((word) => WHOLE_LABELS.includes(word)) && new RegExp(`\\b${extent}\\b`, 'i').test(value);
+  return extent !== undefined && words.some((word) => WHOLE_LABELS.includes(word)) && new RegExp(`\\b${extent}\\b`, 'i').test(value);
 }
