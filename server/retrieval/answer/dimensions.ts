@@ -27,22 +27,11 @@ export function askedDimension(question: string): string[] {
   return adjective ? DIMENSION_LABELS[adjective]! : [];
 }
 
-/**
- * An item's overall measurements ("Item dimensions: width 10 inches, length 11 inches, height 7
- * inches") hold each of its extents, named in the value: the part a spatial adjective asks for.
- */
-const WHOLE_LABELS = ['dimensions', 'dimension', 'measurements', 'size'];
-const EXTENT: Record<string, string> = { tall: 'height', high: 'height', long: 'length', wide: 'width', deep: 'depth' };
-
 /** Whether a "Label: value" sentence gives the dimension the question asks for ("Height: 80 cm" for "how tall"). */
 export function answersDimension(question: string, sentence: string): boolean {
   const labels = askedDimension(question);
   const label = labels.length > 0 ? labelOf(sentence) : null;
   if (!label) return false;
   const words = label.toLowerCase().split(/[\s'’-]+/);
-  if (words.some((word) => labels.includes(word))) return true;
-  // "How tall is the figure?" by "Item dimensions: … height 7 inches": the whole naming the part asked.
-  const extent = EXTENT[HOW_ADJECTIVE.exec(question)![1]!.toLowerCase()];
-  const value = sentence.slice(sentence.indexOf(':') + 1);
-  return extent !== undefined && words.some((word) => WHOLE_LABELS.includes(word)) && new RegExp(`\\b${extent}\\b`, 'i').test(value);
+  return words.some((word) => labels.includes(word));
 }

@@ -22,16 +22,4 @@ describe('the dimension a "how tall/heavy/long…" question asks for', () => {
     assert.equal(answersDimension('How tall is the lamp?', 'The lamp is made of brass.'), false);
     assert.equal(answersDimension('What does it cost?', 'Height: 45 cm'), false);
   });
-
-  it('reads an item\'s overall dimensions naming the extent asked for as its answer', () => {
-    const dimensions = 'Item dimensions: width 10 inches, length 11 inches, height 7 inches';
-    assert.equal(answersDimension('how tall is figure?', dimensions), true);
-    assert.equal(answersDimension('How long is it?', dimensions), true);
-    assert.equal(answersDimension('how wide is this', 'Size: width 40 cm, depth 30 cm'), true);
-    // The whole says nothing of the extent asked, or the question asks for no extent: no.
-    assert.equal(answersDimension('How deep is it?', dimensions), false);
-    assert.equal(answersDimension('How tall is it?', 'Item dimensions: 30 x 30 x 27 inches'), false);
-    assert.equal(answersDimension('how long will this take', 'Size: 250 ml'), false);
-    assert.equal(answersDimension('How heavy is it?', dimensions), false);
-  });
 });
