@@ -13,7 +13,9 @@
  * questions of every set are also analysed in process with the support threshold alone and the
  * decision's features written in the form `bench/answer/fit-decision.ts --with-product-qa FILE` reads.
  *
- * Usage: npm run bench:product-qa [-- --sets hetpqa,semipqa] [--data-dir DIR] [--limit N] [--no-export] [--export FILE] [--out FILE]
+ * `--fold calibration` asks the calibration fold instead of the report fold (to try a rule on it).
+ *
+ * Usage: npm run bench:product-qa [-- --sets hetpqa,semipqa] [--data-dir DIR] [--limit N] [--fold report|calibration] [--no-export] [--export FILE] [--out FILE]
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -49,6 +51,7 @@ const { values } = parseArgs({
     sets: { type: 'string', default: 'hetpqa,semipqa' },
     'data-dir': { type: 'string' },
     limit: { type: 'string' },
+    fold: { type: 'string', default: 'report' },
     export: { type: 'string', default: path.join(import.meta.dirname, 'results/product-qa-features.json') },
     'no-export': { type: 'boolean', default: false },
     out: { type: 'string', default: path.join(import.meta.dirname, `results/product-qa-${new Date().toISOString().slice(0, 19).replace(/:/g, '')}.json`) },
@@ -56,6 +59,8 @@ const { values } = parseArgs({
 });
 const log = (line: string) => process.stderr.write(`[product-qa] ${line}\n`);
 const limit = values.limit === undefined ? Infinity : Number(values.limit);
+// The report fold is what docs/answers.md reports; rules are tried on the calibration fold.
+const fold = values.fold === 'report' || values.fold === 'calibration' ? values.fold : fail(`--fold: report or calibration, not ${values.fold}`);
 
 type QaSet = { name: string; dataset: string; kb: string; rows: () => EvidenceRow[] };
 const SETS: QaSet[] = [
@@ -77,9 +82,9 @@ try {
     const rows = set.rows();
     const items = productItems(rows);
     const questions = questionsOf(rows);
-    const report = questions.filter((q) => foldOf(q.asin) === 'report').slice(0, limit);
+    const report = questions.filter((q) => foldOf(q.asin) === fold).slice(0, limit);
     const calibration = questions.filter((q) => foldOf(q.asin) === 'calibration').slice(0, limit);
-    log(`${set.name}: ${items.length} products, ${questions.length} questions: report fold ${report.length} (${REPORT_PERCENT} % of products by hash), calibration ${calibration.length}`);
+    log(`${set.name}: ${items.length} products, ${questions.length} questions: report fold ${questions.length - calibration.length} (${REPORT_PERCENT} % of products by hash), calibration ${calibration.length}; asking the ${fold} fold (${report.length})`);
     // Pushed every run: on a kept data folder the server skips the items whose content is unchanged.
     await pushProducts(set.kb, items);
 
@@ -90,6 +95,7 @@ try {
     summaries[set.name] = {
       dataset: `${set.dataset}, ../shared/eval/product-qa`,
       knowledgeBase: set.kb,
+      askedFold: fold,
       reportFold: { products: new Set(report.map((q) => q.asin)).size, questions: report.length, answerable: report.filter((q) => q.answerable).length },
       contextSupported: contextTaken,
       inContext: contextTaken ? score(report, inContext) : null,

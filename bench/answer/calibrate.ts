@@ -62,6 +62,7 @@ const variants: SelectionOptions[] = [
 for (const selection of variants) {
   const assistant = new Assistant(services.search, services.embedding, new TermStatsRepo(services.db), services.llmSettings, {
     abstainBelow: -1,
+    pageAbstainBelow: null,
     selection,
     decision: null,
   });

@@ -7,6 +7,12 @@
  */
 export const SUPPORT_WEIGHTS = { coverage: 0.5, cosine: 0.5 };
 export const ABSTAIN_BELOW = 0.45;
+/**
+ * The support a question asked on an item's page needs from that item's own content alone: the
+ * visitor is looking at it, so what its content covers of the question is weighed against its
+ * own sentences, not against the whole knowledge base's (bench:product-qa's calibration fold).
+ */
+export const PAGE_ABSTAIN_BELOW = 0.35;
 /** Without a query vector (keyword mode, or no embedding model active yet) coverage alone decides. */
 export const ABSTAIN_BELOW_COVERAGE_ONLY = 0.35;
 

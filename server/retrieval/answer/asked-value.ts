@@ -46,7 +46,8 @@ const FREQUENCY =
 /** The words that ask for each kind of value rather than name what it is about. */
 const VALUE_WORDS: Record<AskedValue, RegExp> = {
   price: /^(?:prices?|pricing|costs?|costing|charges?|charging|fees?|expensive|cheap(?:er|est)?|pay)$/i,
-  clock: /^(?:time|times|hours|latest|earliest|late|early|open|opens|opening|close|closes|closing)$/i,
+  // "your latest appointment", "the last collection": the noun after latest/earliest/last/first asks for the time too.
+  clock: /^(?:time|times|hours|latest|earliest|late|early|open|opens|opening|close|closes|closing|appointments?|bookings?|slots?|collections?|pick-?ups?)$/i,
   duration: /^(?:long|longer|early|earlier|soon|notice|advance|ahead|take|takes|last|lasts)$/i,
   frequency: /^(?:often|frequently)$/i,
 };

@@ -8,7 +8,7 @@ import type { Correction } from '../../indexes/keyword-index.ts';
 import { replaceWords } from '../../language/query-words.ts';
 import type { CuratedAnswers } from '../curated/curated-answers.ts';
 import type { SearchOptions, SearchOutcome, SearchService } from '../search.ts';
-import { ABSTAIN_BELOW, askedTerms, missingKeyTerms, support } from './abstention.ts';
+import { ABSTAIN_BELOW, askedTerms, missingKeyTerms, PAGE_ABSTAIN_BELOW, support } from './abstention.ts';
 import { type DecisionModel, dot, FITTED_MODEL, type PassageVectors, passagesAnswer } from './answer-decision.ts';
 import {
   asksForADay, type CandidatePassage, valueFirst, composeAnswer, headingsOf, DEFAULT_SELECTION, questionIntent, type ScoredSentence, scoreSentences, selectSentences, type SelectionOptions,
@@ -70,8 +70,17 @@ const PROMPT_PASSAGES = 6;
  * `decision` null keeps only the support threshold (the rule before the fitted decision; the
  * answer bench runs it beside the fitted one).
  */
-export type AssistantTuning = { abstainBelow: number; selection: SelectionOptions; decision: DecisionModel | null };
-export const DEFAULT_TUNING: AssistantTuning = { abstainBelow: ABSTAIN_BELOW, selection: DEFAULT_SELECTION, decision: FITTED_MODEL };
+export type AssistantTuning = {
+  abstainBelow: number;
+  /**
+   * The support the page's item's own content needs to answer a question asked on its page
+   * (`PAGE_ABSTAIN_BELOW`); null reads the page's item only as the search's first item.
+   */
+  pageAbstainBelow: number | null;
+  selection: SelectionOptions;
+  decision: DecisionModel | null;
+};
+export const DEFAULT_TUNING: AssistantTuning = { abstainBelow: ABSTAIN_BELOW, pageAbstainBelow: PAGE_ABSTAIN_BELOW, selection: DEFAULT_SELECTION, decision: FITTED_MODEL };
 
 /**
  * Answers a question from a knowledge base: retrieve with the hybrid search, then either compose
@@ -205,6 +214,8 @@ export class Assistant {
     // The owner's own question matched the visitor's: its answer is the answer (faq.ts).
     if (analysis.faq) return true;
     if (analysis.missingKeyTerms.length > 0) return false;
+    // Asked on a product's page, another product's fact is no answer about the one the visitor sees.
+    if (analysis.otherProduct) return false;
     // The page's item's attribute for the dimension asked ("how tall" → "Height: 80 cm", dimensions.ts).
     if (analysis.itemAttribute) return true;
     if (!scored.some((sentence) => sentence.quotable) || s.score < s.threshold) return false;
@@ -245,8 +256,17 @@ export class Assistant {
       const about = await this.analyzeReading(knowledgeBaseId, req, [earlier.title], language, signal, { itemId: earlier.id, only: true });
       if (this.answers(about)) return about;
     }
+    // Asked on an item's page, a question naming a subject of its own ("how tall is the figure?",
+    // "would this work on 220 volts?") is still most often about that item: its own content is
+    // read first, alone, and answers when it supports the question (PAGE_ABSTAIN_BELOW, calibrated
+    // on product questions asked on their product's page). Otherwise the whole knowledge base is read.
+    if (focus !== null && !only && earlier === null && this.tuning.pageAbstainBelow !== null) {
+      const onPage = await this.analyzeReading(knowledgeBaseId, req, [], language, signal, { itemId: focus.itemId, only: true }, true);
+      if (this.answers(onPage)) return onPage;
+    }
+    // "Is it waterproof?" on the page is read in the page's item alone, under the page's threshold too.
     const reading = (context: string[]) =>
-      this.analyzeReading(knowledgeBaseId, req, context, language, signal, focus && { itemId: focus.itemId, only });
+      this.analyzeReading(knowledgeBaseId, req, context, language, signal, focus && { itemId: focus.itemId, only }, only);
     const context = only ? [] : contextTurns(req.question, req.conversation, language);
     if (context.length === 0) return reading([]);
     const withContext = await reading(context);
@@ -284,7 +304,10 @@ export class Assistant {
     language: KeywordLanguage,
     signal: AbortSignal,
     focus: SearchOptions['focus'] | null,
+    /** The page's item read alone first (`pageAbstainBelow`): its own support threshold. */
+    pageFirst = false,
   ) {
+    const abstainBelow = pageFirst && this.tuning.pageAbstainBelow !== null ? this.tuning.pageAbstainBelow : this.tuning.abstainBelow;
     const { candidates, bestCosine, vectors, corrections, synonyms } = await this.retrieve(knowledgeBaseId, req, context, signal, focus ?? undefined);
     // A misspelt word the search read as another is scored as that word: typed, it is in no passage.
     // So is a word in no passage the owner gave synonyms for ("cinammon => cinnamon"), as its first synonym.
@@ -307,7 +330,7 @@ export class Assistant {
     const bestCoverage = Math.max(0, ...scored.map((s) => s.coverage));
     // The embedder is English: in another language its cosine says little (docs/retrieval.md,
     // "Languages"), so support leans on keyword coverage alone.
-    const s = support(bestCoverage, isAnalyzed(language) ? null : bestCosine, this.tuning.abstainBelow);
+    const s = support(bestCoverage, isAnalyzed(language) ? null : bestCosine, abstainBelow);
     const quotedSentences = this.quoted(question, terms, candidates, scored, language);
     const { faq, missing } = quotedSentences;
     // On an item's page, "how tall is it?" is answered by that item's "Height: 80 cm" though they
@@ -333,7 +356,8 @@ export class Assistant {
     // is quoted in the owner's order.
     const valueLine = english && isValueLine(best[0]);
     const chosen = english && !faq ? valueFirst(best, question) : best;
-    return { request: req, question, correctedQuestion, language, terms, candidates, scored, bestCoverage, bestCosine, vectors, support: s, chosen, faq, itemAttribute, valueLine, missingKeyTerms: missing, focus };
+    const otherProduct = pageFirst || !focus || focus.only || this.tuning.pageAbstainBelow === null ? false : anotherProduct(candidates, focus.itemId, chosen[0], question, language);
+    return { request: req, question, correctedQuestion, language, terms, candidates, scored, bestCoverage, bestCosine, vectors, support: s, chosen, faq, itemAttribute, valueLine, missingKeyTerms: missing, focus, pageFirst, otherProduct };
   }
 
   /**
@@ -433,6 +457,23 @@ export class Assistant {
     const df = this.termStats.documentFrequency(knowledgeBaseId, word);
     return Math.log(1 + (total - df + 0.5) / (df + 0.5));
   }
+}
+
+/**
+ * Whether an answer read on a product's page would lead with another product the question does not
+ * name: the page's product's own content did not answer (the page-first reading), so the visitor's
+ * question about what they see ("how tall is the figure?") would get another product's fact.
+ * A question naming the other product ("is the orchid safe for cats?" on the Monstera's page), or
+ * an answer from an article (delivery, payment), is answered as usual.
+ */
+function anotherProduct(candidates: CandidatePassage[], pageItemId: number, lead: ScoredSentence | undefined, question: string, language: KeywordLanguage): boolean {
+  const page = candidates.find((c) => c.item.id === pageItemId)?.item;
+  const item = lead === undefined ? undefined : candidates[lead.passage]?.item;
+  if (page?.sourceType !== 'PRODUCT' || item === undefined || item.id === page.id || item.sourceType !== 'PRODUCT') return false;
+  const asked = contentTerms(question, language);
+  const pageTerms = contentTerms(page.title, language);
+  const namesIt = contentTerms(item.title, language).some((t) => !pageTerms.includes(t) && asked.some((a) => termsMatch(a, t, language)));
+  return !namesIt;
 }
 
 /** The best passage of each item first, then their second passages: breadth before depth. */

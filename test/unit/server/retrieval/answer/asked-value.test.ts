@@ -71,6 +71,17 @@ describe('the value a question asks for (asked-value.ts)', () => {
     assert.equal(byText.get('Special orders are in the store within a week.'), 0);
   });
 
+  it('reads the noun of "latest appointment" as asking for the time, so the day\'s hours answer it', () => {
+    const hours = passage(1, 'Opening hours', 'We are open Tuesday, Wednesday and Friday from 9:00 to 18:00, Thursday from 11:00 to 20:00 and Saturday from 9:00 to 15:00.');
+    const question = 'whats your latest appointment on thursday';
+    const best = scored(question, [hours])[0]!;
+    assert.equal(best.coverage, 1);
+    assert.equal(isValueLine(best), true);
+    assert.equal(asksForValue('clock', 'appointment'), true);
+    // Only in a question asking for a time: a booking question's "appointment" is its subject.
+    assert.equal(askedValue('can i move my appointment'), null);
+  });
+
   it('takes a line stating the asked value about what the question names as the answer', () => {
     const kids = passage(1, "Children's cut", 'Price: 18 EUR');
     const bridal = passage(2, 'Bridal hair', 'Outside Leipzig we charge 0.60 EUR per km.');
