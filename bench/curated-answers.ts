@@ -19,7 +19,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { fitConditionalLogit, type LogitCase, probabilities, relativeFeatures } from './lib/conditional-logit.ts';
 import { createUseLiteEmbedder } from '../server/embedders/use-lite.ts';
-import { type CuratedEntry, CuratedMatcher, DEFAULT_MATCH_TUNING, KEYWORD_ONLY_TUNING, type MatchTuning, type Signals, SUGGESTED, SUGGESTION_FLOOR } from '../server/retrieval/curated/match.ts';
+import { type CuratedEntry, CuratedMatcher, DEFAULT_MATCH_TUNING, KEYWORD_ONLY_TUNING, type MatchTuning, offerOf, type Signals, SUGGESTED, SUGGESTION_FLOOR } from '../server/retrieval/curated/match.ts';
 
 const evalDir = process.env.LOCALIQ_EVAL_DIR ?? path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../shared/eval');
 const SQUAD_QUESTIONS = 1000;
@@ -233,11 +233,11 @@ for (const alsoAsked of [1, 2, 3, 5]) {
 const OFFERED = SUGGESTED;
 const OFFER_CAP = 0.1;
 function offers(all: Case[], floor: number) {
-  let left = 0, offered = 0, rightOffered = 0, noneCount = 0, noneOffered = 0;
+  let left = 0, offered = 0, rightOffered = 0, noneCount = 0, noneOffered = 0, shownQuestions = 0;
   for (const { gold, none: isNone, matcher, signals } of all) {
     if (matcher.decide(signals, DEFAULT_MATCH_TUNING)) continue;
-    const top = matcher.ranked(signals, DEFAULT_MATCH_TUNING, OFFERED);
-    const offer = top.length > 0 && top[0]!.score >= floor;
+    const shown = offerOf(matcher.ranked(signals, DEFAULT_MATCH_TUNING, OFFERED), floor);
+    const offer = shown.length > 0;
     if (isNone) {
       noneCount++;
       if (offer) noneOffered++;
@@ -245,9 +245,10 @@ function offers(all: Case[], floor: number) {
     }
     left++;
     if (offer) offered++;
-    if (offer && top.some((t) => t.id === gold)) rightOffered++;
+    shownQuestions += shown.length;
+    if (shown.some((t) => t.id === gold)) rightOffered++;
   }
-  return { left, offered, rightOffered, noneCount, noneOffered };
+  return { left, offered, rightOffered, noneCount, noneOffered, shownQuestions };
 }
 const offerFloor = THRESHOLDS.concat([0, 0.1]).sort((a, b) => a - b).find((floor) => {
   const o = offers(calibrationCases, floor);
@@ -257,7 +258,7 @@ const offered = offers(reportCases, offerFloor);
 const matchedRight = evaluate(reportCases, DEFAULT_MATCH_TUNING).right;
 console.log(
   `\n"Did you mean": offer floor ${offerFloor} (chosen on calibration, ≤ ${pct(OFFER_CAP)} of its none-questions offered); report half: ` +
-    `${offered.left} rephrasings left to the assistant, ${offered.offered} offered ${OFFERED} curated questions, the right one among them for ${offered.rightOffered} ` +
+    `${offered.left} rephrasings left to the assistant, ${offered.offered} offered up to ${OFFERED} curated questions (${(offered.shownQuestions / Math.max(1, offered.offered)).toFixed(2)} on average), the right one among them for ${offered.rightOffered} ` +
     `(${pct(offered.rightOffered / Math.max(1, offered.left))} of those left, ${pct(offered.rightOffered / report.length)} of all rephrasings); ` +
     `right by match or one click ${pct(matchedRight + offered.rightOffered / report.length)}; none-questions offered ${pct(offered.noneOffered / Math.max(1, offered.noneCount))} of ${offered.noneCount}` +
     (offerFloor === SUGGESTION_FLOOR ? ' (the shipped SUGGESTION_FLOOR)' : ` (differs from the shipped SUGGESTION_FLOOR ${SUGGESTION_FLOOR}: update match.ts)`),

@@ -50,8 +50,17 @@ export const KEYWORD_ONLY_TUNING: MatchTuning = { phrasingCosine: 0, answerCosin
  * KEYWORD_ONLY_TUNING's scores (not measured apart).
  */
 export const SUGGESTION_FLOOR = 0.33;
-/** How many curated questions a "Did you mean …?" offer lists (the bench's OFFERED). */
+/** How many curated questions a "Did you mean …?" offer lists at most (the bench's OFFERED). */
 export const SUGGESTED = 3;
+
+/**
+ * The offer made of the best-scoring curated answers: each one that scores at least the floor, so
+ * a close first candidate does not bring two unrelated ones with it ("Can I pay by card?" offered
+ * for "where do I leave my car"). Empty when even the best is under the floor.
+ */
+export function offerOf<T extends { score: number }>(best: readonly T[], floor = SUGGESTION_FLOOR): T[] {
+  return best.filter((candidate) => candidate.score >= floor);
+}
 
 const BM25_K1 = 1.2;
 const BM25_B = 0.75;
@@ -180,14 +189,13 @@ export class CuratedMatcher {
   }
 
   /**
-   * What a "Did you mean …?" offer lists: the SUGGESTED best-scoring curated answers when the best
-   * scores at least SUGGESTION_FLOOR, else none. Meant for a question `match` left to the assistant.
+   * What a "Did you mean …?" offer lists: of the SUGGESTED best-scoring curated answers, those that
+   * score at least SUGGESTION_FLOOR (offerOf). Meant for a question `match` left to the assistant.
    */
   suggest(question: string, vector: Float32Array | null): Array<{ id: number; score: number }> {
     if (this.entries.length === 0) return [];
     const { signals, tuning } = this.read(question, vector);
-    const top = this.ranked(signals, tuning, SUGGESTED);
-    return top.length > 0 && top[0]!.score >= SUGGESTION_FLOOR ? top : [];
+    return offerOf(this.ranked(signals, tuning, SUGGESTED));
   }
 
   /** The question's signals and the tuning for them: the vectors' only when both sides have them. */

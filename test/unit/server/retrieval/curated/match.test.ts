@@ -176,6 +176,20 @@ describe('curated answer matching', () => {
     assert.deepEqual(keywordsOnly([]).suggest('opening hours', null), []);
   });
 
+  it('offers only the candidates that clear the floor themselves: a close first one brings no unrelated ones', () => {
+    const matcher = keywordsOnly([
+      { id: 1, texts: ['Where can I park my car?'] },
+      { id: 2, texts: ['Can I pay by card?'] },
+      { id: 3, texts: ['What are your opening hours?'] },
+    ]);
+    const question = 'where do I leave my car, is there parking';
+    const ranked = matcher.ranked(matcher.signals(question, null), KEYWORD_ONLY_TUNING, SUGGESTED);
+    assert.equal(ranked[0]!.id, 1);
+    assert.ok(ranked[0]!.score >= SUGGESTION_FLOOR, `best ${ranked[0]!.score}`);
+    assert.ok(ranked.slice(1).every((c) => c.score < SUGGESTION_FLOOR), JSON.stringify(ranked));
+    assert.deepEqual(matcher.suggest(question, null).map((s) => s.id), [1]);
+  });
+
   it('holds the floor exactly: a best score just over it suggests, just under it does not', () => {
     // Trigrams give 'pick up hours' about 0.10 here; the cosines (0.3 of the score, no answer text)
     // bring it to just over or just under the floor.
