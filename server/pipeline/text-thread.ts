@@ -40,8 +40,9 @@ export class TextThread {
       dimension: this.options.dimension,
       overlapTokens: this.options.overlapTokens,
     };
-    // Its JavaScript is one claim's texts at a time: a small young generation keeps it small.
-    const worker = new Worker(ENTRY, { workerData: data, resourceLimits: { maxYoungGenerationSizeMb: 8 } });
+    // Its JavaScript is one claim's texts at a time: a young generation of 4 MB, as the ingest
+    // writer's (the thread costs the server about 40 MB, docs/benchmarks.md "Searchable at once").
+    const worker = new Worker(ENTRY, { workerData: data, resourceLimits: { maxYoungGenerationSizeMb: 4 } });
     this.worker = worker;
     return new Promise((resolve, reject) => {
       let ready = false;
