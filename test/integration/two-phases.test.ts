@@ -12,7 +12,7 @@ import { createTestApp, type TestApp } from '../helpers/test-app.ts';
 
 /**
  * The two phases of an item (docs/pipeline.md, "Two phases") on the real app, database and model:
- * the workers' text pass and embedding pass are driven one step at a time, so what search shows
+ * the text pass and the embedding pass are driven one step at a time, so what search shows
  * between them is checked, not raced.
  */
 describe('two phases: text searchable at once, vectors after', () => {

@@ -11,7 +11,7 @@ import { prepareReplace } from './replace.ts';
 import { SETTLED_DATA } from './sql.ts';
 
 /**
- * A pushed item's text is indexed by the workers' text pass as soon as it is queued (1); an
+ * A pushed item's text is indexed by the text phase thread as soon as it is queued (1); an
  * uploaded file's only once the embedding pass has read it (0): reading a file is the slow part.
  */
 function textPhaseOf(data: PushInput['items'][number]['data']): 0 | 1 {

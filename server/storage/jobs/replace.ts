@@ -17,7 +17,7 @@ export type Replacement = {
   maxAttempts: number;
   apiKeyId: string | null;
   now: number;
-  /** The new payload's text phase waits for the workers' text pass (jobs.text_pending). */
+  /** The new payload's text phase waits for the text phase thread (jobs.text_pending). */
   textPending: 0 | 1;
 };
 

@@ -5,10 +5,10 @@ import type { JobRow } from './job-row.ts';
  * The text phase of queued jobs (jobs.text_pending, docs/pipeline.md "Two phases"): not a change
  * of the job's state, which the embedding pass still drives, but a flag beside it.
  * - `claim`: up to `limit` jobs whose text phase waits, in order of acknowledgement, marked held
- *   (2) so that another worker's text pass passes them over;
+ *   (2) so that another claim passes them over;
  * - `done`: the text of this version is written (or was not needed): the flag goes, unless a
  *   newer push replaced the payload meanwhile (replace.ts set the flag again);
- * - `release`: held flags back to waiting: all of them at start-up, after a worker thread died,
+ * - `release`: held flags back to waiting: all of them at start-up, after the text phase thread died,
  *   or a pass's own jobs it could not write. A text written twice is refused by its seq.
  * A job that settles loses its flag by trigger (migration jobs_text_pending_settled).
  */
