@@ -19,6 +19,7 @@ import { prepareEnqueue } from '../server/storage/jobs/index.ts';
 import { JobRuns } from '../server/storage/jobs/job-runs.ts';
 import { VectorStore } from '../server/storage/vector-store.ts';
 import { tempDir } from './lib/server-child.ts';
+import { prepareItemCommit } from '../server/storage/index-commits.ts';
 
 const { values } = parseArgs({
   options: { embedder: { type: 'string', default: 'use-lite' }, sizes: { type: 'string', default: '20000,60000,100000' } },
@@ -91,7 +92,7 @@ for (const [kind, make] of [
     const jobs = runs.claim(1, Date.now());
     embedMs = 0;
     const started = performance.now();
-    const report = await processBatch(jobs, { db, runs, index, embedder: timed, overlapTokens: 32, clock: Date.now });
+    const report = await processBatch(jobs, { db, runs, index, commitItem: prepareItemCommit(db, index, runs), embedder: timed, overlapTokens: 32, clock: Date.now });
     const totalMs = performance.now() - started;
     const chunks = (db.prepare('SELECT count(*) AS n FROM chunks').get() as { n: number }).n;
     db.close();

@@ -19,6 +19,7 @@ import { IndexRepo } from '../../server/storage/index-repo.ts';
 import { prepareTextPhase } from '../../server/storage/jobs/text-phase.ts';
 import { VectorStore } from '../../server/storage/vector-store.ts';
 import { loaf } from '../lib/loaves.ts';
+import { prepareTextCommit } from '../../server/storage/index-commits.ts';
 
 const { values } = parseArgs({ options: { items: { type: 'string', default: '2000' } } });
 const count = Number(values.items);
@@ -33,7 +34,9 @@ try {
     await services.queue.push(items, null);
   }
   const db = services.db;
-  const deps = { db, index: new IndexRepo(db, new VectorStore(db, counter.id, 512)), phase: prepareTextPhase(db), embedder: counter, overlapTokens: config.overlapTokens, clock: Date.now };
+  const index = new IndexRepo(db, new VectorStore(db, counter.id, 512));
+  const phase = prepareTextPhase(db);
+  const deps = { index, phase, commitTexts: prepareTextCommit(db, index, phase), embedder: counter, overlapTokens: config.overlapTokens, clock: Date.now };
   const started = performance.now();
   while (runTextPass(deps, 1_000));
   const ms = performance.now() - started;

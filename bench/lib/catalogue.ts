@@ -45,9 +45,9 @@ export function processQueued(db: Db, now: number): void {
         const data = JSON.parse(job.data) as IngestItem['data'];
         index.writeItem(
           {
-            knowledgeBaseId: job.knowledge_base_id, integrationId: job.integration_id, externalId: job.external_id,
-            sourceType: job.source_type, title: data.title ?? '', content: data.content ?? '', text: data.content ?? '',
-            url: data.url ?? null, sourceData: null, contentHash: job.content_hash, seq: job.seq, embedderId: CATALOGUE_MODEL, chunks: [],
+            knowledgeBaseId: job.knowledgeBaseId, integrationId: job.integrationId, externalId: job.externalId,
+            sourceType: job.sourceType, title: data.title ?? '', content: data.content ?? '', text: data.content ?? '',
+            url: data.url ?? null, sourceData: null, contentHash: job.contentHash, seq: job.seq, embedderId: CATALOGUE_MODEL, chunks: [],
           },
           now,
         );

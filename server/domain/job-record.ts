@@ -32,3 +32,12 @@ export type Job = ItemIdentity & {
   startedAt: number | null;
   finishedAt: number | null;
 };
+
+/** A job as the pipeline claims it: with the version it carries and the pushed item's data. */
+export type ClaimedJob = Job & {
+  /** The push's place in the item's history: a version with a lower seq never replaces a higher one. */
+  seq: number;
+  contentHash: string;
+  /** The pushed item's `data`, as JSON (parsed where it is read: a file job's is read differently). */
+  data: string;
+};

@@ -9,7 +9,7 @@ import { isDiskFull } from '../domain/disk-condition.ts';
 import { openDatabase } from '../storage/db.ts';
 import { IndexRepo } from '../storage/index-repo.ts';
 import { JobRuns } from '../storage/jobs/job-runs.ts';
-import type { JobRow } from '../storage/jobs/job-row.ts';
+import type { ClaimedJob } from '../domain/job-record.ts';
 import { VectorStore } from '../storage/vector-store.ts';
 import { createEmbedder } from '../embedders/index.ts';
 import type { Embedder } from '../embedders/embedder.ts';
@@ -17,6 +17,7 @@ import { Originals } from '../storage/originals.ts';
 import { FileExtractor } from './extract/extractor.ts';
 import { processBatch } from './process-batch.ts';
 import type { FromPipelineWorker, PipelineWorkerData, ToPipelineWorker } from './worker-messages.ts';
+import { prepareItemCommit } from '../storage/index-commits.ts';
 
 const config = workerData as PipelineWorkerData;
 const port = parentPort!;
@@ -100,10 +101,10 @@ async function run(): Promise<void> {
   send({ type: 'ready', embedderId: embedder.id, dimension: embedder.dimension });
   const extractor = new FileExtractor(config.extraction ?? DEFAULT_EXTRACTION);
   const files = { originals: new Originals(config.dataDir), extractor };
-  const deps = { db, runs, index, embedder, overlapTokens: config.overlapTokens, clock: Date.now, files };
+  const deps = { db, runs, index, commitItem: prepareItemCommit(db, index, runs), embedder, overlapTokens: config.overlapTokens, clock: Date.now, files };
   // Jobs this worker claimed when the disk filled up: given back to the queue once it has room
   // (recordFailure leaves alone any of them that was settled meanwhile).
-  let held: JobRow[] = [];
+  let held: ClaimedJob[] = [];
   let diskWait = 0;
   while (!stopping) {
     try {

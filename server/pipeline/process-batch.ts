@@ -3,9 +3,10 @@ import type { IngestItem } from '../../common/contract/ingest.ts';
 import { JOB_NOTES } from '../../common/contract/jobs.ts';
 import { isDiskFull } from '../domain/disk-condition.ts';
 import type { Db } from '../storage/db.ts';
+import type { ItemCommit } from '../storage/index-commits.ts';
 import type { IndexedChunk, IndexRepo } from '../storage/index-repo.ts';
 import type { JobRuns } from '../storage/jobs/job-runs.ts';
-import type { JobRow } from '../storage/jobs/job-row.ts';
+import type { ClaimedJob } from '../domain/job-record.ts';
 import { JOB_OVERHEAD_CHARACTERS, jobCost } from '../domain/fair-queue.ts';
 import type { Embedder } from '../embedders/embedder.ts';
 import { fileKindOf } from '../../common/contract/files.ts';
@@ -22,6 +23,8 @@ export type PipelineDeps = {
   db: Db;
   runs: JobRuns;
   index: IndexRepo;
+  /** Writes an indexed item and ends its job in one transaction (storage/index-commits.ts). */
+  commitItem: ItemCommit;
   embedder: Embedder;
   /** Tokens of the previous chunk repeated at the start of the next. */
   overlapTokens: number;
@@ -45,7 +48,7 @@ export type BatchReport = {
 };
 
 type Prepared = {
-  job: JobRow;
+  job: ClaimedJob;
   data: IngestItem['data'];
   title: string;
   text: string;
@@ -76,31 +79,31 @@ function emptyReport(): BatchReport {
 }
 
 /** Counts a job's outcome; one that succeeded or failed for good is also named in `ended`. */
-function count(report: BatchReport, job: JobRow, outcome: 'succeeded' | 'cancelled' | 'retrying' | 'failed'): void {
+function count(report: BatchReport, job: ClaimedJob, outcome: 'succeeded' | 'cancelled' | 'retrying' | 'failed'): void {
   report[outcome]++;
   if (outcome === 'succeeded' || outcome === 'failed') report.ended.push({ id: job.id, status: outcome });
 }
 
-function identityOf(job: JobRow) {
-  return { knowledgeBaseId: job.knowledge_base_id, integrationId: job.integration_id, externalId: job.external_id };
+function identityOf(job: ClaimedJob) {
+  return { knowledgeBaseId: job.knowledgeBaseId, integrationId: job.integrationId, externalId: job.externalId };
 }
 
 /** What the item's row keeps (both phases write it): its job, and what the pipeline read of it. */
 export function itemRow(
-  job: JobRow,
+  job: ClaimedJob,
   data: IngestItem['data'],
   read: { title: string; content: string; text: string; original: string | null },
   embedderId: string,
 ) {
   return {
     ...identityOf(job),
-    sourceType: job.source_type,
+    sourceType: job.sourceType,
     title: read.title,
     content: read.content,
     text: read.text,
     url: data.url ?? null,
     sourceData: data.sourceData ? JSON.stringify(data.sourceData) : null,
-    contentHash: job.content_hash,
+    contentHash: job.contentHash,
     seq: job.seq,
     embedderId,
     originalSha256: read.original,
@@ -116,7 +119,7 @@ function errorMessage(error: unknown): string {
  * together (the model is fastest in batches), each distinct text once, and never again when a
  * chunk with the same embedded text already has a vector from this model.
  */
-export async function processBatch(jobs: JobRow[], deps: PipelineDeps): Promise<BatchReport> {
+export async function processBatch(jobs: ClaimedJob[], deps: PipelineDeps): Promise<BatchReport> {
   const report = emptyReport();
   const { runs, index, embedder } = deps;
   const prepared: Prepared[] = [];
@@ -130,8 +133,8 @@ export async function processBatch(jobs: JobRow[], deps: PipelineDeps): Promise<
       report.cancelled++;
       continue;
     }
-    const unchanged = stored.contentHash === job.content_hash && stored.embedderId === embedder.id && stored.indexing === 'complete';
-    if (unchanged && job.force_refresh === 0) {
+    const unchanged = stored.contentHash === job.contentHash && stored.embedderId === embedder.id && stored.indexing === 'complete';
+    if (unchanged && !job.forceRefresh) {
       runs.finish(job.id, 'skipped', deps.clock());
       report.skipped++;
       continue;
@@ -176,8 +179,8 @@ export async function processBatch(jobs: JobRow[], deps: PipelineDeps): Promise<
   return report;
 }
 
-function prepareItem(job: JobRow, data: IngestItem['data'], options: ChunkOptions) {
-  const normalized = normalizeItem(job.source_type as IngestItem['sourceType'], data);
+function prepareItem(job: ClaimedJob, data: IngestItem['data'], options: ChunkOptions) {
+  const normalized = normalizeItem(job.sourceType as IngestItem['sourceType'], data);
   const chunks = chunkItem(normalized, options);
   return { title: normalized.title, text: normalized.text, chunks, content: data.content, original: null };
 }
@@ -186,7 +189,7 @@ function prepareItem(job: JobRow, data: IngestItem['data'], options: ChunkOption
  * A file's item: its original read by the extraction thread (never on this thread's own loop:
  * a hostile file ends that thread, not this one), then chunked by its pages or headings.
  */
-async function prepareFile(job: JobRow, data: IngestItem['data'], options: ChunkOptions, deps: PipelineDeps) {
+async function prepareFile(job: ClaimedJob, data: IngestItem['data'], options: ChunkOptions, deps: PipelineDeps) {
   const file = fileOf(data)!;
   const kind = fileKindOf(file.name);
   if (!deps.files) throw new Error('this pipeline does not read files');
@@ -221,7 +224,7 @@ async function embedAll(prepared: Prepared[], deps: PipelineDeps, report: BatchR
   const vectors = new Map<string, Float32Array>();
   const missing = new Map<string, string>();
   for (const item of prepared) {
-    if (item.textPhase === null || item.job.force_refresh === 1) continue;
+    if (item.textPhase === null || item.job.forceRefresh) continue;
     for (const [hash, vector] of deps.index.storedVectors(item.textPhase)) {
       if (vectors.has(hash)) continue;
       vectors.set(hash, vector);
@@ -261,16 +264,5 @@ function writeItem(item: Prepared, vectors: Map<string, Float32Array>, deps: Pip
       paragraph: chunk.paragraph,
     };
   });
-  return deps.db
-    .transaction(() => {
-      const now = deps.clock();
-      const written = deps.index.writeItem(
-        { ...itemRow(job, data, item, deps.embedder.id), chunks },
-        now,
-      );
-      const outcome = written ? 'succeeded' : 'cancelled';
-      deps.runs.finish(job.id, outcome, now, written ? (item.note ?? null) : JOB_NOTES.superseded);
-      return outcome;
-    })
-    .immediate();
+  return deps.commitItem({ ...itemRow(job, data, item, deps.embedder.id), chunks }, job.id, deps.clock(), item.note ?? null);
 }

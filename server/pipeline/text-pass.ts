@@ -1,18 +1,19 @@
 import type { IngestItem } from '../../common/contract/ingest.ts';
 import { isDiskFull } from '../domain/disk-condition.ts';
 import type { Embedder } from '../embedders/embedder.ts';
-import type { Db } from '../storage/db.ts';
+import type { TextCommit } from '../storage/index-commits.ts';
 import type { IndexRepo, TextItem } from '../storage/index-repo.ts';
-import type { JobRow } from '../storage/jobs/job-row.ts';
+import type { ClaimedJob } from '../domain/job-record.ts';
 import type { TextPhase } from '../storage/jobs/text-phase.ts';
 import { chunkItem } from './chunk.ts';
 import { embedHash, itemRow } from './process-batch.ts';
 import { normalizeItem } from './normalize.ts';
 
 export type TextPassDeps = {
-  db: Db;
   index: IndexRepo;
   phase: TextPhase;
+  /** Writes a claim's texts and clears their jobs' text flags in one transaction (storage/index-commits.ts). */
+  commitTexts: TextCommit;
   /** The model the vectors will come from: its token counter cuts the chunks, its id is the item's. */
   embedder: Pick<Embedder, 'id' | 'maxTokens' | 'countTokens'>;
   overlapTokens: number;
@@ -64,28 +65,20 @@ export function runTextPass(deps: TextPassDeps, budgetMs: number): boolean {
 }
 
 /** The texts' writes and their jobs' flags, in one transaction. */
-function write(texts: Array<{ job: JobRow; item: TextItem | null }>, deps: TextPassDeps): void {
-  deps.db
-    .transaction(() => {
-      const now = deps.clock();
-      for (const { job, item } of texts) {
-        if (item) deps.index.writeText(item, now);
-        deps.phase.done(job.id, job.seq);
-      }
-    })
-    .immediate();
+function write(texts: Array<{ job: ClaimedJob; item: TextItem | null }>, deps: TextPassDeps): void {
+  deps.commitTexts(texts, deps.clock());
 }
 
 /** The job's text as the item's text phase, or null when there is none to write. */
-function prepare(job: JobRow, deps: TextPassDeps): TextItem | null {
-  const identity = { knowledgeBaseId: job.knowledge_base_id, integrationId: job.integration_id, externalId: job.external_id };
+function prepare(job: ClaimedJob, deps: TextPassDeps): TextItem | null {
+  const identity = { knowledgeBaseId: job.knowledgeBaseId, integrationId: job.integrationId, externalId: job.externalId };
   const stored = deps.index.storedVersion(identity);
   // Superseded, settled, or the same content already indexed: nothing to show sooner.
-  const needed = (job.status === 'queued' || job.status === 'processing') && stored.seq < job.seq && stored.contentHash !== job.content_hash;
+  const needed = (job.status === 'queued' || job.status === 'processing') && stored.seq < job.seq && stored.contentHash !== job.contentHash;
   if (!needed) return null;
   try {
     const data = JSON.parse(job.data) as IngestItem['data'];
-    const normalized = normalizeItem(job.source_type as IngestItem['sourceType'], data);
+    const normalized = normalizeItem(job.sourceType as IngestItem['sourceType'], data);
     const options = { maxTokens: deps.embedder.maxTokens, overlapTokens: deps.overlapTokens, countTokens: deps.embedder.countTokens };
     const chunks = chunkItem(normalized, options).map((chunk) => ({
       position: chunk.index,

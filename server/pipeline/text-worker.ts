@@ -13,6 +13,7 @@ import { prepareTextPhase } from '../storage/jobs/text-phase.ts';
 import { VectorStore } from '../storage/vector-store.ts';
 import { runTextPass } from './text-pass.ts';
 import type { FromTextWorker, TextWorkerData, ToTextWorker } from './worker-messages.ts';
+import { prepareTextCommit } from '../storage/index-commits.ts';
 
 const config = workerData as TextWorkerData;
 const port = parentPort!;
@@ -52,7 +53,8 @@ async function run(): Promise<void> {
   const db = openDatabase(config.dataDir);
   const tokenizer = await createTokenCounter(config.embedder);
   const index = new IndexRepo(db, new VectorStore(db, tokenizer.id, config.dimension));
-  const deps = { db, index, phase: prepareTextPhase(db), embedder: tokenizer, overlapTokens: config.overlapTokens, clock: Date.now };
+  const phase = prepareTextPhase(db);
+  const deps = { index, phase, commitTexts: prepareTextCommit(db, index, phase), embedder: tokenizer, overlapTokens: config.overlapTokens, clock: Date.now };
   send({ type: 'ready' });
   let diskWait = 0;
   while (!stopping) {

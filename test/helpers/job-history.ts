@@ -24,7 +24,7 @@ export function history(dataDir = tempDataDir()) {
     });
   const runAll = (now: number, outcome: (externalId: string) => 'succeeded' | 'failed') => {
     for (const job of runs.claim(100, now)) {
-      if (outcome(job.external_id) === 'succeeded') runs.finish(job.id, 'succeeded', now);
+      if (outcome(job.externalId) === 'succeeded') runs.finish(job.id, 'succeeded', now);
       else runs.recordFailure(job, 'boom', now);
     }
   };

@@ -117,7 +117,7 @@ describe('localiq CLI', () => {
       { now, maxAttempts: 5, activeModelId: null },
     );
     const runs = new JobRuns(db);
-    const claimed = new Map(runs.claim(10, now).map((job) => [job.external_id, job]));
+    const claimed = new Map(runs.claim(10, now).map((job) => [job.externalId, job]));
     runs.recordFailure(claimed.get('broken')!, 'broken.pdf: damaged', now, true);
     runs.finish(claimed.get('older')!.id, 'cancelled', now, JOB_NOTES.superseded);
     db.close();

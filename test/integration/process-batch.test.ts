@@ -11,6 +11,7 @@ import { JobRuns } from '../../server/storage/jobs/job-runs.ts';
 import { VectorStore } from '../../server/storage/vector-store.ts';
 import { createTestApp } from '../helpers/test-app.ts';
 import { item } from '../helpers/temp-data.ts';
+import { prepareItemCommit } from '../../server/storage/index-commits.ts';
 
 /**
  * A test double for the model, named as such: a deterministic bag-of-letters embedder that can
@@ -47,10 +48,13 @@ function fakeEmbedder(options: { failTimes?: number } = {}): Embedder & { calls:
 async function setup(embedder: Embedder, now: { t: number }) {
   const t = await createTestApp();
   const key = t.key({ scopes: ['iq:import'] });
+  const runs = new JobRuns(t.services.db);
+  const index = new IndexRepo(t.services.db, new VectorStore(t.services.db, embedder.id, embedder.dimension));
   const deps: PipelineDeps = {
     db: t.services.db,
-    runs: new JobRuns(t.services.db),
-    index: new IndexRepo(t.services.db, new VectorStore(t.services.db, embedder.id, embedder.dimension)),
+    runs,
+    index,
+    commitItem: prepareItemCommit(t.services.db, index, runs),
     embedder,
     overlapTokens: 4,
     clock: () => now.t,
@@ -144,7 +148,7 @@ describe('processBatch', () => {
       item({ externalId: 'normal-2' }),
       item({ externalId: 'high-2', options: { priority: 'high' } }),
     ]);
-    const order = deps.runs.claim(10, now.t).map((j) => j.external_id);
+    const order = deps.runs.claim(10, now.t).map((j) => j.externalId);
     assert.deepEqual(order, ['high-1', 'high-2', 'normal-1', 'normal-2', 'low-1']);
     await t.close();
   });

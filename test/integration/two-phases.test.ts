@@ -9,6 +9,7 @@ import { JobRuns } from '../../server/storage/jobs/job-runs.ts';
 import { prepareTextPhase } from '../../server/storage/jobs/text-phase.ts';
 import { VectorStore } from '../../server/storage/vector-store.ts';
 import { createTestApp, type TestApp } from '../helpers/test-app.ts';
+import { prepareItemCommit, prepareTextCommit } from '../../server/storage/index-commits.ts';
 
 /**
  * The two phases of an item (docs/pipeline.md, "Two phases") on the real app, database and model:
@@ -29,8 +30,10 @@ describe('two phases: text searchable at once, vectors after', () => {
     const db = t.services.db;
     const store = new VectorStore(db, embedder.id, embedder.dimension);
     const index = new IndexRepo(db, store);
-    const deps: PipelineDeps = { db, runs: new JobRuns(db), index, embedder, overlapTokens: 8, clock: Date.now };
-    const text = { db, index, phase: prepareTextPhase(db), embedder, overlapTokens: 8, clock: Date.now };
+    const runs = new JobRuns(db);
+    const deps: PipelineDeps = { db, runs, index, commitItem: prepareItemCommit(db, index, runs), embedder, overlapTokens: 8, clock: Date.now };
+    const phase = prepareTextPhase(db);
+    const text = { index, phase, commitTexts: prepareTextCommit(db, index, phase), embedder, overlapTokens: 8, clock: Date.now };
     const call = async (method: 'GET' | 'POST' | 'DELETE', url: string, payload?: object) => {
       const res = await t.app.inject({ method, url, headers: { 'x-api-key': key }, ...(payload ? { payload } : {}) });
       return { status: res.statusCode, body: res.json() };

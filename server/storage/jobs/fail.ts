@@ -3,10 +3,13 @@ import { backoffMs } from '../../domain/jobs.ts';
 import type { Db } from '../db.ts';
 import { prepareBackOff } from './back-off.ts';
 import { prepareGiveUp } from './give-up.ts';
-import type { JobRow } from './job-row.ts';
+import type { ItemIdentity, Job } from '../../domain/job-record.ts';
 import { prepareIsSuperseded } from './superseded.ts';
 
 export type FailureOutcome = 'retrying' | 'failed' | 'cancelled';
+
+/** What failing a run reads of its job. */
+export type FailingJob = ItemIdentity & Pick<Job, 'id' | 'attempts' | 'maxAttempts' | 'errors'>;
 
 /**
  * Fail: what happens when a run of a job fails. The attempt's error is added to the job's
@@ -21,7 +24,7 @@ export type FailureOutcome = 'retrying' | 'failed' | 'cancelled';
  * A job no longer processing (its item was deleted meanwhile, which cancelled it) stays as it is,
  * and the outcome is `cancelled`. Inside a caller's transaction, it is a savepoint of it.
  */
-export function prepareFail(db: Db): (job: JobRow, message: string, now: number, final?: boolean, runAt?: number) => FailureOutcome {
+export function prepareFail(db: Db): (job: FailingJob, message: string, now: number, final?: boolean, runAt?: number) => FailureOutcome {
   const isSuperseded = prepareIsSuperseded(db);
   const giveUp = prepareGiveUp(db);
   const backOff = prepareBackOff(db);
@@ -29,7 +32,7 @@ export function prepareFail(db: Db): (job: JobRow, message: string, now: number,
     db
       .transaction((): FailureOutcome => {
         const errors = JSON.stringify([
-          ...(JSON.parse(job.errors) as unknown[]),
+          ...job.errors,
           { attempt: job.attempts, message, at: new Date(now).toISOString() },
         ]);
         let outcome: FailureOutcome;
@@ -37,7 +40,7 @@ export function prepareFail(db: Db): (job: JobRow, message: string, now: number,
         if (isSuperseded(job)) {
           outcome = 'cancelled';
           changed = giveUp(job.id, { now, status: outcome, error: message, note: JOB_NOTES.superseded, errors });
-        } else if (final || job.attempts >= job.max_attempts) {
+        } else if (final || job.attempts >= job.maxAttempts) {
           outcome = 'failed';
           changed = giveUp(job.id, { now, status: outcome, error: message, note: null, errors });
         } else {

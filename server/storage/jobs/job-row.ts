@@ -1,6 +1,6 @@
 import type { SourceType } from '../../../common/contract/ingest.ts';
 import { PRIORITY_NAMES, type JobStatus } from '../../../common/contract/jobs.ts';
-import type { Job, JobAttemptError } from '../../domain/job-record.ts';
+import type { ClaimedJob, Job, JobAttemptError } from '../../domain/job-record.ts';
 
 /** A row of the jobs table (migration 1; `note` since migration 21; `suspect` and `solo_crashes` since migration 23). */
 export type JobRow = {
@@ -59,4 +59,9 @@ export function toJob(row: JobRow): Job {
     startedAt: row.started_at,
     finishedAt: row.finished_at,
   };
+}
+
+/** A claimed job's row as the pipeline sees it. */
+export function toClaimedJob(row: JobRow): ClaimedJob {
+  return { ...toJob(row), seq: row.seq, contentHash: row.content_hash, data: row.data };
 }

@@ -1,6 +1,7 @@
 import type { Db } from '../db.ts';
 import { type FailureOutcome, type JobOutcome, prepareClaim, prepareFail, prepareFinish, prepareRecoverStale } from './index.ts';
-import type { JobRow } from './job-row.ts';
+import type { ClaimedJob } from '../../domain/job-record.ts';
+import { toClaimedJob } from './job-row.ts';
 import type { Crash } from './recover-stale.ts';
 
 /**
@@ -25,8 +26,8 @@ export class JobRuns {
    * Claims up to `limit` due jobs in claim order (claim.ts): crash suspects alone, and large jobs
    * on at most `workers` − 1 of the pipeline's workers.
    */
-  claim(limit: number, now: number, workers = 1): JobRow[] {
-    return this.transitions.claim(limit, now, workers);
+  claim(limit: number, now: number, workers = 1): ClaimedJob[] {
+    return this.transitions.claim(limit, now, workers).map(toClaimedJob);
   }
 
   /** A run ended without failing (finish.ts); inside the caller's transaction when it goes with an index write. */
@@ -38,7 +39,7 @@ export class JobRuns {
    * A run failed: the job backs off, fails for good, or is cancelled when superseded (fail.ts).
    * A `final` failure is not tried again: another attempt would fail the same way.
    */
-  recordFailure(job: JobRow, message: string, now: number, final = false): FailureOutcome {
+  recordFailure(job: ClaimedJob, message: string, now: number, final = false): FailureOutcome {
     return this.transitions.fail(job, message, now, final);
   }
 

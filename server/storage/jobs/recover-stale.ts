@@ -56,7 +56,7 @@ export function prepareRecoverStale(db: Db): (now: number, crash?: Crash) => num
         const jobs = crash.jobIds ? held.all({ ids: JSON.stringify(crash.jobIds) }) : stale.all();
         const alone = jobs.length === 1;
         for (const job of jobs) {
-          if (isSuperseded(job)) {
+          if (isSuperseded({ knowledgeBaseId: job.knowledge_base_id, integrationId: job.integration_id, externalId: job.external_id })) {
             giveUp(job.id, { now, status: 'cancelled', error: job.last_error, note: JOB_NOTES.superseded, errors: job.errors });
             continue;
           }

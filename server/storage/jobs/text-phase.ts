@@ -1,5 +1,6 @@
 import type { Db } from '../db.ts';
-import type { JobRow } from './job-row.ts';
+import type { ClaimedJob } from '../../domain/job-record.ts';
+import { type JobRow, toClaimedJob } from './job-row.ts';
 
 /**
  * The text phase of queued jobs (jobs.text_pending, docs/pipeline.md "Two phases"): not a change
@@ -22,11 +23,12 @@ export function prepareTextPhase(db: Db) {
   const releaseAll = db.prepare<[]>('UPDATE jobs INDEXED BY jobs_text_pending SET text_pending = 1 WHERE text_pending <> 0 AND text_pending = 2');
   const releaseOne = db.prepare<[number]>('UPDATE jobs SET text_pending = 1 WHERE id = ? AND text_pending = 2');
   return {
-    claim: (limit: number): JobRow[] =>
+    claim: (limit: number): ClaimedJob[] =>
       db
         .transaction(() => claim.all(limit))
         .immediate()
-        .sort((a, b) => a.id - b.id),
+        .sort((a, b) => a.id - b.id)
+        .map(toClaimedJob),
     /** Inside the caller's transaction, with the text's write. */
     done: (id: number, seq: number): void => void done.run(id, seq),
     release: (ids?: number[]): number => {

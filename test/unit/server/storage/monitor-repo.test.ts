@@ -129,7 +129,7 @@ describe('monitor repository', () => {
 
     const fingerprint = monitor.fingerprint();
     const claimed = runs.claim(2, t0 + 3_000); // high, then n1
-    assert.deepEqual(claimed.map((job) => job.external_id), ['high', 'n1']);
+    assert.deepEqual(claimed.map((job) => job.externalId), ['high', 'n1']);
     assert.notEqual(monitor.fingerprint(), fingerprint, 'a claim changes the fingerprint');
     // Started together: in the order they were pushed.
     assert.deepEqual(monitor.processing(10).map((job) => job.externalId), ['n1', 'high']);

@@ -119,7 +119,7 @@ describe('jobs and item deletion', () => {
   it('DELETE /items/… of an item whose job is running cancels that job and counts it', async () => {
     await call('POST', '/ingest', item({ externalId: 'd-run' }));
     const runs = new JobRuns(t.services.db);
-    const [running] = runs.claim(10_000, Date.now()).filter((job) => job.external_id === 'd-run');
+    const [running] = runs.claim(10_000, Date.now()).filter((job) => job.externalId === 'd-run');
     assert.ok(running, 'the job is processing');
     const res = await call('DELETE', '/items/kb-main/cms/d-run');
     assert.equal(res.json().cancelledJobs, 1);

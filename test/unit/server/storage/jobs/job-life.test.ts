@@ -14,13 +14,18 @@ import {
   prepareRequeueAll,
   prepareRetry,
 } from '../../../../../server/storage/jobs/index.ts';
-import type { JobRow } from '../../../../../server/storage/jobs/job-row.ts';
+import { type JobRow, toClaimedJob } from '../../../../../server/storage/jobs/job-row.ts';
 import { VectorStore } from '../../../../../server/storage/vector-store.ts';
 import { item, tempDataDir } from '../../../../helpers/temp-data.ts';
 
 /** Each transition on a real database, at moments the test chooses. */
 const T0 = Date.UTC(2026, 0, 5, 9, 0, 0);
 const MAX_ATTEMPTS = 3;
+
+/** Fail as the pipeline calls it: with the claimed row read as the domain's job. */
+function failing(fail: ReturnType<typeof prepareFail>) {
+  return (job: JobRow, message: string, now: number, final?: boolean, runAt?: number) => fail(toClaimedJob(job), message, now, final, runAt);
+}
 
 function setup() {
   const db = openDatabase(tempDataDir());
@@ -33,7 +38,7 @@ function setup() {
     })[0]!;
   const jobs = (externalId: string) => db.prepare('SELECT * FROM jobs WHERE external_id = ? ORDER BY id').all(externalId) as JobRow[];
   const latest = (externalId: string) => jobs(externalId).at(-1)!;
-  return { db, push, jobs, latest, claim: prepareClaim(db), fail: prepareFail(db), finish: prepareFinish(db) };
+  return { db, push, jobs, latest, claim: prepareClaim(db), fail: failing(prepareFail(db)), finish: prepareFinish(db) };
 }
 
 function indexItem(db: Db, externalId: string): void {

@@ -120,7 +120,7 @@ describe('job repository', () => {
         (row) => [row.status, row.data === '{}' ? 'dropped' : (JSON.parse(row.data) as { title: string }).title],
       );
     for (const id of ['done', 'retrying', 'failing', 'superseded', 'deleted']) push(id);
-    const claimed = new Map(runs.claim(4, Date.now()).map((job) => [job.external_id, job]));
+    const claimed = new Map(runs.claim(4, Date.now()).map((job) => [job.externalId, job]));
     runs.finish(claimed.get('done')!.id, 'succeeded', Date.now());
     runs.recordFailure(claimed.get('retrying')!, 'boom', Date.now());
     runs.recordFailure({ ...claimed.get('failing')!, attempts: 2 }, 'boom', Date.now());
@@ -161,10 +161,10 @@ describe('job repository', () => {
     push([{ integrationId: 'import', externalId: 'price-change' }], t0 + 2_000);
     push(bulk('crm', 100), t0 + 2_000);
 
-    const claimed = runs.claim(8, t0 + 2_000).map((job) => job.external_id);
+    const claimed = runs.claim(8, t0 + 2_000).map((job) => job.externalId);
     assert.ok(claimed.includes('price-change'), `the edit is in the first claim: ${claimed.join(', ')}`);
     const next = Array.from({ length: 10 }, () => runs.claim(8, t0 + 2_000)).flat();
-    const from = (integrationId: string) => next.filter((job) => job.integration_id === integrationId).length;
+    const from = (integrationId: string) => next.filter((job) => job.integrationId === integrationId).length;
     assert.ok(Math.abs(from('import') - from('crm')) <= 8, `taken turn about: import ${from('import')}, crm ${from('crm')}`);
     db.close();
   });
@@ -176,8 +176,8 @@ describe('job repository', () => {
     const large = item({ integrationId: 'archive', externalId: 'manual' }, { content: 'page '.repeat(5_000) }) as IngestItem;
     const small = ['a', 'b'].map((id) => item({ externalId: id }) as IngestItem);
     repo.enqueue([{ items: [large, ...small], apiKeyId: null }], { now: Date.now(), maxAttempts: 3, activeModelId: null });
-    assert.deepEqual(runs.claim(8, Date.now()).map((job) => job.external_id), ['manual']);
-    assert.deepEqual(runs.claim(8, Date.now()).map((job) => job.external_id).sort(), ['a', 'b']);
+    assert.deepEqual(runs.claim(8, Date.now()).map((job) => job.externalId), ['manual']);
+    assert.deepEqual(runs.claim(8, Date.now()).map((job) => job.externalId).sort(), ['a', 'b']);
     db.close();
   });
 
@@ -191,8 +191,8 @@ describe('job repository', () => {
     repo.enqueue([{ items: [uploaded('big.pdf', 8_000_000), uploaded('a.md', 2_000), uploaded('b.md', 3_000)], apiKeyId: null }], {
       now, maxAttempts: 3, activeModelId: null,
     });
-    assert.deepEqual(runs.claim(8, now).map((job) => job.external_id), ['big.pdf']);
-    assert.deepEqual(runs.claim(8, now).map((job) => job.external_id).sort(), ['a.md', 'b.md']);
+    assert.deepEqual(runs.claim(8, now).map((job) => job.externalId), ['big.pdf']);
+    assert.deepEqual(runs.claim(8, now).map((job) => job.externalId).sort(), ['a.md', 'b.md']);
     db.close();
   });
 
