@@ -18,6 +18,7 @@ import { FileExtractor } from './extract/extractor.ts';
 import { processBatch } from './process-batch.ts';
 import type { FromPipelineWorker, PipelineWorkerData, ToPipelineWorker } from './worker-messages.ts';
 import { prepareItemCommit } from '../storage/index-commits.ts';
+import { wakeableSleep } from './wakeable-sleep.ts';
 
 const config = workerData as PipelineWorkerData;
 const port = parentPort!;
@@ -42,7 +43,7 @@ const LONGEST_DISK_WAIT_MS = 60_000;
 const PRIORITY = 10;
 
 let stopping = false;
-let wake: (() => void) | null = null;
+const { sleep, wake } = wakeableSleep();
 /** The model, once loaded: the pool sends search's queries only to a worker that said it is ready. */
 let model: Embedder | null = null;
 /**
@@ -58,7 +59,7 @@ const callLimit = (): number | null => (performance.now() - lastQueryAt < QUERY_
 port.on('message', (message: ToPipelineWorker) => {
   if (message.type === 'embed-query') return embedQuery(message.id, message.texts);
   if (message.type === 'stop') stopping = true;
-  wake?.();
+  wake();
 });
 
 /**
@@ -72,18 +73,6 @@ function embedQuery(id: number, texts: string[]): void {
     (vectors) => send({ type: 'query-embedded', id, vectors }),
     (error: unknown) => send({ type: 'query-embedded', id, error: error instanceof Error ? error.message : String(error) }),
   );
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      wake = null;
-      resolve();
-    }
-    wake = done;
-  });
 }
 
 async function run(): Promise<void> {

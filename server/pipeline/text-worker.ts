@@ -14,6 +14,7 @@ import { VectorStore } from '../storage/vector-store.ts';
 import { runTextPass } from './text-pass.ts';
 import type { FromTextWorker, TextWorkerData, ToTextWorker } from './worker-messages.ts';
 import { prepareTextCommit } from '../storage/index-commits.ts';
+import { wakeableSleep } from './wakeable-sleep.ts';
 
 const config = workerData as TextWorkerData;
 const port = parentPort!;
@@ -31,23 +32,11 @@ const FIRST_DISK_WAIT_MS = 1_000;
 const LONGEST_DISK_WAIT_MS = 60_000;
 
 let stopping = false;
-let wake: (() => void) | null = null;
+const { sleep, wake } = wakeableSleep();
 port.on('message', (message: ToTextWorker) => {
   if (message.type === 'stop') stopping = true;
-  wake?.();
+  wake();
 });
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      wake = null;
-      resolve();
-    }
-    wake = done;
-  });
-}
 
 async function run(): Promise<void> {
   const db = openDatabase(config.dataDir);

@@ -1,5 +1,6 @@
 import type { RunningServer } from '../../server/main.ts';
-import { api, waitForIdle } from './pipeline-app.ts';
+import { AdminClient, signedInAs } from './admin-client.ts';
+import { api, startPipelineServer, waitForIdle } from './pipeline-app.ts';
 
 /** A small bakery knowledge base: distinct topics, so each question has one right source. */
 export const BAKERY = [
@@ -74,4 +75,28 @@ export async function readEvents(res: Response, onEvent?: (e: SseEvent) => boole
     }
   }
   return events;
+}
+
+/** The origin of the bakery's website, as its widget allows it. */
+export const BAKERY_ORIGIN = 'https://shop.example';
+
+/**
+ * A running bakery (real server, pipeline and model, the bakery pushed and indexed) with its
+ * website's widget (limits high enough for a test's visitors), and two dashboard users: the
+ * owner who set it up, and a member.
+ */
+export async function startBakeryShop() {
+  const server = await startPipelineServer({ trustedProxies: ['127.0.0.1'] });
+  await pushBakery(server);
+  const widget = server.services.widgets.create({
+    name: 'Bakery',
+    knowledgeBaseIds: [KB],
+    allowedOrigins: [BAKERY_ORIGIN],
+    limits: { visitorQuestionsPerMinute: 600, widgetQuestionsPerMinute: 6_000, dailyQuestions: 1_000_000 },
+  });
+  const owner = new AdminClient(server.app);
+  const setup = await owner.post('/setup', { username: 'owner', password: 'owner password 1' });
+  if (setup.statusCode !== 201) throw new Error(`setup failed: ${setup.statusCode} ${setup.body}`);
+  const member = await signedInAs(owner, server.app, 'member');
+  return { server, widget, owner, member };
 }

@@ -11,11 +11,11 @@ import type { AdminContentGap, AdminContentGapReport, WriteAnswerResult } from '
 import { visitorSessionSchema } from '../../common/contract/widget.ts';
 import type { WidgetRecord } from '../../server/domain/widgets.ts';
 import type { RunningServer } from '../../server/main.ts';
-import { AdminClient, signedInAs } from '../helpers/admin-client.ts';
-import { KB, pushBakery, readEvents } from '../helpers/ask-fixtures.ts';
-import { api, startPipelineServer, waitForIdle } from '../helpers/pipeline-app.ts';
+import { AdminClient } from '../helpers/admin-client.ts';
+import { BAKERY_ORIGIN, KB, readEvents, startBakeryShop } from '../helpers/ask-fixtures.ts';
+import { api, waitForIdle } from '../helpers/pipeline-app.ts';
 
-const ORIGIN = 'https://shop.example';
+const ORIGIN = BAKERY_ORIGIN;
 const SOURDOUGH = ['Do you sell sourdough bread?', 'Is there sourdough bread for sale?', 'do you have sourdough bread'];
 const PARKING = 'Where can I park my car near the shop?';
 
@@ -27,17 +27,7 @@ describe('content gaps: grouped unanswered questions, and writing the answer (re
   let visitors = 0;
 
   before(async () => {
-    server = await startPipelineServer({ trustedProxies: ['127.0.0.1'] });
-    await pushBakery(server);
-    widget = server.services.widgets.create({
-      name: 'Bakery',
-      knowledgeBaseIds: [KB],
-      allowedOrigins: [ORIGIN],
-      limits: { visitorQuestionsPerMinute: 600, widgetQuestionsPerMinute: 6_000, dailyQuestions: 1_000_000 },
-    });
-    owner = new AdminClient(server.app);
-    assert.equal((await owner.post('/setup', { username: 'owner', password: 'owner password 1' })).statusCode, 201);
-    member = await signedInAs(owner, server.app, 'member');
+    ({ server, widget, owner, member } = await startBakeryShop());
   });
   after(() => server.stop());
 

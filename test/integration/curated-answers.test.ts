@@ -13,13 +13,13 @@ import type { CuratedAnswerList, CuratedAnswerView } from '../../common/contract
 import { visitorSessionSchema } from '../../common/contract/widget.ts';
 import type { WidgetRecord } from '../../server/domain/widgets.ts';
 import type { RunningServer } from '../../server/main.ts';
-import { AdminClient, signedInAs } from '../helpers/admin-client.ts';
-import { KB, pushBakery, readEvents } from '../helpers/ask-fixtures.ts';
-import { api, startPipelineServer } from '../helpers/pipeline-app.ts';
+import { AdminClient } from '../helpers/admin-client.ts';
+import { BAKERY_ORIGIN, KB, readEvents, startBakeryShop } from '../helpers/ask-fixtures.ts';
+import { api } from '../helpers/pipeline-app.ts';
 import { answersCommand } from '../../server/cli/answers-command.ts';
 import { CuratedAnswerRepo } from '../../server/storage/curated-answer-repo.ts';
 
-const ORIGIN = 'https://shop.example';
+const ORIGIN = BAKERY_ORIGIN;
 const SOURDOUGH_ANSWER = 'Yes. Our sourdough loaves are baked on Fridays and cost 6 euros.';
 const PARKING_ANSWER = 'Park for free in the yard behind the shop.';
 
@@ -32,17 +32,7 @@ describe('curated answers: the owner\'s own answers win before retrieval (real s
   let sourdough: CuratedAnswerView;
 
   before(async () => {
-    server = await startPipelineServer({ trustedProxies: ['127.0.0.1'] });
-    await pushBakery(server);
-    widget = server.services.widgets.create({
-      name: 'Bakery',
-      knowledgeBaseIds: [KB],
-      allowedOrigins: [ORIGIN],
-      limits: { visitorQuestionsPerMinute: 600, widgetQuestionsPerMinute: 6_000, dailyQuestions: 1_000_000 },
-    });
-    owner = new AdminClient(server.app);
-    assert.equal((await owner.post('/setup', { username: 'owner', password: 'owner password 1' })).statusCode, 201);
-    member = await signedInAs(owner, server.app, 'member');
+    ({ server, widget, owner, member } = await startBakeryShop());
   });
   after(() => server.stop());
 

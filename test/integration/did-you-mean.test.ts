@@ -17,11 +17,11 @@ import { visitorSessionSchema } from '../../common/contract/widget.ts';
 import type { WidgetRecord } from '../../server/domain/widgets.ts';
 import type { RunningServer } from '../../server/main.ts';
 import { SUGGESTED } from '../../server/retrieval/curated/match.ts';
-import { AdminClient, signedInAs } from '../helpers/admin-client.ts';
-import { KB, pushBakery, readEvents } from '../helpers/ask-fixtures.ts';
-import { api, startPipelineServer } from '../helpers/pipeline-app.ts';
+import { AdminClient } from '../helpers/admin-client.ts';
+import { BAKERY_ORIGIN, KB, readEvents, startBakeryShop } from '../helpers/ask-fixtures.ts';
+import { api } from '../helpers/pipeline-app.ts';
 
-const ORIGIN = 'https://shop.example';
+const ORIGIN = BAKERY_ORIGIN;
 const PARKING_ANSWER = 'Park for free in the yard behind the shop.';
 const CURATED = [
   { question: 'Do you sell sourdough bread?', answer: 'Yes. Our sourdough loaves are baked on Fridays and cost 6 euros.' },
@@ -46,17 +46,7 @@ describe('"Did you mean": the owner\'s answers offered when unsure, and content 
   const curated = new Map<string, CuratedAnswerView>();
 
   before(async () => {
-    server = await startPipelineServer({ trustedProxies: ['127.0.0.1'] });
-    await pushBakery(server);
-    widget = server.services.widgets.create({
-      name: 'Bakery',
-      knowledgeBaseIds: [KB],
-      allowedOrigins: [ORIGIN],
-      limits: { visitorQuestionsPerMinute: 600, widgetQuestionsPerMinute: 6_000, dailyQuestions: 1_000_000 },
-    });
-    owner = new AdminClient(server.app);
-    assert.equal((await owner.post('/setup', { username: 'owner', password: 'owner password 1' })).statusCode, 201);
-    member = await signedInAs(owner, server.app, 'member');
+    ({ server, widget, owner, member } = await startBakeryShop());
     for (const body of CURATED) {
       const res = await owner.post(`/knowledge-bases/${KB}/answers`, body);
       assert.equal(res.statusCode, 201, res.body);
