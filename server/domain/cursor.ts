@@ -1,3 +1,5 @@
+import { Refusal } from './errors.ts';
+
 /** Opaque page cursors: the id of the last row of the previous page, base64url-wrapped. */
 function encodeCursor(id: number): string {
   return Buffer.from(`c${id}`).toString('base64url');
@@ -10,9 +12,9 @@ export function decodeCursor(cursor: string): number {
   return Number(match[1]);
 }
 
-export class InvalidCursorError extends Error {
+export class InvalidCursorError extends Refusal {
   constructor() {
-    super('The cursor is not one this server returned.');
+    super('invalid_query', 'The cursor is not one this server returned.', 'cursor');
   }
 }
 

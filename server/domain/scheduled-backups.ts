@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { Refusal } from './errors.ts';
 import type { BackgroundPass } from './background-pass.ts';
 import { backupFileName, backupFilePattern, backupLabel, partialBackupFilePattern } from './backup-names.ts';
 
@@ -33,12 +34,12 @@ export type BackupScheduleState = {
 };
 
 /** A schedule refused, with the field to fix. */
-export class BackupScheduleError extends Error {
+export class BackupScheduleError extends Refusal {
   constructor(
-    readonly field: keyof BackupSchedule,
+    override readonly field: keyof BackupSchedule,
     message: string,
   ) {
-    super(message);
+    super('invalid_input', message, field, 'The backup schedule was not saved.');
   }
 }
 

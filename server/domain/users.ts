@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { DuplicateError } from './errors.ts';
+import { DuplicateError, Refusal, type RefusalKind } from './errors.ts';
 import { decoyHash, hashPassword, PASSWORD_MIN_LENGTH, verifyPassword } from './passwords.ts';
 
 const ROLES = ['owner', 'admin', 'member'] as const;
@@ -39,12 +39,22 @@ export function canManage(role: Role): boolean {
   return role === 'owner' || role === 'admin';
 }
 
-export class UserError extends Error {
+type UserErrorReason = 'exists' | 'weak_password' | 'not_found' | 'forbidden' | 'owner_exists';
+const USER_ERROR_KINDS: Record<UserErrorReason, RefusalKind> = {
+  exists: 'conflict',
+  owner_exists: 'conflict',
+  weak_password: 'invalid_input',
+  not_found: 'not_found',
+  forbidden: 'forbidden',
+};
+
+/** A change of users refused; a weak password names the `password` field. */
+export class UserError extends Refusal {
   constructor(
-    readonly reason: 'exists' | 'weak_password' | 'not_found' | 'forbidden' | 'owner_exists',
+    readonly reason: UserErrorReason,
     message: string,
   ) {
-    super(message);
+    super(USER_ERROR_KINDS[reason], message, reason === 'weak_password' ? 'password' : undefined);
   }
 }
 

@@ -1,3 +1,5 @@
+import { Refusal } from './errors.ts';
+
 /**
  * A website source: a site crawled into a knowledge base and kept in sync (server/sources/). Its
  * pages are items of the `website-<id>` integration, `PAGE` items whose external id is the page's
@@ -92,12 +94,12 @@ export function emptySummary(): SyncSummary {
 }
 
 /** A source refused, with the field to fix. */
-export class WebsiteSourceError extends Error {
+export class WebsiteSourceError extends Refusal {
   constructor(
-    readonly field: string,
+    override readonly field: string,
     message: string,
   ) {
-    super(message);
+    super('invalid_input', message, field, 'The source was not added.');
   }
 }
 

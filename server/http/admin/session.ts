@@ -9,7 +9,6 @@ import { ApiError } from '../edge/api-error.ts';
 import { clearSessionCookie, sessionOf } from '../edge/admin-auth.ts';
 import { SignInThrottle } from '../edge/sign-in-throttle.ts';
 import { sessionView } from '../edge/user-view.ts';
-import { userErrorToApi } from '../edge/user-error.ts';
 
 export type SessionRoutesOptions = Pick<Services, 'users' | 'sessions'> & { desktop: DesktopSignIn; clock?: () => number };
 
@@ -60,7 +59,7 @@ export const sessionRoutes: FastifyPluginAsyncZod<SessionRoutesOptions> = async 
     const { user } = sessionOf(request);
     // Guessing through the current-password check counts like guessing at sign-in.
     const keys = countTry(request, user.username);
-    const changed = await users.changePassword(user, request.body.currentPassword, request.body.newPassword).catch(userErrorToApi);
+    const changed = await users.changePassword(user, request.body.currentPassword, request.body.newPassword);
     if (!changed) throw new ApiError('forbidden', 'The current password is wrong.');
     throttle.succeed(keys);
     // Every other session of this user ends; this browser gets a fresh one.

@@ -3,7 +3,6 @@ import { credentialsSchema } from '../../../common/contract/admin.ts';
 import type { Services } from '../../services.ts';
 import { signIn } from '../edge/admin-sign-in.ts';
 import { ApiError } from '../edge/api-error.ts';
-import { userErrorToApi } from '../edge/user-error.ts';
 
 function isLoopback(ip: string): boolean {
   return ip === '::1' || ip.startsWith('127.') || ip.startsWith('::ffff:127.');
@@ -20,7 +19,7 @@ export const setupRoutes: FastifyPluginAsyncZod<Pick<Services, 'users' | 'sessio
     if (!isLoopback(request.ip)) {
       throw new ApiError('forbidden', 'Create the Owner from the machine LocalIQ runs on (http://127.0.0.1), or through an SSH tunnel to it.');
     }
-    const owner = await users.createOwner(request.body.username, request.body.password).catch(userErrorToApi);
+    const owner = await users.createOwner(request.body.username, request.body.password);
     return reply.code(201).send(signIn(request, reply, owner, { users, sessions }));
   });
 };

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AdminWebsiteSource, AdminWebsiteSync } from '../../../common/contract/sources.ts';
 import { websiteSourceInputSchema, websiteSourceParamsSchema, websiteSyncParamsSchema } from '../../../common/contract/sources.ts';
-import { parseEvery, type WebsiteSource, WebsiteSourceError, type WebsiteSync } from '../../domain/website-sources.ts';
+import { parseEvery, type WebsiteSource, type WebsiteSync } from '../../domain/website-sources.ts';
 import type { Services } from '../../services.ts';
 import { ApiError } from '../edge/api-error.ts';
 import { isoTime } from '../edge/iso-time.ts';
@@ -63,14 +63,9 @@ export const sourceRoutes: FastifyPluginAsyncZod<Pick<Services, 'websiteSources'
     }
     const everyMs = body.every ? parseEvery(body.every) : null;
     if (body.every && everyMs === null) throw new ApiError('invalid_body', 'The source was not added.', [{ path: 'every', message: 'must be a duration such as 30m, 24h or 7d' }]);
-    try {
-      const source = websiteSources.create({ ...body, everyMs });
-      const { sync } = websiteSources.sync(source.id);
-      return reply.code(201).send(sourceView(source, sync));
-    } catch (error) {
-      if (error instanceof WebsiteSourceError) throw new ApiError('invalid_body', 'The source was not added.', [{ path: error.field, message: error.message }]);
-      throw error;
-    }
+    const source = websiteSources.create({ ...body, everyMs });
+    const { sync } = websiteSources.sync(source.id);
+    return reply.code(201).send(sourceView(source, sync));
   });
 
   app.get('/sources/:sourceId', { config: { admin: 'member' }, schema: { params: websiteSourceParamsSchema } }, async (request) => {

@@ -2,7 +2,6 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { newUserSchema, userParamsSchema, userRoleSchema } from '../../../common/contract/admin.ts';
 import type { Services } from '../../services.ts';
 import { sessionOf } from '../edge/admin-auth.ts';
-import { userErrorToApi } from '../edge/user-error.ts';
 import { userView } from '../edge/user-view.ts';
 
 /** `/users`: the dashboard's users; Members look, the Owner and Admins add, change and remove them. */
@@ -11,7 +10,7 @@ export const userRoutes: FastifyPluginAsyncZod<Pick<Services, 'users' | 'session
 
   app.post('/users', { config: { admin: 'manager' }, schema: { body: newUserSchema } }, async (request, reply) => {
     const { username, password, role } = request.body;
-    const user = await users.create(sessionOf(request).user, username, password, role).catch(userErrorToApi);
+    const user = await users.create(sessionOf(request).user, username, password, role);
     return reply.code(201).send(userView(user));
   });
 
@@ -19,13 +18,7 @@ export const userRoutes: FastifyPluginAsyncZod<Pick<Services, 'users' | 'session
     '/users/:userId',
     { config: { admin: 'manager' }, schema: { params: userParamsSchema, body: userRoleSchema } },
     async (request) => {
-      const user = (() => {
-        try {
-          return users.setRole(sessionOf(request).user, request.params.userId, request.body.role);
-        } catch (error) {
-          return userErrorToApi(error);
-        }
-      })();
+      const user = users.setRole(sessionOf(request).user, request.params.userId, request.body.role);
       // A changed role takes effect at once: the user signs in again.
       sessions.destroyForUser(user.id);
       return userView(user);
@@ -33,11 +26,7 @@ export const userRoutes: FastifyPluginAsyncZod<Pick<Services, 'users' | 'session
   );
 
   app.delete('/users/:userId', { config: { admin: 'manager' }, schema: { params: userParamsSchema } }, async (request, reply) => {
-    try {
-      users.remove(sessionOf(request).user, request.params.userId);
-    } catch (error) {
-      userErrorToApi(error);
-    }
+    users.remove(sessionOf(request).user, request.params.userId);
     return reply.code(204).send();
   });
 };

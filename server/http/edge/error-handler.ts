@@ -5,7 +5,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, HTTPM
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { type ErrorBody, type ErrorCode, type ErrorDetail } from '../../../common/contract/errors.ts';
 import { limitSize } from '../../../common/contract/limits.ts';
-import { InvalidCursorError } from '../../domain/cursor.ts';
+import { Refusal, type RefusalKind } from '../../domain/errors.ts';
 import { isDiskFull } from '../../domain/disk-condition.ts';
 import { ApiError } from './api-error.ts';
 
@@ -91,6 +91,15 @@ function validationDetails(error: FastifyError): { details: ErrorDetail[]; total
   return { details, total };
 }
 
+/** The contract's error code of each kind of the domain's refusals: the one place they are mapped. */
+const REFUSAL_CODES: Record<RefusalKind, ErrorCode> = {
+  invalid_input: 'invalid_body',
+  invalid_query: 'invalid_query',
+  not_found: 'not_found',
+  forbidden: 'forbidden',
+  conflict: 'conflict',
+};
+
 /** Turns anything thrown in a request into the contract's error shape; 5xx never leak internals. */
 function toApiError(error: FastifyError, bodyLimitBytes?: number): ApiError {
   if (error instanceof ApiError) return error;
@@ -98,8 +107,9 @@ function toApiError(error: FastifyError, bodyLimitBytes?: number): ApiError {
   // canonical form: to the caller that is a path with nothing at it.
   if (error.code === 'FST_STATIC_FORBIDDEN_PATH') return new ApiError('not_found', 'Nothing is found at this path.');
   if (isDiskFull(error)) return new ApiError('insufficient_storage', MESSAGES.insufficient_storage!);
-  if (error instanceof InvalidCursorError) {
-    return new ApiError('invalid_query', error.message, [{ path: 'cursor', message: error.message }]);
+  if (error instanceof Refusal) {
+    const details = error.field ? [{ path: error.field, message: error.message }] : undefined;
+    return new ApiError(REFUSAL_CODES[error.kind], error.summary ?? error.message, details);
   }
   if (hasZodFastifySchemaValidationErrors(error)) {
     const where = error.validationContext;

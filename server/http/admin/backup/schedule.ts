@@ -2,9 +2,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AdminBackupRun, AdminBackupState } from '../../../../common/contract/admin.ts';
 import { safeText } from '../../../../common/contract/text-rules.ts';
-import { BackupScheduleError, type BackupRun, type BackupScheduleState } from '../../../domain/scheduled-backups.ts';
+import { type BackupRun, type BackupScheduleState } from '../../../domain/scheduled-backups.ts';
 import type { Services } from '../../../services.ts';
-import { ApiError } from '../../edge/api-error.ts';
 import { isoTime } from '../../edge/iso-time.ts';
 
 const backupScheduleSchema = z.strictObject({
@@ -33,12 +32,7 @@ export const backupScheduleRoutes: FastifyPluginAsyncZod<Pick<Services, 'backups
   app.get('/backup/schedule', { config: { admin: 'owner' } }, async () => stateView(backups.state()));
 
   app.put('/backup/schedule', { config: { admin: 'owner' }, schema: { body: backupScheduleSchema } }, async (request) => {
-    try {
-      return stateView(backups.setSchedule(request.body));
-    } catch (error) {
-      if (error instanceof BackupScheduleError) throw new ApiError('invalid_body', 'The backup schedule was not saved.', [{ path: error.field, message: error.message }]);
-      throw error;
-    }
+    return stateView(backups.setSchedule(request.body));
   });
 
   /** Backs up into the schedule's folder now; answers once it is written (or failed: see lastRun). */
