@@ -9,6 +9,15 @@ export function isDiskFull(error: unknown): boolean {
   return typeof code === 'string' && DISK_FULL_CODES.has(code);
 }
 
+/** Waits between a worker's tries while the disk is full: 1 s, doubling up to a minute. */
+const FIRST_DISK_WAIT_MS = 1_000;
+const LONGEST_DISK_WAIT_MS = 60_000;
+
+/** The next wait after `previousMs` (0: the disk was not full at the last try). */
+export function nextDiskFullWait(previousMs: number): number {
+  return Math.min(LONGEST_DISK_WAIT_MS, previousMs === 0 ? FIRST_DISK_WAIT_MS : previousMs * 2);
+}
+
 /** How long a refused push keeps the condition shown, when nothing else shows it. */
 const SHOWN_AFTER_REFUSAL_MS = 60_000;
 

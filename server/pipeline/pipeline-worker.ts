@@ -5,7 +5,7 @@
 import os from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { FILE_LIMITS } from '../../common/contract/files.ts';
-import { isDiskFull } from '../domain/disk-condition.ts';
+import { isDiskFull, nextDiskFullWait } from '../domain/disk-condition.ts';
 import { openDatabase } from '../storage/db.ts';
 import { IndexRepo } from '../storage/index-repo.ts';
 import { JobRuns } from '../storage/jobs/job-runs.ts';
@@ -29,9 +29,6 @@ const DEFAULT_EXTRACTION = { timeoutMs: 120_000, memoryMb: 512, ocr: true, maxTe
 
 /** Longest sleep when idle: jobs in backoff become due without anyone waking the worker. */
 const MAX_IDLE_MS = 1_000;
-/** Waits between tries while the disk is full: 1 s, doubling up to a minute. */
-const FIRST_DISK_WAIT_MS = 1_000;
-const LONGEST_DISK_WAIT_MS = 60_000;
 /**
  * This thread's scheduling priority (Linux: nice, which is per thread; os.setPriority(0) applies to
  * the calling thread only): embedding is background work, so the HTTP event loop, the text
@@ -129,7 +126,7 @@ async function run(): Promise<void> {
       // A full disk ends no job and no worker: wait, with backoff, until there is room again
       // (a 'stop' ends the wait at once).
       if (!isDiskFull(error)) throw error;
-      diskWait = Math.min(LONGEST_DISK_WAIT_MS, diskWait === 0 ? FIRST_DISK_WAIT_MS : diskWait * 2);
+      diskWait = nextDiskFullWait(diskWait);
       send({ type: 'disk-full', retryInMs: diskWait });
       await sleep(diskWait);
     }

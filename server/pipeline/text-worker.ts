@@ -5,7 +5,7 @@
  * model: chunking needs the token counts, the vectors come from the pipeline workers.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { isDiskFull } from '../domain/disk-condition.ts';
+import { isDiskFull, nextDiskFullWait } from '../domain/disk-condition.ts';
 import { createTokenCounter } from '../embedders/token-counter.ts';
 import { openDatabase } from '../storage/db.ts';
 import { IndexRepo } from '../storage/index-repo.ts';
@@ -27,9 +27,6 @@ const send = (message: FromTextWorker) => port.postMessage(message);
 const TURN_MS = 250;
 /** Longest sleep with nothing waiting: a push wakes the thread at once (the pool's 'wake'). */
 const MAX_IDLE_MS = 1_000;
-/** Waits between tries while the disk is full: 1 s, doubling up to a minute. */
-const FIRST_DISK_WAIT_MS = 1_000;
-const LONGEST_DISK_WAIT_MS = 60_000;
 
 let stopping = false;
 const { sleep, wake } = wakeableSleep();
@@ -54,7 +51,7 @@ async function run(): Promise<void> {
     } catch (error) {
       // A full disk: the embedding pass reports it and waits; the text phase waits as well.
       if (!isDiskFull(error)) throw error;
-      diskWait = Math.min(LONGEST_DISK_WAIT_MS, diskWait === 0 ? FIRST_DISK_WAIT_MS : diskWait * 2);
+      diskWait = nextDiskFullWait(diskWait);
       await sleep(diskWait);
       continue;
     }

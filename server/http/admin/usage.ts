@@ -2,9 +2,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { usageQuerySchema } from '../../../common/contract/usage.ts';
 import type { Services } from '../../services.ts';
 import { dashboardUsageReport } from '../../use-cases/usage-report.ts';
-import { isoTime } from '../edge/iso-time.ts';
 import { usageRange } from '../edge/usage-range.ts';
-import { isoSeries, visitorUsageView } from '../edge/usage-view.ts';
+import { usageReportView } from '../edge/usage-view.ts';
 
 /** `GET /usage`: the same report as the API's `GET /usage`, for every key and knowledge base, with the visitors' (whatever the key filter). */
 export const usageAdminRoutes: FastifyPluginAsyncZod<Pick<Services, 'usage' | 'visitorConversations' | 'visitorAnalytics'>> = async (app, deps) => {
@@ -12,15 +11,7 @@ export const usageAdminRoutes: FastifyPluginAsyncZod<Pick<Services, 'usage' | 'v
     const { granularity, keyId, knowledgeBaseId, widgetId } = request.query;
     const { from, to, size } = usageRange(request.query);
     const report = dashboardUsageReport(deps, { from, to, size, granularity, keyId, knowledgeBaseId, widgetId });
-    return {
-      from: isoTime(report.from),
-      to: isoTime(report.to),
-      granularity,
-      series: isoSeries(report.series),
-      totals: report.totals,
-      byKey: report.byKey,
-      byKnowledgeBase: report.byKnowledgeBase,
-      visitors: visitorUsageView(report.visitors),
-    };
+    const { byRoute: _byRoute, ...view } = usageReportView(report, granularity);
+    return view;
   });
 };

@@ -4,9 +4,8 @@ import type { Services } from '../../services.ts';
 import { apiUsageReport } from '../../use-cases/usage-report.ts';
 import { allowedKnowledgeBases, assertKnowledgeBaseAccess } from '../edge/api-key-auth.ts';
 import { apiKeyErrorResponses, apiKeySecurity } from '../edge/route-schemas.ts';
-import { isoTime } from '../edge/iso-time.ts';
 import { usageRange } from '../edge/usage-range.ts';
-import { isoSeries, visitorUsageView } from '../edge/usage-view.ts';
+import { usageReportView } from '../edge/usage-view.ts';
 
 /** `GET /usage` (scope `usage:read`): the report is the use case's (server/use-cases/usage-report.ts). */
 export const usageRoutes: FastifyPluginAsyncZod<Pick<Services, 'usage' | 'visitorConversations' | 'visitorAnalytics'>> = async (app, deps) => {
@@ -33,17 +32,7 @@ export const usageRoutes: FastifyPluginAsyncZod<Pick<Services, 'usage' | 'visito
       if (knowledgeBaseId !== undefined) assertKnowledgeBaseAccess(request, [knowledgeBaseId]);
       const allowed = allowedKnowledgeBases(request);
       const report = apiUsageReport(deps, { from, to, size, granularity, keyId, knowledgeBaseId, widgetId, knowledgeBaseIds: allowed ?? undefined });
-      return {
-        from: isoTime(report.from),
-        to: isoTime(report.to),
-        granularity,
-        series: isoSeries(report.series),
-        totals: report.totals,
-        byKey: report.byKey,
-        byKnowledgeBase: report.byKnowledgeBase,
-        byRoute: report.byRoute,
-        visitors: visitorUsageView(report.visitors),
-      };
+      return usageReportView(report, granularity);
     },
   );
 };
